@@ -1,0 +1,128 @@
+import { stringify } from "qs";
+import type * as z from "zod";
+
+import { CmsError } from "./errors.server.ts";
+
+/** Revalidate intervals (seconds) of spec.md "Limits". */
+export const CMS_REVALIDATE = {
+  /** Default of a fetch that does not set its own interval. */
+  base: 60,
+  /** Page data; also revalidated by path when the page is published. */
+  pageData: 120,
+  /** Navbar and footer, tagged `cms:<uid>`. */
+  navigation: 600,
+} as const;
+
+/** The cache tag of a content type: `cms:api::navbar.navbar`. */
+export const cmsTag = (uid: string) => `cms:${uid}`;
+
+export interface CmsFetchOptions {
+  /** Query parameters, encoded the way Strapi reads them (`filters[fullPath][$eq]=…`). */
+  query?: Record<string, unknown>;
+  /** Seconds this response may be reused; defaults to CMS_REVALIDATE.base. */
+  revalidate?: number;
+  /** Cache tags: revalidating one of them marks this fetch (and every page that made it) stale. */
+  tags?: string[];
+  /**
+   * Send no user Authorization header and skip the session lookup, so the render that
+   * makes this call can stay in the shared cache. Public content calls set it.
+   */
+  omitUserAuthorization?: boolean;
+  /** Make the call as this CMS user (a per-user call: never cached, marks the render dynamic). */
+  userJWT?: string;
+  /** Browser-side only: go through the front end's CMS proxy, which attaches the session's JWT. */
+  useProxy?: boolean;
+  signal?: AbortSignal;
+}
+
+/** What one CMS call asked of the cache; collected per request for the ISR cache. */
+export interface CmsCallRecord {
+  path: string;
+  revalidate: number;
+  tags: string[];
+  /** True when the call carried a user's JWT: the response must not be shared. */
+  perUser: boolean;
+}
+
+export interface CmsClientConfig {
+  baseUrl: string;
+  apiToken: string;
+  timeoutMs: number;
+  /** Called once per call, before the request is sent. */
+  onCall?: (record: CmsCallRecord) => void;
+  fetch?: typeof fetch;
+}
+
+export interface CmsClient {
+  get<Schema extends z.ZodType>(path: string, schema: Schema, options?: CmsFetchOptions): Promise<z.infer<Schema>>;
+}
+
+/**
+ * The server's CMS client: read-only API token for public content, a user's JWT for
+ * per-user calls. Every failure becomes a CmsError with the status the page should show.
+ */
+export function createCmsClient(config: CmsClientConfig): CmsClient {
+  const doFetch = config.fetch ?? fetch;
+
+  return {
+    async get(path, schema, options = {}) {
+      if (!path.startsWith("/api/")) throw new Error(`CMS paths start with /api/, got ${path}`);
+      if (options.useProxy) {
+        throw new Error("useProxy is for browser-side calls; on the server the client calls the CMS directly");
+      }
+      const perUser = options.userJWT !== undefined && !options.omitUserAuthorization;
+      config.onCall?.({
+        path,
+        revalidate: options.revalidate ?? CMS_REVALIDATE.base,
+        tags: options.tags ?? [],
+        perUser,
+      });
+
+      const query = options.query ? stringify(options.query, { encodeValuesOnly: true }) : "";
+      const url = `${config.baseUrl}${path}${query ? `?${query}` : ""}`;
+      const token = perUser ? options.userJWT : config.apiToken;
+      const signals = [AbortSignal.timeout(config.timeoutMs), options.signal].filter(
+        (signal): signal is AbortSignal => signal !== undefined,
+      );
+
+      let response: Response;
+      try {
+        response = await doFetch(url, {
+          headers: { accept: "application/json", authorization: `Bearer ${token}` },
+          signal: AbortSignal.any(signals),
+        });
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        const timedOut = error instanceof DOMException && error.name === "TimeoutError";
+        throw new CmsError(
+          "unavailable",
+          timedOut
+            ? `The CMS did not answer within ${config.timeoutMs} ms (${path}).`
+            : `The CMS could not be reached (${path}).`,
+          { cause: error },
+        );
+      }
+
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw CmsError.fromStatus(response.status, path, perUser);
+      }
+
+      let body: unknown;
+      try {
+        body = await response.json();
+      } catch (error) {
+        throw new CmsError("bad-response", `The CMS answered ${path} with something that is not JSON.`, {
+          cause: error,
+        });
+      }
+      const parsed = schema.safeParse(body);
+      if (!parsed.success) {
+        throw new CmsError("bad-response", `The CMS answered ${path} in an unexpected shape.`, {
+          cause: parsed.error,
+        });
+      }
+      return parsed.data;
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { EnvError, parseEnv } from "./env.server.ts";
+
+const production = {
+  NODE_ENV: "production",
+  APP_PUBLIC_URL: "https://www.example.com/",
+  CMS_URL: "https://cms.example.com",
+  CMS_REST_READONLY_API_KEY: "a".repeat(64),
+};
+
+function problemsOf(source: NodeJS.ProcessEnv): string[] {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    if (error instanceof EnvError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected parseEnv to fail");
+}
+
+describe("environment validation", () => {
+  it("accepts a complete production environment and fills the optional defaults", () => {
+    const env = parseEnv(production);
+    expect(env).toMatchObject({
+      NODE_ENV: "production",
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      APP_PUBLIC_URL: "https://www.example.com",
+      CMS_URL: "https://cms.example.com",
+      CMS_FETCH_TIMEOUT_MS: 5000,
+      APP_LOCALES: ["en", "de"],
+      APP_DEFAULT_LOCALE: "en",
+    });
+  });
+
+  it("in production lists every missing required variable in one message", () => {
+    const source = { NODE_ENV: "production", APP_PUBLIC_URL: "https://www.example.com" };
+    expect(problemsOf(source)).toEqual([
+      "CMS_URL: is missing (base URL of the Strapi CMS)",
+      "CMS_REST_READONLY_API_KEY: is missing (read-only Strapi API token for public content)",
+    ]);
+    expect(() => parseEnv(source)).toThrow(/Invalid environment configuration:\n {2}- CMS_URL: is missing/);
+  });
+
+  it("treats an empty variable as missing", () => {
+    expect(problemsOf({ ...production, CMS_URL: "" })).toEqual(["CMS_URL: is missing (base URL of the Strapi CMS)"]);
+  });
+
+  it("says what is wrong with malformed values, quoting them but never a secret", () => {
+    const problems = problemsOf({
+      ...production,
+      PORT: "eighty",
+      CMS_URL: "ftp://cms.example.com",
+      CMS_REST_READONLY_API_KEY: "short-secret",
+      APP_LOCALES: "en,de",
+      APP_DEFAULT_LOCALE: "fr",
+    });
+    expect(problems).toContain('PORT: must be a whole number (got "eighty")');
+    expect(problems).toContain(
+      'CMS_URL: must be an http(s) URL (the CMS base URL, e.g. https://cms.example.com) (got "ftp://cms.example.com")',
+    );
+    expect(problems).toContain("CMS_REST_READONLY_API_KEY: looks too short for a Strapi API token");
+    expect(problems).toContain('APP_DEFAULT_LOCALE: must be one of APP_LOCALES (got "fr")');
+    expect(problems.join("\n")).not.toContain("short-secret");
+  });
+
+  it("in development works with no variables, reading the token the CMS seed wrote", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "env-test-"));
+    const tokenFile = path.join(dir, "token");
+    writeFileSync(tokenFile, `${"t".repeat(40)}\n`);
+    const env = parseEnv({ NODE_ENV: "development", CMS_READONLY_TOKEN_FILE: tokenFile });
+    expect(env).toMatchObject({
+      PORT: 3000,
+      HOST: "localhost",
+      APP_PUBLIC_URL: "http://localhost:3000",
+      CMS_URL: "http://127.0.0.1:1337",
+      CMS_REST_READONLY_API_KEY: "t".repeat(40),
+    });
+    expect(parseEnv({ NODE_ENV: "development", PORT: "4000", CMS_READONLY_TOKEN_FILE: tokenFile }).APP_PUBLIC_URL).toBe(
+      "http://localhost:4000",
+    );
+  });
+
+  it("in development explains where the token comes from when the CMS has not written it yet", () => {
+    const problems = problemsOf({ NODE_ENV: "development", CMS_READONLY_TOKEN_FILE: "/nonexistent/token" });
+    expect(problems[0]).toBe("CMS_REST_READONLY_API_KEY: is missing (read-only Strapi API token for public content)");
+    expect(problems[1]).toMatch(/read from \/nonexistent\/token, which the CMS seed writes/);
+  });
+});

@@ -1,0 +1,148 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import * as z from "zod";
+
+/**
+ * The front end's configuration, validated once at boot (server/index.ts) and read
+ * everywhere else through getEnv(). In development every variable has a working
+ * default, including the CMS read-only token, which the CMS seed writes to a file.
+ * In production nothing is guessed: a missing variable stops the server with a list.
+ */
+
+const DEVELOPMENT_CMS_URL = "http://127.0.0.1:1337";
+/** Where the CMS seed writes the plain read-only API token (see cms/README.md). */
+const DEVELOPMENT_TOKEN_FILE = "cms/.tmp/frontend-readonly-token";
+
+const missingOr = (message: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? "is missing" : message;
+
+const httpUrl = (what: string) =>
+  z
+    .url({ protocol: /^https?$/, error: missingOr(`must be an http(s) URL (${what})`) })
+    .transform((value) => value.replace(/\/+$/, ""));
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"], {
+      error: "must be one of development, production, test",
+    }),
+    PORT: z.coerce
+      .number({ error: missingOr("must be a whole number") })
+      .int("must be a whole number")
+      .min(1, "must be between 1 and 65535")
+      .max(65535, "must be between 1 and 65535"),
+    HOST: z.string({ error: missingOr("must be a host name or address") }).min(1, "must not be empty"),
+    APP_PUBLIC_URL: httpUrl("the address visitors use, e.g. https://www.example.com"),
+    CMS_URL: httpUrl("the CMS base URL, e.g. https://cms.example.com"),
+    CMS_REST_READONLY_API_KEY: z
+      .string({ error: missingOr("must be a string") })
+      .min(16, "looks too short for a Strapi API token"),
+    CMS_FETCH_TIMEOUT_MS: z.coerce
+      .number({ error: missingOr("must be a whole number of milliseconds") })
+      .int("must be a whole number of milliseconds")
+      .min(100, "must be at least 100 ms")
+      .max(120_000, "must be at most 120000 ms"),
+    APP_LOCALES: z
+      .string({ error: missingOr("must be a comma-separated list") })
+      .transform((value) => value.split(",").map((locale) => locale.trim()).filter(Boolean))
+      .pipe(
+        z
+          .array(z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, "each locale must look like en or en-US"))
+          .min(1, "must list at least one locale"),
+      ),
+    APP_DEFAULT_LOCALE: z.string({ error: missingOr("must be a locale code") }),
+  })
+  .refine((env) => env.APP_LOCALES.includes(env.APP_DEFAULT_LOCALE), {
+    path: ["APP_DEFAULT_LOCALE"],
+    message: "must be one of APP_LOCALES",
+    // Checked even when other variables are wrong, so one run lists every problem.
+    when: ({ value }) => {
+      const env = value as { APP_LOCALES?: unknown; APP_DEFAULT_LOCALE?: unknown };
+      return Array.isArray(env.APP_LOCALES) && typeof env.APP_DEFAULT_LOCALE === "string";
+    },
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+/** One line a variable, what it is for; used in the error message and mirrored in the README. */
+const HINTS: Record<string, string> = {
+  APP_PUBLIC_URL: "public base URL of this site",
+  CMS_URL: "base URL of the Strapi CMS",
+  CMS_REST_READONLY_API_KEY: "read-only Strapi API token for public content",
+};
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      [
+        "Invalid environment configuration:",
+        ...problems.map((problem) => `  - ${problem}`),
+        'Set these variables (see README.md, "Configuration") and start again.',
+      ].join("\n"),
+    );
+    this.name = "EnvError";
+  }
+}
+
+function readDevelopmentToken(source: NodeJS.ProcessEnv): string | undefined {
+  const file = resolve(source.CMS_READONLY_TOKEN_FILE || DEVELOPMENT_TOKEN_FILE);
+  try {
+    return readFileSync(file, "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function withDefaults(source: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  // Empty strings count as unset, so `FOO= npm start` does not pass validation silently.
+  const given = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const mode = given.NODE_ENV ?? "development";
+  const shared = {
+    NODE_ENV: mode,
+    CMS_FETCH_TIMEOUT_MS: "5000",
+    APP_LOCALES: "en,de",
+    APP_DEFAULT_LOCALE: "en",
+    HOST: mode === "production" ? "0.0.0.0" : "localhost",
+    PORT: "3000",
+  };
+  if (mode === "production") return { ...shared, ...given };
+  const port = given.PORT ?? shared.PORT;
+  return {
+    ...shared,
+    APP_PUBLIC_URL: `http://localhost:${port}`,
+    CMS_URL: DEVELOPMENT_CMS_URL,
+    CMS_REST_READONLY_API_KEY: given.CMS_REST_READONLY_API_KEY ? undefined : readDevelopmentToken(source),
+    ...given,
+  };
+}
+
+/** Validates a whole environment; throws EnvError listing every problem at once. */
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const result = envSchema.safeParse(withDefaults(source));
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join(".") || "(environment)";
+    const hint = HINTS[name] && issue.message === "is missing" ? ` (${HINTS[name]})` : "";
+    const given = name in source && source[name] ? ` (got ${JSON.stringify(source[name])})` : "";
+    const secret = name.includes("KEY") || name.includes("SECRET");
+    return `${name}: ${issue.message}${hint}${secret ? "" : given}`;
+  });
+  if (problems.some((problem) => problem.startsWith("CMS_REST_READONLY_API_KEY: is missing"))) {
+    if ((source.NODE_ENV ?? "development") !== "production") {
+      problems.push(
+        `in development the token is read from ${source.CMS_READONLY_TOKEN_FILE || DEVELOPMENT_TOKEN_FILE}, which the CMS seed writes: start the CMS first (npm run dev does)`,
+      );
+    }
+  }
+  throw new EnvError(problems);
+}
+
+let cached: Env | undefined;
+
+/** The validated environment of this process (parsed on first use). */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,81 @@
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from "react-router";
+
+import type { Route } from "./+types/root";
+import { SiteFooter, SiteHeader } from "./components/site-chrome.tsx";
+import { findFooter, findNavbar } from "./lib/cms/content.server.ts";
+import { withCmsErrors } from "./lib/cms/http-errors.server.ts";
+import { localizedPath, parseLocalePath } from "./lib/locale-path.ts";
+import { localeConfig } from "./lib/locales.server.ts";
+import { cmsContext } from "./lib/request-context.server.ts";
+import stylesheet from "./styles.css?url";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const config = localeConfig();
+  const locale = parseLocalePath(new URL(request.url).pathname, config)?.locale ?? config.defaultLocale;
+  const cms = context.get(cmsContext);
+  const [navbar, footer] = await withCmsErrors(() => Promise.all([findNavbar(cms, locale), findFooter(cms, locale)]));
+  return {
+    locale,
+    homeUrl: localizedPath("/", locale, config),
+    navbar: navbar?.links ?? [],
+    footer: { links: footer?.links ?? [], note: footer?.note ?? null },
+  };
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const chrome = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang={chrome?.locale ?? "en"}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <SiteHeader links={chrome?.navbar ?? []} homeUrl={chrome?.homeUrl ?? "/"} />
+        <main id="main">{children}</main>
+        <SiteFooter links={chrome?.footer.links ?? []} note={chrome?.footer.note} />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  let title = "Something went wrong";
+  let message = "An unexpected error occurred. Please try again later.";
+  if (isRouteErrorResponse(error)) {
+    title = error.status === 404 ? "Page not found" : `Error ${error.status}`;
+    const payload: unknown = error.data;
+    if (payload && typeof payload === "object" && "message" in payload && typeof payload.message === "string") {
+      message = payload.message;
+    } else if (error.status === 404) {
+      message = "There is no page at this address.";
+    }
+  } else if (import.meta.env.DEV && error instanceof Error) {
+    message = error.message;
+  }
+  return (
+    <section className="error-page">
+      <title>{title}</title>
+      <h1>{title}</h1>
+      <p>{message}</p>
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import { BlocksRenderer } from "@strapi/blocks-react-renderer";
+import { data, isRouteErrorResponse, redirect } from "react-router";
+
+import type { Route } from "./+types/cms-page";
+import { findPage, findRedirect } from "../lib/cms/content.server.ts";
+import { withCmsErrors } from "../lib/cms/http-errors.server.ts";
+import { localePrefixedPath, parseLocalePath } from "../lib/locale-path.ts";
+import { localeConfig } from "../lib/locales.server.ts";
+import { safeRedirectTarget } from "../lib/redirect-target.ts";
+import { cmsContext } from "../lib/request-context.server.ts";
+
+const NOT_FOUND = { message: "There is no page at this address." };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  // One URL per page: `/company/` answers with a permanent redirect to `/company`.
+  if (url.pathname.length > 1 && url.pathname.endsWith("/")) {
+    throw redirect(`${url.pathname.replace(/\/+$/, "") || "/"}${url.search}`, 308);
+  }
+  const target = parseLocalePath(url.pathname, localeConfig());
+  if (!target) throw data(NOT_FOUND, { status: 404 });
+
+  const cms = context.get(cmsContext);
+  return withCmsErrors(async () => {
+    const page = await findPage(cms, target.fullPath, target.locale);
+    if (page) return { page };
+
+    const entry = await findRedirect(cms, localePrefixedPath(target.fullPath, target.locale));
+    const destination = entry && safeRedirectTarget(entry.destination);
+    if (entry && !destination) console.error(`[cms] redirect ${entry.source} has an unusable destination`);
+    if (destination) throw redirect(destination, entry.permanent ? 308 : 307);
+
+    throw data(NOT_FOUND, { status: 404 });
+  });
+}
+
+export default function CmsPage({ loaderData: { page } }: Route.ComponentProps) {
+  return (
+    <article className="cms-page">
+      <h1>{page.title}</h1>
+      <BlocksRenderer content={page.body} />
+    </article>
+  );
+}
+
+export function meta({ data }: Route.MetaArgs) {
+  if (!data) return [{ title: "Page not found | Acme" }];
+  const { page } = data;
+  const description = page.seo?.metaDescription;
+  return [
+    { title: page.seo?.metaTitle || `${page.title} | Acme` },
+    ...(description ? [{ name: "description", content: description }] : []),
+  ];
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const title = notFound ? "Page not found" : "This page could not be loaded";
+  const payload: unknown = isRouteErrorResponse(error) ? error.data : null;
+  const message =
+    payload && typeof payload === "object" && "message" in payload && typeof payload.message === "string"
+      ? payload.message
+      : "Please try again later.";
+  return (
+    <section className="error-page">
+      <title>{`${title} | Acme`}</title>
+      <h1>{title}</h1>
+      <p>{message}</p>
+    </section>
+  );
+}

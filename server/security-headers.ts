@@ -1,0 +1,27 @@
+import helmet from "helmet";
+
+import type { Env } from "../app/lib/env.server.ts";
+
+/**
+ * Security headers for every response. Scripts: the HTML of a page is shared by every
+ * visitor through the ISR cache, so a per-request CSP nonce cannot be used (a nonce served
+ * to everyone is no secret); inline scripts are allowed and everything else is same-origin.
+ * See docs/decisions/0002-csp-without-nonce.md.
+ */
+export function securityHeaders(env: Env) {
+  const https = env.APP_PUBLIC_URL.startsWith("https:");
+  const development = env.NODE_ENV === "development";
+  return helmet({
+    contentSecurityPolicy: {
+      directives: {
+        "script-src": ["'self'", "'unsafe-inline'"],
+        // Vite's HMR client talks over a websocket in development.
+        "connect-src": development ? ["'self'", "ws:", "wss:"] : ["'self'"],
+        "img-src": ["'self'", "data:", env.CMS_URL],
+        "upgrade-insecure-requests": https ? [] : null,
+      },
+    },
+    strictTransportSecurity: https ? { maxAge: 60 * 60 * 24 * 365 } : false,
+    crossOriginEmbedderPolicy: false,
+  });
+}
