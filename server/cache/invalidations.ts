@@ -1,0 +1,59 @@
+/**
+ * The tag manifest: when each tag, path or path prefix was last invalidated. An entry is
+ * stale when one of its tags was invalidated at or after the moment its render started.
+ * Invalidating costs one map write, whatever the number of cached entries; checking an
+ * entry costs one lookup per tag plus one per segment of its path (for wildcards).
+ */
+
+export const PATH_TAG_PREFIX = "path:";
+
+/** The implicit tag every entry for this URL path carries. */
+export const pathTag = (path: string) => `${PATH_TAG_PREFIX}${path}`;
+
+export interface InvalidationClock {
+  (): number;
+}
+
+export class Invalidations {
+  private readonly tags = new Map<string, number>();
+  /** `/jobs/*` is stored as `/jobs/`; `/*` as `/`. */
+  private readonly prefixes = new Map<string, number>();
+
+  constructor(private readonly now: InvalidationClock = Date.now) {}
+
+  revalidateTag(tag: string): number {
+    const at = this.now();
+    this.tags.set(tag, at);
+    return at;
+  }
+
+  /** A path (`/en/careers`) or a wildcard (`/jobs/*`, `/*`) matching every path below it. */
+  revalidatePath(path: string): number {
+    if (path.endsWith("/*")) {
+      const at = this.now();
+      this.prefixes.set(path.slice(0, -1), at);
+      return at;
+    }
+    return this.revalidateTag(pathTag(path));
+  }
+
+  /** Applies an invalidation recorded elsewhere (another instance), keeping the latest time. */
+  merge(kind: "tag" | "prefix", key: string, at: number): void {
+    const map = kind === "tag" ? this.tags : this.prefixes;
+    if ((map.get(key) ?? -Infinity) < at) map.set(key, at);
+  }
+
+  /** Whether anything about an entry rendered from `generatedAt` on was invalidated since. */
+  isInvalidated(entry: { tags: readonly string[]; path: string; generatedAt: number }): boolean {
+    for (const tag of entry.tags) {
+      if ((this.tags.get(tag) ?? -Infinity) >= entry.generatedAt) return true;
+    }
+    if ((this.tags.get(pathTag(entry.path)) ?? -Infinity) >= entry.generatedAt) return true;
+    if (this.prefixes.size === 0) return false;
+    // Every prefix of the path that ends at a segment boundary: `/`, `/jobs/`, `/jobs/a/`…
+    for (let slash = entry.path.indexOf("/"); slash !== -1; slash = entry.path.indexOf("/", slash + 1)) {
+      if ((this.prefixes.get(entry.path.slice(0, slash + 1)) ?? -Infinity) >= entry.generatedAt) return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+
+import { Invalidations } from "./invalidations.ts";
+import { IsrCache, type Rendered } from "./isr-cache.ts";
+import { MemoryStore } from "./memory-store.ts";
+
+function setup(maxBytes = 1_000_000) {
+  let now = 1_000_000;
+  const clock = { now: () => now, advance: (ms: number) => (now += ms) };
+  const invalidations = new Invalidations(clock.now);
+  const store = new MemoryStore<string>(maxBytes);
+  const cache = new IsrCache<string>({ store, invalidations, now: clock.now, retryDelayMs: 1_000 });
+  return { clock, invalidations, store, cache };
+}
+
+/** A render we control: resolves when told, counts its calls. */
+function controlledRender(values: string[], extra: Partial<Rendered<string>> = {}) {
+  let calls = 0;
+  const pending: Array<() => void> = [];
+  const render = () => {
+    const value = values[Math.min(calls, values.length - 1)] ?? "";
+    calls++;
+    return new Promise<Rendered<string>>((resolve) => {
+      pending.push(() =>
+        resolve({ value, cacheable: true, tags: ["cms:api::navbar.navbar"], revalidate: 300, size: value.length, ...extra }),
+      );
+    });
+  };
+  return {
+    render,
+    calls: () => calls,
+    finishAll: async () => {
+      while (pending.length) pending.shift()?.();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    },
+  };
+}
+
+const immediate =
+  (value: string, extra: Partial<Rendered<string>> = {}) =>
+  async (): Promise<Rendered<string>> => ({ value, cacheable: true, tags: [], revalidate: 300, size: value.length, ...extra });
+
+describe("ISR cache", () => {
+  it("renders a miss once, then serves hits until the interval elapses", async () => {
+    const { cache, clock } = setup();
+    expect((await cache.get("/a", "/a", immediate("v1"))).status).toBe("MISS");
+    clock.advance(299_999);
+    expect(await cache.get("/a", "/a", immediate("v2"))).toMatchObject({ status: "HIT", value: "v1" });
+    clock.advance(1);
+    expect(await cache.get("/a", "/a", immediate("v2"))).toMatchObject({ status: "STALE", value: "v1" });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await cache.get("/a", "/a", immediate("v3"))).toMatchObject({ status: "HIT", value: "v2" });
+  });
+
+  it("a tag invalidation makes every entry with that tag stale, and only those", async () => {
+    const { cache, invalidations } = setup();
+    await cache.get("/a", "/a", immediate("a", { tags: ["cms:api::navbar.navbar"] }));
+    await cache.get("/b", "/b", immediate("b", { tags: ["cms:api::navbar.navbar", "cms:api::footer.footer"] }));
+    await cache.get("/c", "/c", immediate("c", { tags: ["cms:api::footer.footer"] }));
+    invalidations.revalidateTag("cms:api::navbar.navbar");
+    expect((await cache.get("/a", "/a", immediate("a2"))).status).toBe("STALE");
+    expect((await cache.get("/b", "/b", immediate("b2"))).status).toBe("STALE");
+    expect((await cache.get("/c", "/c", immediate("c2"))).status).toBe("HIT");
+  });
+
+  it("a path invalidation makes that path stale, a wildcard every path below it", async () => {
+    const { cache, invalidations } = setup();
+    for (const path of ["/jobs", "/jobs/a", "/jobs/a/b", "/company"]) await cache.get(path, path, immediate(path));
+    invalidations.revalidatePath("/company");
+    expect((await cache.get("/company", "/company", immediate("x"))).status).toBe("STALE");
+    expect((await cache.get("/jobs", "/jobs", immediate("x"))).status).toBe("HIT");
+
+    invalidations.revalidatePath("/jobs/*");
+    expect((await cache.get("/jobs/a", "/jobs/a", immediate("x"))).status).toBe("STALE");
+    expect((await cache.get("/jobs/a/b", "/jobs/a/b", immediate("x"))).status).toBe("STALE");
+    expect((await cache.get("/jobs", "/jobs", immediate("x"))).status).toBe("HIT");
+  });
+
+  it("an invalidation during a render leaves the new entry stale: nothing is lost to the race", async () => {
+    const { cache, invalidations, clock } = setup();
+    const first = controlledRender(["old"]);
+    const miss = cache.get("/a", "/a", first.render);
+    clock.advance(10);
+    invalidations.revalidatePath("/a"); // the CMS published while we were rendering
+    clock.advance(10);
+    await first.finishAll();
+    expect((await miss).status).toBe("MISS");
+
+    const second = controlledRender(["new"]);
+    expect(await cache.get("/a", "/a", second.render)).toMatchObject({ status: "STALE", value: "old" });
+    expect(second.calls()).toBe(1);
+    await second.finishAll();
+    expect(await cache.get("/a", "/a", second.render)).toMatchObject({ status: "HIT", value: "new" });
+  });
+
+  it("100 concurrent requests on a stale key start exactly one regeneration", async () => {
+    const { cache, invalidations } = setup();
+    await cache.get("/a", "/a", immediate("v1", { tags: ["t"] }));
+    invalidations.revalidateTag("t");
+    const regeneration = controlledRender(["v2"]);
+    const results = await Promise.all(Array.from({ length: 100 }, () => cache.get("/a", "/a", regeneration.render)));
+    expect(results.every((result) => result.status === "STALE" && result.value === "v1")).toBe(true);
+    expect(regeneration.calls()).toBe(1);
+    await regeneration.finishAll();
+    expect(cache.counters.regenerations).toBe(1);
+    expect(await cache.get("/a", "/a", regeneration.render)).toMatchObject({ status: "HIT", value: "v2" });
+  });
+
+  it("100 concurrent misses render once and all get that result", async () => {
+    const { cache } = setup();
+    const render = controlledRender(["v1", "v2"]);
+    const waiting = Promise.all(Array.from({ length: 100 }, () => cache.get("/a", "/a", render.render)));
+    await render.finishAll();
+    const results = await waiting;
+    expect(render.calls()).toBe(1);
+    expect(new Set(results.map((result) => `${result.status}:${result.value}`))).toEqual(new Set(["MISS:v1"]));
+  });
+
+  it("stale-if-error: a failed regeneration keeps the stale entry and retries with backoff", async () => {
+    const { cache, invalidations, clock } = setup();
+    await cache.get("/a", "/a", immediate("good"));
+    invalidations.revalidatePath("/a");
+    let attempts = 0;
+    const failing = async (): Promise<Rendered<string>> => {
+      attempts++;
+      return { value: "503 page", cacheable: false, failed: true, tags: [], revalidate: 300, size: 8 };
+    };
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+    expect(await cache.get("/a", "/a", failing)).toMatchObject({ status: "STALE", value: "good" });
+    await settle();
+    expect(attempts).toBe(1);
+    // Within the first backoff (1 s) no new attempt, still the stale page.
+    clock.advance(500);
+    expect(await cache.get("/a", "/a", failing)).toMatchObject({ status: "STALE", value: "good" });
+    await settle();
+    expect(attempts).toBe(1);
+    clock.advance(600);
+    await cache.get("/a", "/a", failing);
+    await settle();
+    expect(attempts).toBe(2);
+    // The second failure doubles the wait to 2 s.
+    clock.advance(1_500);
+    await cache.get("/a", "/a", failing);
+    await settle();
+    expect(attempts).toBe(2);
+    clock.advance(600);
+    await cache.get("/a", "/a", immediate("recovered"));
+    await settle();
+    expect(cache.counters.regenerationFailures).toBe(2);
+    expect(await cache.get("/a", "/a", failing)).toMatchObject({ status: "HIT", value: "recovered" });
+  });
+
+  it("never stores an uncacheable render: a miss renders again next time", async () => {
+    const { cache } = setup();
+    const personal = immediate("for one user", { cacheable: false });
+    expect((await cache.get("/a", "/a", personal)).status).toBe("MISS");
+    expect((await cache.get("/a", "/a", personal)).status).toBe("MISS");
+    const error = immediate("500", { cacheable: false, failed: true });
+    expect(await cache.get("/b", "/b", error)).toMatchObject({ status: "MISS", failed: true });
+    expect((await cache.get("/b", "/b", immediate("ok"))).status).toBe("MISS");
+  });
+
+  it("keeps memory within its byte bound, evicting the least recently used", async () => {
+    const { cache, store } = setup(100);
+    await cache.get("/a", "/a", immediate("a".repeat(40)));
+    await cache.get("/b", "/b", immediate("b".repeat(40)));
+    await cache.get("/a", "/a", immediate("unused")); // touch /a: /b is now the oldest
+    await cache.get("/c", "/c", immediate("c".repeat(40)));
+    expect(store.byteSize).toBe(80);
+    expect((await cache.get("/a", "/a", immediate("x"))).status).toBe("HIT");
+    expect((await cache.get("/b", "/b", immediate("x"))).status).toBe("MISS");
+  });
+});

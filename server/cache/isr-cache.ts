@@ -1,0 +1,143 @@
+import type { Invalidations } from "./invalidations.ts";
+import type { CacheEntry, CacheStore } from "./types.ts";
+
+/**
+ * Incremental static regeneration over a store: fresh entries are served (HIT), stale ones
+ * are served at once (STALE) and regenerated in the background, misses render once for all
+ * concurrent callers (MISS). A failed regeneration keeps the stale entry and is retried
+ * with backoff (stale-if-error).
+ */
+
+export type CacheStatus = "HIT" | "STALE" | "MISS";
+
+/** What a render produced, and whether it may be shared. */
+export interface Rendered<V> {
+  value: V;
+  /** False for anything that must not be shared: per-user, Set-Cookie, 5xx. */
+  cacheable: boolean;
+  /** True when the render failed in a way that should keep a stale entry (5xx, CMS down). */
+  failed?: boolean;
+  tags: string[];
+  revalidate: number;
+  size: number;
+}
+
+export interface CacheCounters {
+  hits: number;
+  stale: number;
+  misses: number;
+  regenerations: number;
+  regenerationFailures: number;
+}
+
+export interface IsrCacheOptions<V> {
+  store: CacheStore<V>;
+  invalidations: Invalidations;
+  now?: () => number;
+  /** First retry delay after a failed regeneration (ms); doubles up to maxRetryDelayMs. */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  onError?: (key: string, error: unknown) => void;
+}
+
+export interface Served<V> {
+  value: V;
+  status: CacheStatus;
+  entry?: CacheEntry<V>;
+  /** The render failed (5xx): the value is the error response, never stored. */
+  failed?: boolean;
+}
+
+export class IsrCache<V> {
+  readonly counters: CacheCounters = { hits: 0, stale: 0, misses: 0, regenerations: 0, regenerationFailures: 0 };
+  private readonly inFlight = new Map<string, Promise<Served<V>>>();
+  private readonly failures = new Map<string, { count: number; retryAt: number }>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: IsrCacheOptions<V>) {
+    this.now = options.now ?? Date.now;
+  }
+
+  isStale(entry: CacheEntry<V>): boolean {
+    return (
+      this.now() - entry.generatedAt >= entry.revalidate * 1000 || this.options.invalidations.isInvalidated(entry)
+    );
+  }
+
+  /**
+   * The cached value for `key`, or a fresh render. `render` must not depend on who asks:
+   * the same result is handed to every concurrent caller and to later visitors.
+   */
+  async get(key: string, path: string, render: () => Promise<Rendered<V>>): Promise<Served<V>> {
+    const entry = this.options.store.get(key);
+    if (entry) {
+      if (!this.isStale(entry)) {
+        this.counters.hits++;
+        return { value: entry.value, status: "HIT", entry };
+      }
+      this.counters.stale++;
+      this.regenerateInBackground(key, path, render);
+      return { value: entry.value, status: "STALE", entry };
+    }
+    const running = this.inFlight.get(key);
+    if (running) {
+      this.counters.misses++;
+      const result = await running;
+      return { ...result, status: "MISS" };
+    }
+    this.counters.misses++;
+    return this.track(key, this.renderAndStore(key, path, render));
+  }
+
+  private regenerateInBackground(key: string, path: string, render: () => Promise<Rendered<V>>) {
+    if (this.inFlight.has(key)) return;
+    const failure = this.failures.get(key);
+    if (failure && this.now() < failure.retryAt) return;
+    this.counters.regenerations++;
+    this.track(key, this.renderAndStore(key, path, render)).then(
+      (served) => {
+        if (served.failed) this.recordFailure(key, new Error(`regeneration of ${key} failed`));
+      },
+      (error: unknown) => this.recordFailure(key, error),
+    );
+  }
+
+  private track(key: string, work: Promise<Served<V>>): Promise<Served<V>> {
+    this.inFlight.set(key, work);
+    const done = () => {
+      if (this.inFlight.get(key) === work) this.inFlight.delete(key);
+    };
+    work.then(done, done);
+    return work;
+  }
+
+  private async renderAndStore(key: string, path: string, render: () => Promise<Rendered<V>>): Promise<Served<V>> {
+    // The start time, not the end: an invalidation during the render leaves the entry stale.
+    const generatedAt = this.now();
+    const rendered = await render();
+    if (rendered.failed) return { value: rendered.value, status: "MISS", failed: true };
+    if (rendered.cacheable) {
+      const entry: CacheEntry<V> = {
+        value: rendered.value,
+        tags: rendered.tags,
+        path,
+        revalidate: rendered.revalidate,
+        generatedAt,
+        size: rendered.size,
+      };
+      this.options.store.set(key, entry);
+      this.failures.delete(key);
+      return { value: rendered.value, status: "MISS", entry };
+    }
+    return { value: rendered.value, status: "MISS" };
+  }
+
+  private recordFailure(key: string, error: unknown) {
+    this.counters.regenerationFailures++;
+    const count = (this.failures.get(key)?.count ?? 0) + 1;
+    const base = this.options.retryDelayMs ?? 1_000;
+    const delay = Math.min(base * 2 ** (count - 1), this.options.maxRetryDelayMs ?? 60_000);
+    this.failures.set(key, { count, retryAt: this.now() + delay });
+    this.options.onError?.(key, error);
+  }
+}

@@ -1,0 +1,42 @@
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+
+import type { Request as ExpressRequest, Response as ExpressResponse } from "express";
+
+/** Express <-> Web Fetch API, for React Router's handler and the ISR cache. */
+
+export function toWebRequest(req: ExpressRequest, res: ExpressResponse): Request {
+  const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const controller = new AbortController();
+  // Abort the render when the client goes away before the response is complete.
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  return new Request(url, {
+    method: req.method,
+    headers,
+    signal: controller.signal,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+export async function sendWebResponse(res: ExpressResponse, response: Response, method: string): Promise<void> {
+  res.statusCode = response.status;
+  res.statusMessage = response.statusText || res.statusMessage;
+  const cookies = response.headers.getSetCookie();
+  for (const [name, value] of response.headers) {
+    if (name !== "set-cookie") res.append(name, value);
+  }
+  if (cookies.length) res.setHeader("set-cookie", cookies);
+  if (!response.body || method === "HEAD") {
+    res.end();
+    return;
+  }
+  await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream), res);
+}
