@@ -1,0 +1,120 @@
+import { expect, test, type Page } from "@playwright/test";
+
+// The seeded demo site (cms/src/seed), read through the real Strapi, in Chromium with
+// JavaScript on and off (the two Playwright projects).
+
+async function expectChrome(page: Page, { locale }: { locale: "en" | "de" }) {
+  const main = page.getByRole("navigation", { name: "Main" });
+  const footer = page.locator("footer");
+  if (locale === "en") {
+    await expect(main.getByRole("link")).toHaveText(["Home", "Company", "Careers", "Jobs"]);
+    await expect(footer).toContainText("© Acme Inc.");
+    await expect(footer.getByRole("link", { name: "Jobs" })).toHaveAttribute("href", "/jobs");
+  } else {
+    await expect(main.getByRole("link")).toHaveText(["Start", "Unternehmen", "Karriere"]);
+    await expect(footer).toContainText("© Acme GmbH");
+  }
+}
+
+test("a visitor sees the home page with its title, description, navbar and footer", async ({ page }) => {
+  const response = await page.goto("/");
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome to Acme");
+  await expect(page).toHaveTitle("Welcome to Acme | Acme");
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /.+/);
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expectChrome(page, { locale: "en" });
+});
+
+test("/en is the home page too", async ({ page }) => {
+  const response = await page.goto("/en");
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Welcome to Acme");
+});
+
+test("a page three levels deep renders with its own SEO title and description", async ({ page }) => {
+  const response = await page.goto("/company/careers/engineering");
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Engineering at Acme");
+  await expect(page).toHaveTitle("Engineering at Acme | Acme");
+  const description = await page.locator('meta[name="description"]').getAttribute("content");
+  await page.goto("/company/careers");
+  await expect(page.locator('meta[name="description"]')).not.toHaveAttribute("content", description ?? "");
+  await expectChrome(page, { locale: "en" });
+});
+
+test("a default-locale page answers with and without the locale prefix", async ({ page }) => {
+  for (const path of ["/careers", "/en/careers"]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Careers");
+  }
+});
+
+test("the second locale has its own pages, navbar, footer and lang", async ({ page }) => {
+  let response = await page.goto("/de/careers");
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Karriere");
+  await expect(page.locator("html")).toHaveAttribute("lang", "de");
+  await expectChrome(page, { locale: "de" });
+
+  response = await page.goto("/de");
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Willkommen bei Acme");
+});
+
+test("navigating by the navbar reaches the page", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Jobs" }).click();
+  await expect(page).toHaveURL(/\/jobs$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Open positions");
+  await expect(page).toHaveTitle("Open positions | Acme");
+});
+
+test("a permanent CMS redirect answers 308 and lands on its target", async ({ page, request }) => {
+  const response = await request.get("/old-careers", { maxRedirects: 0 });
+  expect(response.status()).toBe(308);
+  expect(response.headers().location).toBe("/company/careers");
+
+  await page.goto("/old-careers");
+  await expect(page).toHaveURL(/\/company\/careers$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Careers at Acme");
+});
+
+test("a temporary CMS redirect answers 307 and lands on its target", async ({ page, request }) => {
+  for (const path of ["/jobs-board", "/en/jobs-board"]) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).toBe(307);
+    expect(response.headers().location).toBe("/jobs");
+  }
+  await page.goto("/jobs-board");
+  await expect(page).toHaveURL(/\/jobs$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Open positions");
+});
+
+test("an unknown path gets a real 404 page inside the site's layout", async ({ page }) => {
+  const response = await page.goto("/no/such/page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
+  await expect(page).toHaveTitle("Page not found | Acme");
+  await expectChrome(page, { locale: "en" });
+});
+
+test("a trailing slash redirects to the page's one URL", async ({ request }) => {
+  const response = await request.get("/company/", { maxRedirects: 0 });
+  expect(response.status()).toBe(308);
+  expect(response.headers().location).toBe("/company");
+});
+
+test("hashed assets are cached for a year, and security headers are set", async ({ request, page }) => {
+  const response = await request.get("/");
+  expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+  expect(response.headers()["content-security-policy"]).toContain("default-src 'self'");
+  expect(response.headers()["x-powered-by"]).toBeUndefined();
+
+  await page.goto("/");
+  const stylesheet = await page.locator('link[rel="stylesheet"]').first().getAttribute("href");
+  expect(stylesheet).toMatch(/^\/assets\//);
+  const asset = await request.get(stylesheet ?? "");
+  expect(asset.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+});

@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Starts the site's server (server/index.ts) as a real process, the way `npm start` does. */
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+export interface AppHandle {
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface AppOptions {
+  port: number;
+  env: Record<string, string>;
+  /** production (needs `npm run build` first) or development (Vite middleware). */
+  mode?: "production" | "development";
+}
+
+export function spawnApp(options: AppOptions): { child: ChildProcess; output: () => string } {
+  let output = "";
+  const child = spawn(path.join(projectRoot, "node_modules/.bin/tsx"), ["server/index.ts"], {
+    cwd: projectRoot,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: options.mode ?? "production",
+      PORT: String(options.port),
+      HOST: "127.0.0.1",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+export async function startApp(options: AppOptions): Promise<AppHandle> {
+  const { child, output } = spawnApp(options);
+  const url = `http://127.0.0.1:${options.port}`;
+  const deadline = Date.now() + 60_000;
+  while (!output().includes("Site ready at")) {
+    if (child.exitCode !== null) throw new Error(`The site exited (${child.exitCode}) during start:\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`The site did not start within 60 s:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    output,
+    stop: () => stopProcessGroup(child),
+  };
+}
+
+export async function stopProcessGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  process.kill(-child.pid, "SIGTERM");
+  const timer = setTimeout(() => {
+    if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGKILL");
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}
