@@ -1,21 +1,108 @@
-import { createRequestHandler } from "@react-router/express";
 import express from "express";
+import { createRequestHandler } from "react-router";
 import "react-router";
 
+import { bearerMatches } from "../app/lib/bearer-secret.server.ts";
 import { getEnv } from "../app/lib/env.server.ts";
-import { createRequestContext } from "../app/lib/request-context.server.ts";
+import {
+  cmsCallsContext,
+  createRequestContext,
+  renderFlagsContext,
+  type SharedServices,
+} from "../app/lib/request-context.server.ts";
+import { DataCache } from "./cache/data-cache.ts";
+import { Invalidations } from "./cache/invalidations.ts";
+import { IsrCache } from "./cache/isr-cache.ts";
+import { MemoryStore } from "./cache/memory-store.ts";
+import { prometheusMetrics } from "./cache/metrics.ts";
+import { createResponseCacheMiddleware, type CachedResponse, type PageRender } from "./cache/response-cache.ts";
+import { sendWebResponse, toWebRequest } from "./web-http.ts";
 
 /**
- * The request handler for everything that is not a static file: React Router, and in
- * front of it (next issue) the ISR response cache. It is bundled with the app by Vite
- * (see vite.config.ts), so it shares module instances, such as router contexts, with
- * the route modules. server/index.ts mounts it.
+ * The request handler for everything that is not a static file: the ISR response cache,
+ * then React Router. It is bundled with the app by Vite (see vite.config.ts), so it shares
+ * module instances, such as router contexts, with the route modules. server/index.ts mounts it.
  */
+
+/** Interval of a cached page (seconds, spec.md "Limits"); its CMS fetches may shorten it. */
+export const PAGE_REVALIDATE_SECONDS = 300;
+
+const env = getEnv();
+const production = env.NODE_ENV === "production";
+const handleRequest = createRequestHandler(
+  () => import("virtual:react-router/server-build"),
+  production ? "production" : "development",
+);
+
+const invalidations = new Invalidations();
+let evictions = 0;
+let bypasses = 0;
+const pageStore = new MemoryStore<CachedResponse>(env.PAGE_CACHE_MAX_BYTES * 0.75, () => evictions++);
+const pageCache = new IsrCache<CachedResponse>({
+  store: pageStore,
+  invalidations,
+  onError: (key, error) => console.error(`[cache] regenerating ${key} failed; serving the stale page`, String(error)),
+});
+const services: SharedServices = {
+  // Development always reads the CMS afresh (spec: interval 0, data cache skipped).
+  dataCache: production
+    ? new DataCache(new MemoryStore<unknown>(env.PAGE_CACHE_MAX_BYTES * 0.25), invalidations)
+    : undefined,
+  revalidator: {
+    revalidatePath: (path) => invalidations.revalidatePath(path),
+    // 'max': stale-while-revalidate, the only profile there is here: entries go stale, not away.
+    revalidateTag: (tag) => invalidations.revalidateTag(tag),
+  },
+};
+
+async function render(request: Request): Promise<PageRender> {
+  const context = createRequestContext(env, services);
+  const response = await handleRequest(request, context);
+  const calls = context.get(cmsCallsContext);
+  return {
+    response,
+    tags: [...new Set(calls.flatMap((call) => call.tags))],
+    revalidate: Math.min(PAGE_REVALIDATE_SECONDS, ...calls.map((call) => call.revalidate)),
+    dynamic: context.get(renderFlagsContext).dynamic || calls.some((call) => call.perUser),
+  };
+}
+
+/** Paths that are pages (CMS content); everything else is never cached here. */
+function isCacheablePath(pathname: string): boolean {
+  if (!production) return false;
+  return !/^\/(api|assets|@|__)/.test(pathname) && !/\.[a-z0-9]+$/i.test(pathname);
+}
+
 export const app = express();
 
+app.get("/metrics", (req, res, next) => {
+  if (!env.METRICS_SECRET) return next();
+  if (!bearerMatches(req.headers.authorization, env.METRICS_SECRET)) {
+    res.status(401).set("www-authenticate", "Bearer").type("text/plain").send("Wrong or missing metrics secret.\n");
+    return;
+  }
+  res
+    .type("text/plain; version=0.0.4")
+    .set("cache-control", "no-store")
+    .send(prometheusMetrics({ pageCache, pageStore, bypasses: () => bypasses, evictions: () => evictions }));
+});
+
 app.use(
-  createRequestHandler({
-    build: () => import("virtual:react-router/server-build"),
-    getLoadContext: () => createRequestContext(getEnv()),
+  createResponseCacheMiddleware({
+    cache: pageCache,
+    render,
+    isCacheablePath,
+    toWebRequest,
+    send: sendWebResponse,
+    onBypass: () => bypasses++,
   }),
 );
+
+app.use(async (req, res, next) => {
+  try {
+    const context = createRequestContext(env, services);
+    await sendWebResponse(res, await handleRequest(toWebRequest(req, res), context), req.method);
+  } catch (error) {
+    next(error);
+  }
+});

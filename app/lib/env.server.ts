@@ -51,6 +51,14 @@ const envSchema = z
           .min(1, "must list at least one locale"),
       ),
     APP_DEFAULT_LOCALE: z.string({ error: missingOr("must be a locale code") }),
+    PAGE_CACHE_MAX_BYTES: z.coerce
+      .number({ error: missingOr("must be a number of bytes") })
+      .int("must be a whole number of bytes")
+      .min(1_048_576, "must be at least 1048576 (1 MiB)"),
+    /** Unset: the revalidation route answers 503 (revalidation is not configured). */
+    CMS_REVALIDATE_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    /** Unset: no metrics endpoint. */
+    METRICS_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   })
   .refine((env) => env.APP_LOCALES.includes(env.APP_DEFAULT_LOCALE), {
     path: ["APP_DEFAULT_LOCALE"],
@@ -106,6 +114,7 @@ function withDefaults(source: NodeJS.ProcessEnv): Record<string, string | undefi
     APP_DEFAULT_LOCALE: "en",
     HOST: mode === "production" ? "0.0.0.0" : "localhost",
     PORT: "3000",
+    PAGE_CACHE_MAX_BYTES: String(64 * 1024 * 1024),
   };
   if (mode === "production") return { ...shared, ...given };
   const port = given.PORT ?? shared.PORT;

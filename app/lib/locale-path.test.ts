@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { localePrefixedPath, localizedPath, parseLocalePath } from "./locale-path.ts";
+import { localePrefixedPath, localizedPath, parseLocalePath, withDefaultLocaleVariants } from "./locale-path.ts";
 
 const config = { locales: ["en", "de"], defaultLocale: "en" };
 
@@ -38,5 +38,20 @@ describe("locale paths", () => {
   it("builds the locale-prefixed form that redirect sources use", () => {
     expect(localePrefixedPath("/old-careers", "en")).toBe("/en/old-careers");
     expect(localePrefixedPath("/", "de")).toBe("/de");
+  });
+});
+
+describe("default-locale variants for revalidation", () => {
+  it.each([
+    ["/careers", ["/en/careers", "/careers"]],
+    ["/", ["/en", "/"]],
+    ["/jobs/*", ["/en/jobs/*", "/jobs/*"]],
+    ["/*", ["/*"]],
+    ["/en/careers", ["/en/careers"]],
+    ["/en", ["/en"]],
+    ["/de/careers", ["/de/careers"]],
+    ["/english-courses", ["/en/english-courses", "/english-courses"]],
+  ])("%s → %j", (path, expected) => {
+    expect(withDefaultLocaleVariants(path, config)).toEqual(expected);
   });
 });

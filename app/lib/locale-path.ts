@@ -56,3 +56,17 @@ export function localizedPath(fullPath: string, locale: string, config: LocaleCo
 export function localePrefixedPath(fullPath: string, locale: string): string {
   return fullPath === "/" ? `/${locale}` : `/${locale}${fullPath}`;
 }
+
+/**
+ * The paths to revalidate for one path the CMS sent (spec.md, "Front-end revalidation
+ * endpoint"): a default-locale page is cached under both its URLs, so `/careers` becomes
+ * `/en/careers` and `/careers`, `/` becomes `/en` and `/`, `/jobs/*` becomes `/en/jobs/*` and
+ * `/jobs/*`. `/*` already covers everything, and a path that starts with a locale is kept as is.
+ */
+export function withDefaultLocaleVariants(path: string, config: LocaleConfig): string[] {
+  if (path === "/*") return [path];
+  const first = path.split("/")[1] ?? "";
+  if (config.locales.includes(first)) return [path];
+  const prefixed = path === "/" ? `/${config.defaultLocale}` : `/${config.defaultLocale}${path}`;
+  return [prefixed, path];
+}

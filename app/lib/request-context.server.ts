@@ -1,11 +1,12 @@
 import { createContext, RouterContextProvider } from "react-router";
 
-import { createCmsClient, type CmsCallRecord, type CmsClient } from "./cms/client.server.ts";
+import { createCmsClient, type CmsCallRecord, type CmsClient, type CmsDataCache } from "./cms/client.server.ts";
 import type { Env } from "./env.server.ts";
 
 /**
- * Per-request dependencies, handed to loaders through React Router's context
- * (`context.get(cmsContext)`) rather than module-level singletons.
+ * Per-request dependencies, handed to loaders and actions through React Router's context
+ * (`context.get(cmsContext)`) rather than module-level singletons. server/app.ts builds one
+ * per request.
  */
 
 /** The CMS client of this request. */
@@ -14,18 +15,41 @@ export const cmsContext = createContext<CmsClient>();
 /** Every CMS call this request made, with its interval and tags: what the ISR cache needs to know. */
 export const cmsCallsContext = createContext<CmsCallRecord[]>();
 
-export function createRequestContext(env: Env): RouterContextProvider {
+/** Whether this render depends on who asked (session, cookies): then it must not be cached. */
+export const renderFlagsContext = createContext<{ dynamic: boolean }>();
+
+/** What the revalidation route acts on: the cache's invalidation records. */
+export interface Revalidator {
+  revalidatePath(path: string): void;
+  revalidateTag(tag: string, profile: "max"): void;
+}
+export const revalidatorContext = createContext<Revalidator>();
+
+export interface SharedServices {
+  dataCache?: CmsDataCache;
+  revalidator: Revalidator;
+}
+
+export function createRequestContext(env: Env, services: SharedServices): RouterContextProvider {
   const context = new RouterContextProvider();
   const calls: CmsCallRecord[] = [];
   context.set(cmsCallsContext, calls);
+  context.set(renderFlagsContext, { dynamic: false });
+  context.set(revalidatorContext, services.revalidator);
   context.set(
     cmsContext,
     createCmsClient({
       baseUrl: env.CMS_URL,
       apiToken: env.CMS_REST_READONLY_API_KEY,
       timeoutMs: env.CMS_FETCH_TIMEOUT_MS,
+      dataCache: services.dataCache,
       onCall: (record) => calls.push(record),
     }),
   );
   return context;
+}
+
+/** Marks the current render as personal: it is sent, never stored in the shared cache. */
+export function markDynamic(context: Readonly<RouterContextProvider>): void {
+  context.get(renderFlagsContext).dynamic = true;
 }

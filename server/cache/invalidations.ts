@@ -57,3 +57,12 @@ export class Invalidations {
     return false;
   }
 }
+
+/** Stale: its interval has elapsed, or something it depends on was invalidated since its render began. */
+export function isEntryStale(
+  entry: { tags: readonly string[]; path: string; generatedAt: number; revalidate: number },
+  now: number,
+  invalidations: Invalidations,
+): boolean {
+  return now - entry.generatedAt >= entry.revalidate * 1000 || invalidations.isInvalidated(entry);
+}

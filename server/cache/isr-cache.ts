@@ -1,4 +1,4 @@
-import type { Invalidations } from "./invalidations.ts";
+import { isEntryStale, type Invalidations } from "./invalidations.ts";
 import type { CacheEntry, CacheStore } from "./types.ts";
 
 /**
@@ -59,9 +59,7 @@ export class IsrCache<V> {
   }
 
   isStale(entry: CacheEntry<V>): boolean {
-    return (
-      this.now() - entry.generatedAt >= entry.revalidate * 1000 || this.options.invalidations.isInvalidated(entry)
-    );
+    return isEntryStale(entry, this.now(), this.options.invalidations);
   }
 
   /**

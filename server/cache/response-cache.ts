@@ -38,6 +38,7 @@ export interface ResponseCacheOptions {
   isCacheablePath: (pathname: string) => boolean;
   toWebRequest: (req: ExpressRequest, res: ExpressResponse) => Request;
   send: (res: ExpressResponse, response: Response, method: string) => Promise<void>;
+  onBypass?: () => void;
 }
 
 const STORABLE_STATUS = new Set([200, 202, 203, 204, 300, 301, 302, 303, 307, 308, 404, 410]);
@@ -65,6 +66,7 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
     try {
       const request = options.toWebRequest(req, res);
       if (!isAnonymous(req)) {
+        options.onBypass?.();
         const { response } = await options.render(request);
         return await sendUncached(res, response, "BYPASS", req.method, options);
       }

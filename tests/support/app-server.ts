@@ -29,6 +29,7 @@ export function spawnApp(options: AppOptions): { child: ChildProcess; output: ()
       NODE_ENV: options.mode ?? "production",
       PORT: String(options.port),
       HOST: "127.0.0.1",
+      APP_PUBLIC_URL: `http://127.0.0.1:${options.port}`,
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

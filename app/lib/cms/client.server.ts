@@ -32,7 +32,17 @@ export interface CmsFetchOptions {
   userJWT?: string;
   /** Browser-side only: go through the front end's CMS proxy, which attaches the session's JWT. */
   useProxy?: boolean;
+  /**
+   * The site path this data is shown at (`/en/careers`): revalidating that path, or a
+   * wildcard above it, refreshes the cached response.
+   */
+  pagePath?: string;
   signal?: AbortSignal;
+}
+
+/** Where CMS answers are kept between requests (server/cache/data-cache.ts). */
+export interface CmsDataCache {
+  load<T>(key: string, meta: { path: string; tags: string[]; revalidate: number }, fetchFresh: () => Promise<T>): Promise<T>;
 }
 
 /** What one CMS call asked of the cache; collected per request for the ISR cache. */
@@ -50,6 +60,8 @@ export interface CmsClientConfig {
   timeoutMs: number;
   /** Called once per call, before the request is sent. */
   onCall?: (record: CmsCallRecord) => void;
+  /** Shared cache for public (non-user) answers; none in development (always fresh). */
+  dataCache?: CmsDataCache;
   fetch?: typeof fetch;
 }
 
@@ -64,6 +76,46 @@ export interface CmsClient {
 export function createCmsClient(config: CmsClientConfig): CmsClient {
   const doFetch = config.fetch ?? fetch;
 
+  async function fetchJson(
+    url: string,
+    path: string,
+    token: string | undefined,
+    perUser: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
+    const signals = [AbortSignal.timeout(config.timeoutMs), signal].filter(
+      (item): item is AbortSignal => item !== undefined,
+    );
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        headers: { accept: "application/json", authorization: `Bearer ${token}` },
+        signal: AbortSignal.any(signals),
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const timedOut = error instanceof DOMException && error.name === "TimeoutError";
+      throw new CmsError(
+        "unavailable",
+        timedOut
+          ? `The CMS did not answer within ${config.timeoutMs} ms (${path}).`
+          : `The CMS could not be reached (${path}).`,
+        { cause: error },
+      );
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw CmsError.fromStatus(response.status, path, perUser);
+    }
+    try {
+      return await response.json();
+    } catch (error) {
+      throw new CmsError("bad-response", `The CMS answered ${path} with something that is not JSON.`, {
+        cause: error,
+      });
+    }
+  }
+
   return {
     async get(path, schema, options = {}) {
       if (!path.startsWith("/api/")) throw new Error(`CMS paths start with /api/, got ${path}`);
@@ -71,51 +123,20 @@ export function createCmsClient(config: CmsClientConfig): CmsClient {
         throw new Error("useProxy is for browser-side calls; on the server the client calls the CMS directly");
       }
       const perUser = options.userJWT !== undefined && !options.omitUserAuthorization;
-      config.onCall?.({
-        path,
-        revalidate: options.revalidate ?? CMS_REVALIDATE.base,
-        tags: options.tags ?? [],
-        perUser,
-      });
+      const revalidate = options.revalidate ?? CMS_REVALIDATE.base;
+      const tags = options.tags ?? [];
+      config.onCall?.({ path, revalidate, tags, perUser });
 
       const query = options.query ? stringify(options.query, { encodeValuesOnly: true }) : "";
       const url = `${config.baseUrl}${path}${query ? `?${query}` : ""}`;
-      const token = perUser ? options.userJWT : config.apiToken;
-      const signals = [AbortSignal.timeout(config.timeoutMs), options.signal].filter(
-        (signal): signal is AbortSignal => signal !== undefined,
-      );
+      const body =
+        perUser || !config.dataCache || revalidate <= 0
+          ? await fetchJson(url, path, perUser ? options.userJWT : config.apiToken, perUser, options.signal)
+          : // A shared fetch: one visitor going away must not abort it for the others.
+            await config.dataCache.load(url, { path: options.pagePath ?? "", tags, revalidate }, () =>
+              fetchJson(url, path, config.apiToken, false, undefined),
+            );
 
-      let response: Response;
-      try {
-        response = await doFetch(url, {
-          headers: { accept: "application/json", authorization: `Bearer ${token}` },
-          signal: AbortSignal.any(signals),
-        });
-      } catch (error) {
-        if (options.signal?.aborted) throw error;
-        const timedOut = error instanceof DOMException && error.name === "TimeoutError";
-        throw new CmsError(
-          "unavailable",
-          timedOut
-            ? `The CMS did not answer within ${config.timeoutMs} ms (${path}).`
-            : `The CMS could not be reached (${path}).`,
-          { cause: error },
-        );
-      }
-
-      if (!response.ok) {
-        await response.body?.cancel();
-        throw CmsError.fromStatus(response.status, path, perUser);
-      }
-
-      let body: unknown;
-      try {
-        body = await response.json();
-      } catch (error) {
-        throw new CmsError("bad-response", `The CMS answered ${path} with something that is not JSON.`, {
-          cause: error,
-        });
-      }
       const parsed = schema.safeParse(body);
       if (!parsed.success) {
         throw new CmsError("bad-response", `The CMS answered ${path} in an unexpected shape.`, {

@@ -3,6 +3,7 @@ import * as z from "zod";
 
 import { CMS_REVALIDATE, cmsTag, type CmsClient } from "./client.server.ts";
 import { CmsError } from "./errors.server.ts";
+import { localePrefixedPath } from "../locale-path.ts";
 
 /**
  * The queries the public site makes, each with its response schema and cache policy.
@@ -67,6 +68,7 @@ export async function findPage(cms: CmsClient, fullPath: string, locale: string)
       pagination: { pageSize: 1 },
     },
     revalidate: CMS_REVALIDATE.pageData,
+    pagePath: localePrefixedPath(fullPath, locale),
     omitUserAuthorization: true,
   });
   return data[0] ?? null;
@@ -77,6 +79,7 @@ export async function findRedirect(cms: CmsClient, source: string): Promise<Redi
   const { data } = await cms.get("/api/redirects", listOf(redirectSchema), {
     query: { filters: { source: { $eq: source } }, pagination: { pageSize: 1 } },
     revalidate: CMS_REVALIDATE.pageData,
+    pagePath: source,
     omitUserAuthorization: true,
   });
   return data[0] ?? null;

@@ -1,0 +1,44 @@
+import * as z from "zod";
+
+/** The payload the CMS sends to /api/cms-revalidate (spec.md, "Revalidation payload"). */
+
+const MAX_ITEMS = 1_000;
+
+const sitePath = z
+  .string()
+  .max(2_048, "must be at most 2048 characters")
+  .startsWith("/", "must start with /")
+  .refine((path) => !path.slice(0, -1).includes("*") && (!path.endsWith("*") || path.endsWith("/*")), {
+    message: "may contain * only as a last segment (/jobs/*)",
+  })
+  .refine((path) => !/[\s?#]/.test(path), { message: "must be a path: no spaces, query or fragment" });
+
+const tag = z
+  .string()
+  .min(1, "must not be empty")
+  .max(256, "must be at most 256 characters")
+  .refine((value) => !/[\s,]/.test(value), { message: "must not contain spaces or commas" });
+
+export const revalidationPayloadSchema = z.object({
+  uid: z
+    .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+    .regex(/^api::[a-z0-9-]+\.[a-z0-9-]+$/, "must look like api::<name>.<name>"),
+  next: z
+    .object(
+      {
+        fullPaths: z.array(sitePath).max(MAX_ITEMS, `must list at most ${MAX_ITEMS} paths`).optional(),
+        tags: z.array(tag).max(MAX_ITEMS, `must list at most ${MAX_ITEMS} tags`).optional(),
+      },
+      { error: (issue) => (issue.input === undefined ? "is required" : "must be an object") },
+    )
+    .refine((next) => (next.fullPaths?.length ?? 0) + (next.tags?.length ?? 0) > 0, {
+      message: "must list at least one of fullPaths or tags",
+    }),
+});
+
+export type RevalidationPayload = z.infer<typeof revalidationPayloadSchema>;
+
+/** One readable line per problem: `next.fullPaths.0: must start with /`. */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`);
+}

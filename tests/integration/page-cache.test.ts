@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startApp, type AppHandle } from "../support/app-server.ts";
+import { StandInCms } from "../support/stand-in-cms.ts";
+
+// The ISR page cache over HTTP: the production build against a stand-in CMS whose content
+// the tests change, revalidating through /api/cms-revalidate as the CMS would.
+const SECRET = "revalidate-secret-0123456789";
+const METRICS = "metrics-secret-0123456789";
+const cms = new StandInCms(3198);
+let app: AppHandle;
+
+beforeAll(async () => {
+  await cms.start();
+  for (const [fullPath, title] of [
+    ["/", "Home"],
+    ["/company", "Company"],
+    ["/jobs", "Jobs"],
+    ["/jobs/a", "Job A"],
+    ["/careers", "Careers"],
+    ["/stale-if-error", "Before the outage"],
+  ] as const) {
+    cms.setPage({ fullPath, title });
+  }
+  app = await startApp({
+    port: 3197,
+    env: {
+      CMS_URL: cms.url,
+      CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789",
+      CMS_REVALIDATE_SECRET: SECRET,
+      METRICS_SECRET: METRICS,
+      CMS_FETCH_TIMEOUT_MS: "1000",
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await cms.stop();
+});
+
+async function get(path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${app.url}${path}`, { headers, redirect: "manual" });
+  return { response, status: response.status, cache: response.headers.get("x-cache"), text: await response.text() };
+}
+
+async function revalidate(next: { fullPaths?: string[]; tags?: string[] }) {
+  const response = await fetch(`${app.url}/api/cms-revalidate`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
+    body: JSON.stringify({ uid: "api::page.page", next }),
+  });
+  expect(response.status).toBe(200);
+}
+
+/** Polls until the page is a HIT containing `text` (the background regeneration has landed). */
+async function eventuallyHit(path: string, text: string) {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const result = await get(path);
+    if (result.cache === "HIT" && result.text.includes(text)) return result;
+    if (Date.now() > deadline) throw new Error(`${path} never became a HIT with "${text}" (last: ${result.cache})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("the page cache", () => {
+  it("serves a page MISS then HIT, with browser and CDN cache headers and its tags", async () => {
+    const first = await get("/company");
+    expect(first.status).toBe(200);
+    expect(first.cache).toBe("MISS");
+    const second = await get("/company");
+    expect(second.cache).toBe("HIT");
+    expect(second.text).toBe(first.text);
+    const headers = second.response.headers;
+    expect(headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+    expect(headers.get("cdn-cache-control")).toBe("public, s-maxage=120, stale-while-revalidate=86400");
+    expect(headers.get("cache-tag")?.split(",").sort()).toEqual(
+      ["cms:api::footer.footer", "cms:api::navbar.navbar", "path:/company"].sort(),
+    );
+    expect(headers.get("surrogate-key")?.split(" ").sort()).toEqual(headers.get("cache-tag")?.split(",").sort());
+  });
+
+  it("a HIT is sent pre-compressed to browsers that accept it", async () => {
+    await get("/jobs");
+    const br = await fetch(`${app.url}/jobs`, { headers: { "accept-encoding": "br, gzip" } });
+    expect(br.headers.get("x-cache")).toBe("HIT");
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(await br.text()).toContain("Jobs");
+  });
+
+  it("after a path is revalidated: STALE with the old content at once, then the new content", async () => {
+    await get("/careers");
+    cms.setPage({ fullPath: "/careers", title: "Careers, renamed" });
+    expect((await get("/careers")).text).not.toContain("Careers, renamed");
+
+    await revalidate({ fullPaths: ["/careers"] });
+    const stale = await get("/careers");
+    expect(stale.cache).toBe("STALE");
+    expect(stale.text).not.toContain("Careers, renamed");
+    await eventuallyHit("/careers", "Careers, renamed");
+    // The locale-prefixed URL is the same page and was revalidated too.
+    expect((await get("/en/careers")).text).toContain("Careers, renamed");
+  });
+
+  it("revalidating the navbar tag refreshes every page that rendered it", async () => {
+    await get("/company");
+    await get("/jobs");
+    cms.navbar = [{ label: "New link", url: "/new" }];
+    await revalidate({ tags: ["cms:api::navbar.navbar"] });
+    expect((await get("/company")).cache).toBe("STALE");
+    expect((await get("/jobs")).cache).toBe("STALE");
+    await eventuallyHit("/company", "New link");
+    await eventuallyHit("/jobs", "New link");
+  });
+
+  it("a wildcard marks every page below it stale, and nothing else", async () => {
+    await get("/jobs/a");
+    await get("/company");
+    await eventuallyHit("/jobs/a", "Job A");
+    await eventuallyHit("/company", "Company");
+    await revalidate({ fullPaths: ["/jobs/*"] });
+    expect((await get("/jobs/a")).cache).toBe("STALE");
+    expect((await get("/company")).cache).toBe("HIT");
+  });
+
+  it("a path that was a 404 shows the new page once it is published and revalidated", async () => {
+    expect(await get("/brand-new")).toMatchObject({ status: 404, cache: "MISS" });
+    expect(await get("/brand-new")).toMatchObject({ status: 404, cache: "HIT" });
+    cms.setPage({ fullPath: "/brand-new", title: "Brand new page" });
+    await revalidate({ fullPaths: ["/brand-new"] });
+    const stale = await get("/brand-new");
+    expect(stale).toMatchObject({ status: 404, cache: "STALE" });
+    const fresh = await eventuallyHit("/brand-new", "Brand new page");
+    expect(fresh.status).toBe(200);
+  });
+
+  it("client-side navigation data (.data) is cached too, and revalidating the path covers it", async () => {
+    const first = await get("/company.data");
+    expect(first.status).toBe(200);
+    expect(["MISS", "HIT"]).toContain(first.cache);
+    expect((await get("/company.data")).cache).toBe("HIT");
+    await revalidate({ fullPaths: ["/company"] });
+    expect((await get("/company.data")).cache).toBe("STALE");
+  });
+
+  it("a request with cookies bypasses the cache and is never stored", async () => {
+    const personal = await get("/jobs/a?visitor=1", { cookie: "session=abc" });
+    expect(personal.cache).toBe("BYPASS");
+    expect(personal.response.headers.get("cache-control")).toBe("private, no-store");
+    expect((await get("/jobs/a?visitor=1")).cache).toBe("MISS");
+  });
+
+  it("stale-if-error: while the CMS fails, the stale page keeps being served; it recovers after", async () => {
+    await eventuallyHit("/stale-if-error", "Before the outage");
+    cms.mode = "error";
+    await revalidate({ fullPaths: ["/stale-if-error"] });
+    for (let i = 0; i < 3; i++) {
+      const result = await get("/stale-if-error");
+      expect(result).toMatchObject({ status: 200, cache: "STALE" });
+      expect(result.text).toContain("Before the outage");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    cms.setPage({ fullPath: "/stale-if-error", title: "After the outage" });
+    cms.mode = "healthy";
+    // Retried with backoff (1 s, then 2 s...): within a few seconds the new page is in.
+    const deadline = Date.now() + 8_000;
+    let result = await get("/stale-if-error");
+    while (!(result.cache === "HIT" && result.text.includes("After the outage")) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      result = await get("/stale-if-error");
+    }
+    expect(result.text).toContain("After the outage");
+    expect(app.output()).toContain("[cache] regenerating /stale-if-error failed; serving the stale page");
+  }, 20_000);
+
+  it("exposes its counters in Prometheus format, only with the metrics secret", async () => {
+    expect((await fetch(`${app.url}/metrics`)).status).toBe(401);
+    const response = await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS}` } });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    for (const name of ["hits", "stale", "misses", "bypasses", "regenerations", "regeneration_failures", "evictions"]) {
+      expect(text).toMatch(new RegExp(`^isr_cache_${name}_total \\d+$`, "m"));
+    }
+    expect(Number(/^isr_cache_bypasses_total (\d+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(Number(/^isr_cache_regeneration_failures_total (\d+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(Number(/^isr_cache_bytes (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
+  });
+});
