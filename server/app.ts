@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+
 import express from "express";
 import { createRequestHandler } from "react-router";
 import "react-router";
@@ -15,7 +17,13 @@ import { Invalidations } from "./cache/invalidations.ts";
 import { IsrCache } from "./cache/isr-cache.ts";
 import { MemoryStore } from "./cache/memory-store.ts";
 import { prometheusMetrics } from "./cache/metrics.ts";
-import { createResponseCacheMiddleware, type CachedResponse, type PageRender } from "./cache/response-cache.ts";
+import {
+  createResponseCacheMiddleware,
+  serveFreshHit,
+  type CachedResponse,
+  type PageRender,
+} from "./cache/response-cache.ts";
+import { securityHeaderList } from "./security-headers.ts";
 import { sendWebResponse, toWebRequest } from "./web-http.ts";
 
 /**
@@ -73,6 +81,11 @@ function isCacheablePath(pathname: string): boolean {
   return !/^\/(api|assets|@|__)/.test(pathname) && !/\.[a-z0-9]+$/i.test(pathname);
 }
 
+/** server/index.ts calls this first for every request: a fresh HIT is answered here. */
+export function serveCachedPage(req: IncomingMessage, res: ServerResponse): boolean {
+  return serveFreshHit(pageCache, req, res);
+}
+
 export const app = express();
 
 app.get("/metrics", (req, res, next) => {
@@ -94,6 +107,7 @@ app.use(
     isCacheablePath,
     toWebRequest,
     send: sendWebResponse,
+    baseHeaders: securityHeaderList(env),
     onBypass: () => bypasses++,
   }),
 );

@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -27,6 +27,8 @@ function loadEnv(): Env {
 const env = loadEnv();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const host = express();
+/** Production: cached pages are answered before Express (see server/cache/response-cache.ts). */
+let serveCachedPage: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
 host.disable("x-powered-by");
 host.use(securityHeaders(env));
 host.use(compression());
@@ -36,7 +38,11 @@ if (env.NODE_ENV === "production") {
   // File names under assets/ carry a content hash: cache them for a year.
   host.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
   host.use(express.static(client, { maxAge: "1h", index: false }));
-  const build = (await import(path.join(root, "build/server/index.js"))) as { app: RequestHandler };
+  const build = (await import(path.join(root, "build/server/index.js"))) as {
+    app: RequestHandler;
+    serveCachedPage: (req: IncomingMessage, res: ServerResponse) => boolean;
+  };
+  serveCachedPage = build.serveCachedPage;
   host.use(build.app);
 } else {
   const vite = await import("vite");
@@ -53,7 +59,13 @@ if (env.NODE_ENV === "production") {
   });
 }
 
-const server: Server = host.listen(env.PORT, env.HOST, () => {
+const server = createServer((req, res) => {
+  if (!serveCachedPage(req, res)) host(req, res);
+});
+// Longer than the idle timeout of common load balancers (60 s), so they close first.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+server.listen(env.PORT, env.HOST, () => {
   console.log(`Site ready at ${env.APP_PUBLIC_URL} (listening on ${env.HOST}:${env.PORT}, ${env.NODE_ENV})`);
 });
 server.on("error", (error: NodeJS.ErrnoException) => {

@@ -38,5 +38,11 @@ export async function sendWebResponse(res: ExpressResponse, response: Response, 
     res.end();
     return;
   }
-  await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream), res);
+  try {
+    await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream), res);
+  } catch (error) {
+    // The visitor went away mid-response: nothing to answer, nothing to report.
+    if ((error as NodeJS.ErrnoException).code === "ERR_STREAM_PREMATURE_CLOSE" && res.destroyed) return;
+    throw error;
+  }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -84,6 +84,7 @@ describe("environment validation", () => {
     expect(parseEnv({ NODE_ENV: "development", PORT: "4000", CMS_READONLY_TOKEN_FILE: tokenFile }).APP_PUBLIC_URL).toBe(
       "http://localhost:4000",
     );
+    rmSync(dir, { recursive: true });
   });
 
   it("in development explains where the token comes from when the CMS has not written it yet", () => {

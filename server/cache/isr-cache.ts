@@ -62,6 +62,14 @@ export class IsrCache<V> {
     return isEntryStale(entry, this.now(), this.options.invalidations);
   }
 
+  /** The entry for `key` if it is fresh (a HIT, counted), without rendering anything. */
+  peekFresh(key: string): CacheEntry<V> | undefined {
+    const entry = this.options.store.get(key);
+    if (!entry || this.isStale(entry)) return undefined;
+    this.counters.hits++;
+    return entry;
+  }
+
   /**
    * The cached value for `key`, or a fresh render. `render` must not depend on who asks:
    * the same result is handed to every concurrent caller and to later visitors.

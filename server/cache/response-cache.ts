@@ -1,22 +1,30 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 
-import type { CacheStatus, IsrCache, Rendered } from "./isr-cache.ts";
 import { pathTag } from "./invalidations.ts";
+import type { CacheStatus, IsrCache, Rendered } from "./isr-cache.ts";
 
 /**
  * The response cache for CMS pages, in front of React Router: a page and its `.data`
  * twin (client-side navigation) are served from the ISR cache; anything personal is not.
+ * A HIT is answered by serveFreshHit() straight from the Node server, before Express: its
+ * bytes, compressed variants and complete header lists were prepared when it was stored.
  */
+
+type Encoding = "identity" | "br" | "gzip";
 
 export interface CachedResponse {
   status: number;
+  /** The render's own headers (for a visitor who gets it as a MISS). */
   headers: Array<[string, string]>;
   body: Buffer;
   /** Compressed once when stored, so a HIT never compresses again. */
   br?: Buffer;
   gzip?: Buffer;
+  /** Complete header lists for a cached answer, by encoding, x-cache excluded. */
+  wire?: Record<Encoding, string[] | undefined>;
 }
 
 /** What rendering one request produced, and what the render touched. */
@@ -38,6 +46,8 @@ export interface ResponseCacheOptions {
   isCacheablePath: (pathname: string) => boolean;
   toWebRequest: (req: ExpressRequest, res: ExpressResponse) => Request;
   send: (res: ExpressResponse, response: Response, method: string) => Promise<void>;
+  /** Headers every response carries (security headers), added to cached answers. */
+  baseHeaders?: Array<[string, string]>;
   onBypass?: () => void;
 }
 
@@ -52,8 +62,34 @@ export function pagePathOf(pathname: string): string {
   return pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
 }
 
-function isAnonymous(req: ExpressRequest): boolean {
+function isAnonymous(req: IncomingMessage): boolean {
   return !req.headers.cookie && !req.headers.authorization;
+}
+
+function pickEncoding(cached: CachedResponse, acceptEncoding: string | undefined): Encoding {
+  if (!acceptEncoding) return "identity";
+  if (cached.br && /\bbr\b/.test(acceptEncoding)) return "br";
+  if (cached.gzip && /\bgzip\b/.test(acceptEncoding)) return "gzip";
+  return "identity";
+}
+
+function writeCached(req: IncomingMessage, res: ServerResponse, cached: CachedResponse, status: CacheStatus) {
+  const encoding = pickEncoding(cached, req.headers["accept-encoding"]);
+  const headers = cached.wire?.[encoding] ?? [];
+  res.writeHead(cached.status, [...headers, "x-cache", status]);
+  res.end(req.method === "HEAD" ? undefined : encoding === "identity" ? cached.body : cached[encoding]);
+}
+
+/**
+ * The fast path: answers a fresh HIT for an anonymous GET/HEAD and returns true; returns
+ * false for everything else (stale, missing, personal), which then goes through Express.
+ */
+export function serveFreshHit(cache: IsrCache<CachedResponse>, req: IncomingMessage, res: ServerResponse): boolean {
+  if ((req.method !== "GET" && req.method !== "HEAD") || !isAnonymous(req) || !req.url) return false;
+  const entry = cache.peekFresh(req.url);
+  if (!entry) return false;
+  writeCached(req, res, entry.value, "HIT");
+  return true;
 }
 
 export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
@@ -70,13 +106,13 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
         const { response } = await options.render(request);
         return await sendUncached(res, response, "BYPASS", req.method, options);
       }
-      const served = await options.cache.get(url.pathname + url.search, path, () =>
+      const served = await options.cache.get(req.originalUrl, path, () =>
         renderAnonymously(request.url, path, options),
       );
       if (!served.entry) {
         return await sendUncached(res, toResponse(served.value), served.failed ? "MISS" : "BYPASS", req.method, options);
       }
-      sendCached(req, res, served.value, served.status, served.entry.tags, served.entry.revalidate, path);
+      writeCached(req, res, served.value, served.status);
     } catch (error) {
       next(error);
     }
@@ -87,24 +123,55 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
 async function renderAnonymously(url: string, path: string, options: ResponseCacheOptions): Promise<Rendered<CachedResponse>> {
   const { response, tags, revalidate, dynamic } = await options.render(new Request(url, { headers: { accept: "text/html" } }));
   const body = Buffer.from(await response.arrayBuffer());
-  const headers = [...response.headers].filter(([name]) => !HOP_BY_HOP.has(name));
+  const headers = [...response.headers].filter(([name]) => !HOP_BY_HOP.has(name) && name !== "cache-control");
   const value: CachedResponse = { status: response.status, headers, body };
-  const cacheable =
-    !dynamic && STORABLE_STATUS.has(response.status) && !response.headers.has("set-cookie");
-  if (cacheable && body.length >= 1024) {
-    value.br = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
-    value.gzip = gzipSync(body, { level: 6 });
-  }
+  const cacheable = !dynamic && STORABLE_STATUS.has(response.status) && !response.headers.has("set-cookie");
   const allTags = [...new Set([...tags, pathTag(path)])];
+  if (cacheable) {
+    if (body.length >= 1024) {
+      value.br = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
+      value.gzip = gzipSync(body, { level: 6 });
+    }
+    value.wire = wireHeaders(value, allTags, revalidate, options.baseHeaders ?? []);
+  }
+  const wireBytes = Object.values(value.wire ?? {}).reduce((sum, list) => sum + (list?.join("").length ?? 0), 0);
   const size =
     body.length +
     (value.br?.length ?? 0) +
     (value.gzip?.length ?? 0) +
     headers.reduce((sum, [name, headerValue]) => sum + name.length + headerValue.length, 0) +
+    wireBytes +
     allTags.reduce((sum, tag) => sum + tag.length, 0) +
-    path.length * 2 +
-    256; // object and map overhead, roughly
+    url.length * 2 +
+    512; // objects, arrays and map slots, roughly
   return { value, cacheable, failed: response.status >= 500, tags: allTags, revalidate, size };
+}
+
+/** Every header of a cached answer, once per encoding, as flat [name, value, ...] lists. */
+function wireHeaders(
+  cached: CachedResponse,
+  tags: string[],
+  revalidate: number,
+  baseHeaders: Array<[string, string]>,
+): Record<Encoding, string[] | undefined> {
+  const own = new Set(cached.headers.map(([name]) => name));
+  const common: Array<[string, string]> = [
+    ...baseHeaders.filter(([name]) => !own.has(name)),
+    ...cached.headers,
+    ["vary", "Accept-Encoding"],
+    // Browsers check back every time; a CDN in front may keep it for the entry's interval.
+    ["cache-control", "public, max-age=0, must-revalidate"],
+    ["cdn-cache-control", `public, s-maxage=${revalidate}, stale-while-revalidate=${CDN_STALE_WHILE_REVALIDATE}`],
+    ["cache-tag", tags.join(",")],
+    ["surrogate-key", tags.map((tag) => tag.replaceAll(" ", "_")).join(" ")],
+  ];
+  const variant = (body: Buffer | undefined, encoding?: string) =>
+    body && [
+      ...common,
+      ...(encoding ? ([["content-encoding", encoding]] as Array<[string, string]>) : []),
+      ["content-length", String(body.length)],
+    ].flat();
+  return { identity: variant(cached.body), br: variant(cached.br, "br"), gzip: variant(cached.gzip, "gzip") };
 }
 
 function toResponse(cached: CachedResponse): Response {
@@ -126,36 +193,4 @@ async function sendUncached(
   const headers = new Headers(response.headers);
   headers.delete("cache-control");
   await options.send(res, new Response(response.body, { status: response.status, headers }), method);
-}
-
-function sendCached(
-  req: ExpressRequest,
-  res: ExpressResponse,
-  cached: CachedResponse,
-  status: CacheStatus,
-  tags: string[],
-  revalidate: number,
-  path: string,
-) {
-  res.statusCode = cached.status;
-  for (const [name, value] of cached.headers) res.append(name, value);
-  const accepts = String(req.headers["accept-encoding"] ?? "");
-  let body = cached.body;
-  if (cached.br && /\bbr\b/.test(accepts)) {
-    body = cached.br;
-    res.setHeader("content-encoding", "br");
-  } else if (cached.gzip && /\bgzip\b/.test(accepts)) {
-    body = cached.gzip;
-    res.setHeader("content-encoding", "gzip");
-  }
-  res.setHeader("vary", "Accept-Encoding");
-  res.setHeader("x-cache", status);
-  // Browsers check back every time; a CDN in front may keep it for the entry's interval.
-  res.setHeader("cache-control", "public, max-age=0, must-revalidate");
-  res.setHeader("cdn-cache-control", `public, s-maxage=${revalidate}, stale-while-revalidate=${CDN_STALE_WHILE_REVALIDATE}`);
-  const cdnTags = tags.length ? tags : [pathTag(path)];
-  res.setHeader("cache-tag", cdnTags.join(","));
-  res.setHeader("surrogate-key", cdnTags.map((tag) => tag.replaceAll(" ", "_")).join(" "));
-  res.setHeader("content-length", String(body.length));
-  res.end(req.method === "HEAD" ? undefined : body);
 }

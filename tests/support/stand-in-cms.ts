@@ -9,6 +9,8 @@ export interface StandInPage {
   title: string;
   fullPath: string;
   locale?: string;
+  /** How many body paragraphs (for pages of a realistic size in benchmarks). */
+  paragraphs?: number;
 }
 
 export class StandInCms {
@@ -60,7 +62,10 @@ export class StandInCms {
                 locale,
                 title: page.title,
                 fullPath,
-                body: [{ type: "paragraph", children: [{ type: "text", text: `Body of ${page.title}` }] }],
+                body: Array.from({ length: page.paragraphs ?? 1 }, (_, index) => ({
+                  type: "paragraph",
+                  children: [{ type: "text", text: `Body of ${page.title}, paragraph ${index + 1}. `.repeat(4) }],
+                })),
                 seo: null,
               },
             ]
