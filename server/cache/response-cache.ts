@@ -23,7 +23,7 @@ export interface CachedResponse {
   /** Compressed once when stored, so a HIT never compresses again. */
   br?: Buffer;
   gzip?: Buffer;
-  /** Complete header lists for a cached answer, by encoding, x-cache excluded. */
+  /** Complete header lists for a cached answer, by encoding, ending in `x-cache: HIT`. */
   wire?: Record<Encoding, string[] | undefined>;
 }
 
@@ -76,7 +76,8 @@ function pickEncoding(cached: CachedResponse, acceptEncoding: string | undefined
 function writeCached(req: IncomingMessage, res: ServerResponse, cached: CachedResponse, status: CacheStatus) {
   const encoding = pickEncoding(cached, req.headers["accept-encoding"]);
   const headers = cached.wire?.[encoding] ?? [];
-  res.writeHead(cached.status, [...headers, "x-cache", status]);
+  // The lists end in x-cache: HIT, ready for the fast path; other statuses get a copy.
+  res.writeHead(cached.status, status === "HIT" ? headers : [...headers.slice(0, -2), "x-cache", status]);
   res.end(req.method === "HEAD" ? undefined : encoding === "identity" ? cached.body : cached[encoding]);
 }
 
@@ -170,6 +171,7 @@ function wireHeaders(
       ...common,
       ...(encoding ? ([["content-encoding", encoding]] as Array<[string, string]>) : []),
       ["content-length", String(body.length)],
+      ["x-cache", "HIT"],
     ].flat();
   return { identity: variant(cached.body), br: variant(cached.br, "br"), gzip: variant(cached.gzip, "gzip") };
 }

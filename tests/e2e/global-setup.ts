@@ -7,6 +7,8 @@ import { E2E_APP_PORT } from "../../playwright.config.ts";
 import { projectRoot, startApp } from "../support/app-server.ts";
 import { startCms } from "../support/cms-server.ts";
 
+const REVALIDATE_SECRET = "e2e-revalidate-secret-0123456789";
+
 /** Builds the site, starts a freshly seeded Strapi and the production site; stops both after. */
 export default async function globalSetup() {
   execFileSync(path.join(projectRoot, "node_modules/.bin/react-router"), ["build"], {
@@ -22,10 +24,12 @@ export default async function globalSetup() {
         APP_PUBLIC_URL: `http://127.0.0.1:${E2E_APP_PORT}`,
         CMS_URL: cms.url,
         CMS_REST_READONLY_API_KEY: cms.token,
+        CMS_REVALIDATE_SECRET: REVALIDATE_SECRET,
       },
     });
     process.env.E2E_CMS_URL = cms.url;
     process.env.E2E_CMS_TOKEN = cms.token;
+    process.env.E2E_REVALIDATE_SECRET = REVALIDATE_SECRET;
     return async () => {
       await app.stop();
       await cms.stop();

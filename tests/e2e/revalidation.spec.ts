@@ -1,0 +1,83 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
+
+import { StrapiAdmin } from "../support/strapi-admin.ts";
+
+// Content changed in the real Strapi reaches the cached site once /api/cms-revalidate is
+// called the way the CMS calls it: first STALE with the old content, then the new content.
+const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
+const secret = () => process.env.E2E_REVALIDATE_SECRET ?? "";
+
+async function revalidate(request: APIRequestContext, next: { fullPaths?: string[]; tags?: string[] }, uid = "api::page.page") {
+  const response = await request.post("/api/cms-revalidate", {
+    headers: { authorization: `Bearer ${secret()}` },
+    data: { uid, next },
+  });
+  expect(response.status()).toBe(200);
+}
+
+async function eventually(request: APIRequestContext, path: string, predicate: (html: string) => boolean) {
+  await expect
+    .poll(async () => {
+      const response = await request.get(path);
+      return response.headers()["x-cache"] === "HIT" && predicate(await response.text());
+    }, { timeout: 10_000 })
+    .toBe(true);
+}
+
+test("an edited page title shows STALE old content at once, then the new title", async ({ page, request }, info) => {
+  const admin = await StrapiAdmin.login(cmsUrl());
+  const newTitle = `Company (${info.project.name} edit ${Date.now()})`;
+  await request.get("/company");
+  const cached = await request.get("/company");
+  expect(cached.headers()["x-cache"]).toBe("HIT");
+  const oldTitle = (await cached.text()).match(/<h1>([^<]*)<\/h1>/)?.[1];
+
+  const documentId = await admin.pageDocumentId("/company", "en");
+  await admin.updateAndPublishPage(documentId, "en", { title: newTitle });
+  await revalidate(request, { fullPaths: ["/company"] });
+
+  const stale = await request.get("/company");
+  expect(stale.headers()["x-cache"]).toBe("STALE");
+  expect(await stale.text()).toContain(`<h1>${oldTitle}</h1>`);
+  await eventually(request, "/company", (html) => html.includes(newTitle));
+
+  await page.goto("/company");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(newTitle);
+});
+
+test("a navbar change reaches every cached page once its tag is revalidated", async ({ page, request }, info) => {
+  const admin = await StrapiAdmin.login(cmsUrl());
+  for (const path of ["/jobs", "/company/careers"]) {
+    await request.get(path);
+    expect((await request.get(path)).headers()["x-cache"]).toBe("HIT");
+  }
+  const label = `Press ${info.project.name}`;
+  await admin.setLinks("api::navbar.navbar", "en", [
+    { label: "Home", url: "/" },
+    { label: "Company", url: "/company" },
+    { label: "Careers", url: "/company/careers" },
+    { label: "Jobs", url: "/jobs" },
+    { label, url: "/company" },
+  ]);
+  await revalidate(request, { tags: ["cms:api::navbar.navbar"] }, "api::navbar.navbar");
+
+  for (const path of ["/jobs", "/company/careers"]) {
+    expect((await request.get(path)).headers()["x-cache"]).toBe("STALE");
+    await eventually(request, path, (html) => html.includes(label));
+  }
+  await page.goto("/jobs");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label })).toBeVisible();
+
+  // Put the seeded navbar back for the other tests.
+  await admin.setLinks("api::navbar.navbar", "en", [
+    { label: "Home", url: "/" },
+    { label: "Company", url: "/company" },
+    { label: "Careers", url: "/company/careers" },
+    { label: "Jobs", url: "/jobs" },
+  ]);
+  await revalidate(request, { tags: ["cms:api::navbar.navbar"] }, "api::navbar.navbar");
+  for (const path of ["/jobs", "/company/careers"]) {
+    await request.get(path);
+    await eventually(request, path, (html) => !html.includes(label));
+  }
+});

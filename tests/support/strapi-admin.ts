@@ -1,0 +1,59 @@
+/**
+ * Editing content in the real Strapi the way the admin panel does: an admin login, then
+ * the content-manager API (save, then publish).
+ */
+export class StrapiAdmin {
+  private constructor(
+    readonly cmsUrl: string,
+    private readonly token: string,
+  ) {}
+
+  static async login(
+    cmsUrl: string,
+    email = process.env.CMS_ADMIN_EMAIL ?? "admin@example.com",
+    password = process.env.CMS_ADMIN_PASSWORD ?? "Admin12345",
+  ): Promise<StrapiAdmin> {
+    const response = await fetch(`${cmsUrl}/admin/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password }),
+    });
+    if (!response.ok) throw new Error(`Admin login failed: ${response.status} ${await response.text()}`);
+    const { data } = (await response.json()) as { data: { token: string } };
+    return new StrapiAdmin(cmsUrl, data.token);
+  }
+
+  private async call(method: string, path: string, body?: unknown): Promise<unknown> {
+    const response = await fetch(`${this.cmsUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.json();
+  }
+
+  /** The documentId of the page at fullPath in locale (draft or published). */
+  async pageDocumentId(fullPath: string, locale: string): Promise<string> {
+    const query = new URLSearchParams({ locale, "filters[fullPath][$eq]": fullPath });
+    const { results } = (await this.call(
+      "GET",
+      `/content-manager/collection-types/api::page.page?${query}`,
+    )) as { results: Array<{ documentId: string }> };
+    const documentId = results[0]?.documentId;
+    if (!documentId) throw new Error(`No page at ${fullPath} (${locale})`);
+    return documentId;
+  }
+
+  /** Saves fields of a page and publishes it, as an editor does. */
+  async updateAndPublishPage(documentId: string, locale: string, fields: Record<string, unknown>): Promise<void> {
+    const base = `/content-manager/collection-types/api::page.page/${documentId}`;
+    await this.call("PUT", `${base}?locale=${locale}`, fields);
+    await this.call("POST", `${base}/actions/publish?locale=${locale}`, {});
+  }
+
+  /** Replaces the links of a single type (navbar, footer: no draft & publish). */
+  async setLinks(uid: "api::navbar.navbar" | "api::footer.footer", locale: string, links: Array<{ label: string; url: string }>) {
+    await this.call("PUT", `/content-manager/single-types/${uid}?locale=${locale}`, { links });
+  }
+}
