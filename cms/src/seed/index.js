@@ -1,0 +1,162 @@
+const { createHmac } = require('node:crypto');
+const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const path = require('node:path');
+
+const content = require('./demo-content');
+
+/**
+ * Seeds a fresh CMS with the demo site, an admin for local development and the front end's
+ * read-only API token. Idempotent: everything is looked up first and only what is missing
+ * is created, so a second run changes nothing.
+ */
+
+const PAGE = 'api::page.page';
+const TOKEN_NAME = 'frontend-readonly';
+/** Exactly what the front end reads; nothing about users. */
+const TOKEN_PERMISSIONS = [
+  'api::page.page.find',
+  'api::page.page.findOne',
+  'api::redirect.redirect.find',
+  'api::redirect.redirect.findOne',
+  'api::navbar.navbar.find',
+  'api::footer.footer.find',
+  'plugin::i18n.locales.listLocales',
+];
+
+function shouldSeed() {
+  const flag = process.env.CMS_SEED_DEMO;
+  if (flag === 'true' || flag === 'false') return flag === 'true';
+  return process.env.NODE_ENV !== 'production';
+}
+
+function tokenFile() {
+  return path.resolve(__dirname, '../..', process.env.CMS_READONLY_TOKEN_FILE || '.tmp/frontend-readonly-token');
+}
+
+async function seedLocales(strapi) {
+  const locales = strapi.plugin('i18n').service('locales');
+  for (const { code, name } of content.locales.others) {
+    if (!(await locales.findByCode(code))) await locales.create({ code, name });
+  }
+  if ((await locales.getDefaultLocale()) !== content.locales.default) {
+    await locales.setDefaultLocale({ code: content.locales.default });
+  }
+}
+
+async function seedAdmin(strapi) {
+  const users = strapi.service('admin::user');
+  if (await users.exists()) return;
+  const superAdmin = await strapi.service('admin::role').getSuperAdmin();
+  await users.create({
+    email: process.env.CMS_ADMIN_EMAIL || 'admin@example.com',
+    firstname: 'Local',
+    lastname: 'Admin',
+    password: process.env.CMS_ADMIN_PASSWORD || 'Admin12345',
+    isActive: true,
+    roles: superAdmin ? [superAdmin.id] : [],
+    registrationToken: null,
+  });
+  strapi.log.info('[seed] created the development admin user');
+}
+
+async function findDraft(strapi, where) {
+  return strapi.db.query(PAGE).findOne({ where: { ...where, publishedAt: null }, select: ['documentId', 'fullPath'] });
+}
+
+function expectedFullPath(pageDef, byKey) {
+  const parts = [];
+  for (let current = pageDef; current; current = current.parent ? byKey.get(current.parent) : null) {
+    if (current.slug) parts.unshift(current.slug);
+  }
+  return `/${parts.join('/')}`;
+}
+
+async function seedPages(strapi) {
+  const byKey = new Map(content.pages.map((pageDef) => [pageDef.key, pageDef]));
+  const documentIds = new Map();
+  const documents = strapi.documents(PAGE);
+  for (const pageDef of content.pages) {
+    const fullPath = expectedFullPath(pageDef, byKey);
+    const parentId = pageDef.parent ? documentIds.get(pageDef.parent) : null;
+    const existing = await findDraft(strapi, { fullPath, locale: 'en' });
+    let documentId = existing?.documentId;
+    if (!documentId) {
+      const created = await documents.create({
+        locale: 'en',
+        data: { ...pageDef.en, slug: pageDef.slug || null, ...(parentId ? { parent: { connect: [{ documentId: parentId, locale: 'en' }] } } : {}) },
+      });
+      documentId = created.documentId;
+      await documents.publish({ documentId, locale: 'en' });
+      strapi.log.info(`[seed] page ${fullPath} (en)`);
+    }
+    documentIds.set(pageDef.key, documentId);
+
+    if (pageDef.de && !(await findDraft(strapi, { documentId, locale: 'de' }))) {
+      await documents.update({
+        documentId,
+        locale: 'de',
+        data: { ...pageDef.de, slug: pageDef.slug || null, ...(parentId ? { parent: { connect: [{ documentId: parentId, locale: 'de' }] } } : {}) },
+      });
+      await documents.publish({ documentId, locale: 'de' });
+      strapi.log.info(`[seed] page ${fullPath} (de)`);
+    }
+  }
+}
+
+async function seedSingleType(strapi, uid, dataByLocale) {
+  const documents = strapi.documents(uid);
+  for (const [locale, data] of Object.entries(dataByLocale)) {
+    if (await documents.findFirst({ locale })) continue;
+    const any = await strapi.db.query(uid).findOne({ select: ['documentId'] });
+    if (any) await documents.update({ documentId: any.documentId, locale, data });
+    else await documents.create({ locale, data });
+    strapi.log.info(`[seed] ${uid} (${locale})`);
+  }
+}
+
+async function seedRedirects(strapi) {
+  const documents = strapi.documents('api::redirect.redirect');
+  for (const redirect of content.redirects) {
+    const existing = await strapi.db.query('api::redirect.redirect').findOne({ where: { source: redirect.source } });
+    if (existing) continue;
+    const created = await documents.create({ data: redirect });
+    await documents.publish({ documentId: created.documentId });
+    strapi.log.info(`[seed] redirect ${redirect.source}`);
+  }
+}
+
+/** The read-only token: kept while the file next to the database still holds its key. */
+async function seedReadOnlyToken(strapi) {
+  const file = tokenFile();
+  const tokens = strapi.service('admin::api-token');
+  const existing = await strapi.db.query('admin::api-token').findOne({ where: { name: TOKEN_NAME } });
+  const saved = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  if (existing && saved) {
+    const salt = strapi.config.get('admin.apiToken.salt');
+    const hash = typeof tokens.hash === 'function' ? tokens.hash(saved) : createHmac('sha512', salt).update(saved).digest('hex');
+    if (hash === existing.accessKey) return;
+  }
+  if (existing) await tokens.revoke(existing.id);
+  const created = await tokens.create({
+    name: TOKEN_NAME,
+    description: 'The front end reads public content with this token (CMS_REST_READONLY_API_KEY).',
+    type: 'custom',
+    lifespan: null,
+    permissions: TOKEN_PERMISSIONS,
+  });
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${created.accessKey}\n`, { mode: 0o600 });
+  strapi.log.info(`[seed] read-only API token written to ${file}`);
+}
+
+async function seedDemoSite(strapi) {
+  await seedLocales(strapi);
+  await seedAdmin(strapi);
+  await seedPages(strapi);
+  await seedSingleType(strapi, 'api::navbar.navbar', Object.fromEntries(Object.entries(content.navbar).map(([locale, links]) => [locale, { links }])));
+  await seedSingleType(strapi, 'api::footer.footer', content.footer);
+  await seedRedirects(strapi);
+  await seedReadOnlyToken(strapi);
+}
+
+module.exports = { seedDemoSite, shouldSeed, TOKEN_PERMISSIONS };
