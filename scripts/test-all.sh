@@ -7,6 +7,8 @@ bash scripts/install.sh
 
 echo "== typecheck"
 npm run typecheck
+echo "== production build (the integration and end-to-end tests run it)"
+npm run build
 echo "== unit and integration tests (vitest)"
 npm test
 echo "== end-to-end tests (Playwright, Chromium, JavaScript on and off)"
