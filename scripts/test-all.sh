@@ -9,6 +9,8 @@ echo "== typecheck"
 npm run typecheck
 echo "== production build (the integration and end-to-end tests run it)"
 npm run build
+echo "== CMS unit tests (node --test)"
+npm test --prefix cms
 echo "== unit and integration tests (vitest)"
 npm test
 echo "== end-to-end tests (Playwright, Chromium, JavaScript on and off)"

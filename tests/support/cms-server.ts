@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 /**
  * Starts the real Strapi in cms/ as a child process, the fast way: `node server.js` (what
  * `npm start` runs: Strapi's start for a JavaScript project, no compile step) with
- * SERVE_ADMIN=false (no admin panel build needed). The admin REST API (/admin/login, /content-manager/...) still works; only the admin UI is not served.
+ * SERVE_ADMIN=false (no admin panel build needed). The admin REST API (/admin/login,
+ * /content-manager/...) still works; only the admin UI is not served.
  *
  * The CMS seeds itself on start (demo content, admin user, read-only API token) and writes the
  * token's plain key to a file next to the database; that key is returned as `token`.

@@ -1,5 +1,5 @@
 const { createHmac } = require('node:crypto');
-const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
 const content = require('./demo-content');
@@ -125,16 +125,28 @@ async function seedRedirects(strapi) {
   }
 }
 
-/** The read-only token: kept while the file next to the database still holds its key. */
+/**
+ * The read-only token. Strapi keeps only a hash of the key, so the plain key lives in a file
+ * (CMS_READONLY_TOKEN_FILE, mode 0600). Kept as is while that file still holds its key;
+ * otherwise (no token, no file, or a key that no longer matches) the token is created anew
+ * and the file rewritten. Its permissions are put back to TOKEN_PERMISSIONS if they drifted.
+ */
 async function seedReadOnlyToken(strapi) {
   const file = tokenFile();
-  const tokens = strapi.service('admin::api-token');
-  const existing = await strapi.db.query('admin::api-token').findOne({ where: { name: TOKEN_NAME } });
+  const tokens = apiTokenService(strapi);
+  const existing = await strapi.db.query('admin::api-token').findOne({ where: { name: TOKEN_NAME }, populate: ['permissions'] });
   const saved = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
   if (existing && saved) {
     const salt = strapi.config.get('admin.apiToken.salt');
     const hash = typeof tokens.hash === 'function' ? tokens.hash(saved) : createHmac('sha512', salt).update(saved).digest('hex');
-    if (hash === existing.accessKey) return;
+    if (hash === existing.accessKey) {
+      const current = (existing.permissions ?? []).map((p) => p.action).sort();
+      if (existing.type !== 'custom' || current.join() !== [...TOKEN_PERMISSIONS].sort().join()) {
+        await tokens.update(existing.id, { type: 'custom', permissions: TOKEN_PERMISSIONS });
+        strapi.log.info(`[seed] read-only API token: permissions reset to ${TOKEN_PERMISSIONS.join(', ')}`);
+      }
+      return;
+    }
   }
   if (existing) await tokens.revoke(existing.id);
   const created = await tokens.create({
@@ -146,7 +158,34 @@ async function seedReadOnlyToken(strapi) {
   });
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${created.accessKey}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
   strapi.log.info(`[seed] read-only API token written to ${file}`);
+}
+
+/**
+ * On a fresh database Strapi creates two API tokens of its own, "Read Only" (which can also
+ * read users) and "Full Access". Nothing here uses them: the demo removes them while they are
+ * still unused, so the only content-API token is the front end's.
+ */
+async function removeUnusedDefaultTokens(strapi) {
+  const defaults = await strapi.db.query('admin::api-token').findMany({
+    where: {
+      $or: [
+        { name: 'Read Only', type: 'read-only' },
+        { name: 'Full Access', type: 'full-access' },
+      ],
+      lastUsedAt: null,
+    },
+    select: ['id', 'name'],
+  });
+  for (const token of defaults) {
+    await apiTokenService(strapi).revoke(token.id);
+    strapi.log.info(`[seed] removed Strapi's unused default API token "${token.name}"`);
+  }
+}
+
+function apiTokenService(strapi) {
+  return strapi.service('admin::api-token-content-api') ?? strapi.service('admin::api-token');
 }
 
 async function seedDemoSite(strapi) {
@@ -156,6 +195,7 @@ async function seedDemoSite(strapi) {
   await seedSingleType(strapi, 'api::navbar.navbar', Object.fromEntries(Object.entries(content.navbar).map(([locale, links]) => [locale, { links }])));
   await seedSingleType(strapi, 'api::footer.footer', content.footer);
   await seedRedirects(strapi);
+  await removeUnusedDefaultTokens(strapi);
   await seedReadOnlyToken(strapi);
 }
 
