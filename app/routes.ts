@@ -2,6 +2,13 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 
 export default [
   route("api/cms-revalidate", "routes/api.cms-revalidate.ts"),
+  route("api/auth/*", "routes/api.auth.$.ts"),
+  route("sign-in", "routes/sign-in.tsx"),
+  route("register", "routes/register.tsx"),
+  route("forgot-password", "routes/forgot-password.tsx"),
+  route("reset-password", "routes/reset-password.tsx"),
+  route("account", "routes/account.tsx"),
+  route("sign-out", "routes/sign-out.tsx"),
   // Every path that no other route claims is a CMS page (or a CMS redirect, or a 404),
   // in any locale. The home page needs its own entry: a splat does not match `/`.
   index("routes/cms-page.tsx", { id: "routes/cms-home" }),

@@ -68,6 +68,7 @@ async function main() {
     CMS_REST_READONLY_API_KEY: "bench-token-0123456789",
     CMS_REVALIDATE_SECRET: SECRET,
     METRICS_SECRET: METRICS,
+    SESSION_AUTH_SECRET: "bench-session-secret-0123456789-0123456789",
   });
   const appUrl = `http://127.0.0.1:${APP_PORT}`;
   let plain: ChildProcess | undefined;

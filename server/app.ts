@@ -4,6 +4,7 @@ import express from "express";
 import { createRequestHandler } from "react-router";
 import "react-router";
 
+import { AUTH_PAGE_PATHS } from "../app/lib/auth/paths.ts";
 import { bearerMatches } from "../app/lib/bearer-secret.server.ts";
 import { getEnv } from "../app/lib/env.server.ts";
 import {
@@ -24,7 +25,7 @@ import {
   type PageRender,
 } from "./cache/response-cache.ts";
 import { securityHeaderList } from "./security-headers.ts";
-import { sendWebResponse, toWebRequest } from "./web-http.ts";
+import { sendWebResponse, toWebRequest, trustProxySetting } from "./web-http.ts";
 
 /**
  * The request handler for everything that is not a static file: the ISR response cache,
@@ -75,9 +76,9 @@ async function render(request: Request): Promise<PageRender> {
   };
 }
 
-/** Paths that are pages (CMS content); everything else is never cached here. */
+/** Paths that are pages (CMS content); everything else (API, auth pages, files) is never cached here. */
 function isCacheablePath(pathname: string): boolean {
-  if (!production) return false;
+  if (!production || AUTH_PAGE_PATHS.includes(pathname)) return false;
   return !/^\/(api|assets|@|__)/.test(pathname) && !/\.[a-z0-9]+$/i.test(pathname);
 }
 
@@ -87,6 +88,7 @@ export function serveCachedPage(req: IncomingMessage, res: ServerResponse): bool
 }
 
 export const app = express();
+app.set("trust proxy", trustProxySetting(env.TRUST_PROXY));
 
 app.get("/metrics", (req, res, next) => {
   if (!env.METRICS_SECRET) return next();

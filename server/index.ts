@@ -7,6 +7,7 @@ import express, { type RequestHandler } from "express";
 
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server.ts";
 import { securityHeaders } from "./security-headers.ts";
+import { trustProxySetting } from "./web-http.ts";
 
 /**
  * The Express host. Development: Vite's middleware (HMR) and the app loaded through
@@ -30,6 +31,7 @@ const host = express();
 /** Production: cached pages are answered before Express (see server/cache/response-cache.ts). */
 let serveCachedPage: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
 host.disable("x-powered-by");
+host.set("trust proxy", trustProxySetting(env.TRUST_PROXY));
 host.use(securityHeaders(env));
 host.use(compression());
 

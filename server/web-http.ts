@@ -12,6 +12,9 @@ export function toWebRequest(req: ExpressRequest, res: ExpressResponse): Request
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
+  // The real client address as Express sees it (TRUST_PROXY), for rate limits; a value the
+  // client sent under this name is overwritten, never trusted.
+  headers.set("x-client-ip", req.ip ?? req.socket.remoteAddress ?? "unknown");
   const controller = new AbortController();
   // Abort the render when the client goes away before the response is complete.
   res.on("close", () => {
@@ -45,4 +48,10 @@ export async function sendWebResponse(res: ExpressResponse, response: Response, 
     if ((error as NodeJS.ErrnoException).code === "ERR_STREAM_PREMATURE_CLOSE" && res.destroyed) return;
     throw error;
   }
+}
+
+/** TRUST_PROXY as Express's "trust proxy" setting: false, true, a hop count, or a list of addresses. */
+export function trustProxySetting(value: string): boolean | number | string {
+  if (value === "true" || value === "false") return value === "true";
+  return /^\d+$/.test(value) ? Number(value) : value;
 }

@@ -11,6 +11,7 @@ const production = {
   APP_PUBLIC_URL: "https://www.example.com/",
   CMS_URL: "https://cms.example.com",
   CMS_REST_READONLY_API_KEY: "a".repeat(64),
+  SESSION_AUTH_SECRET: "s".repeat(40),
 };
 
 function problemsOf(source: NodeJS.ProcessEnv): string[] {
@@ -43,6 +44,7 @@ describe("environment validation", () => {
     expect(problemsOf(source)).toEqual([
       "CMS_URL: is missing (base URL of the Strapi CMS)",
       "CMS_REST_READONLY_API_KEY: is missing (read-only Strapi API token for public content)",
+      "SESSION_AUTH_SECRET: is missing (secret that encrypts session cookies)",
     ]);
     expect(() => parseEnv(source)).toThrow(/Invalid environment configuration:\n {2}- CMS_URL: is missing/);
   });

@@ -59,6 +59,30 @@ const envSchema = z
     CMS_REVALIDATE_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
     /** Unset: no metrics endpoint. */
     METRICS_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    SESSION_AUTH_SECRET: z
+      .string({ error: missingOr("must be a string") })
+      .min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)"),
+    /** Server-to-server secret for the CMS's OAuth sync route; unset: OAuth sign-in is off. */
+    CMS_OAUTH_SYNC_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    GITHUB_CLIENT_ID: z.string().min(1).optional(),
+    GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    /** Any OpenID Connect provider (the tests use a local one). */
+    OIDC_ISSUER: httpUrl("the provider's issuer URL").optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    OIDC_PROVIDER_ID: z.string().regex(/^[a-z0-9-]{1,40}$/, "must be lower-case letters, digits and dashes"),
+    OIDC_PROVIDER_NAME: z.string().min(1).max(40),
+    /** Requests a client (IP) may make to each auth form or endpoint per window. */
+    AUTH_RATE_LIMIT_MAX: z.coerce.number({ error: missingOr("must be a whole number") }).int().min(1),
+    AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ error: missingOr("must be a whole number") }).int().min(1),
+    /** Express "trust proxy": how the real client IP is found behind proxies (false, true, a hop count, or addresses). */
+    TRUST_PROXY: z.string({ error: missingOr("must be a string") }),
+  })
+  .refine((env) => !env.OIDC_ISSUER || (env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET), {
+    path: ["OIDC_CLIENT_ID"],
+    message: "OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are needed with OIDC_ISSUER",
   })
   .refine((env) => env.APP_LOCALES.includes(env.APP_DEFAULT_LOCALE), {
     path: ["APP_DEFAULT_LOCALE"],
@@ -74,6 +98,7 @@ export type Env = z.infer<typeof envSchema>;
 
 /** One line a variable, what it is for; used in the error message and mirrored in the README. */
 const HINTS: Record<string, string> = {
+  SESSION_AUTH_SECRET: "secret that encrypts session cookies",
   APP_PUBLIC_URL: "public base URL of this site",
   CMS_URL: "base URL of the Strapi CMS",
   CMS_REST_READONLY_API_KEY: "read-only Strapi API token for public content",
@@ -115,6 +140,11 @@ function withDefaults(source: NodeJS.ProcessEnv): Record<string, string | undefi
     HOST: mode === "production" ? "0.0.0.0" : "localhost",
     PORT: "3000",
     PAGE_CACHE_MAX_BYTES: String(64 * 1024 * 1024),
+    OIDC_PROVIDER_ID: "oidc",
+    OIDC_PROVIDER_NAME: "OpenID Connect",
+    AUTH_RATE_LIMIT_MAX: "10",
+    AUTH_RATE_LIMIT_WINDOW_SECONDS: "60",
+    TRUST_PROXY: "false",
   };
   if (mode === "production") return { ...shared, ...given };
   const port = given.PORT ?? shared.PORT;
@@ -122,6 +152,8 @@ function withDefaults(source: NodeJS.ProcessEnv): Record<string, string | undefi
     ...shared,
     APP_PUBLIC_URL: `http://localhost:${port}`,
     CMS_URL: DEVELOPMENT_CMS_URL,
+    // Development only: production must set its own (the schema requires it there).
+    SESSION_AUTH_SECRET: "development-only-session-secret-not-for-production",
     CMS_REST_READONLY_API_KEY: given.CMS_REST_READONLY_API_KEY ? undefined : readDevelopmentToken(source),
     ...given,
   };

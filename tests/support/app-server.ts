@@ -30,6 +30,7 @@ export function spawnApp(options: AppOptions): { child: ChildProcess; output: ()
       PORT: String(options.port),
       HOST: "127.0.0.1",
       APP_PUBLIC_URL: `http://127.0.0.1:${options.port}`,
+      SESSION_AUTH_SECRET: "test-session-secret-0123456789-0123456789",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

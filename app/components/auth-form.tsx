@@ -1,0 +1,80 @@
+import { useEffect, useRef, type ReactNode } from "react";
+import { Form, useNavigation } from "react-router";
+
+/**
+ * The building blocks of the auth forms. They work as plain HTML forms with JavaScript
+ * off; with it on, React Router submits them without a reload, the button shows the
+ * pending state and focus moves to the first field with an error.
+ */
+
+export interface FormState {
+  message?: string;
+  fieldErrors?: Record<string, string>;
+  values?: Record<string, string>;
+}
+
+export function AuthForm({ state, children, submitLabel, pendingLabel }: {
+  state: FormState | undefined;
+  children: ReactNode;
+  submitLabel: string;
+  pendingLabel: string;
+}) {
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    if (!state?.fieldErrors && !state?.message) return;
+    const invalid = formRef.current?.querySelector<HTMLElement>("[aria-invalid='true']");
+    (invalid ?? formRef.current?.querySelector<HTMLElement>("[role='alert']"))?.focus();
+  }, [state]);
+
+  return (
+    <Form method="post" ref={formRef} noValidate className="auth-form">
+      {state?.message && (
+        <p role="alert" tabIndex={-1} className="form-error">
+          {state.message}
+        </p>
+      )}
+      {children}
+      <button type="submit" disabled={pending} aria-busy={pending}>
+        {pending ? pendingLabel : submitLabel}
+      </button>
+    </Form>
+  );
+}
+
+export function Field({ name, label, type = "text", state, autoComplete, defaultValue, hint }: {
+  name: string;
+  label: string;
+  type?: string;
+  state: FormState | undefined;
+  autoComplete?: string;
+  defaultValue?: string;
+  hint?: string;
+}) {
+  const error = state?.fieldErrors?.[name];
+  const errorId = `${name}-error`;
+  // Passwords are never put back into the form.
+  const value = type === "password" ? undefined : (state?.values?.[name] ?? defaultValue);
+  return (
+    <div className="field">
+      <label htmlFor={name}>{label}</label>
+      <input
+        id={name}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        defaultValue={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      />
+      {hint && !error && <small>{hint}</small>}
+      {error && (
+        <p id={errorId} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import * as z from "zod";
+
+import { cmsUserSchema, type CmsAuth } from "./cms-users.server.ts";
+import { AuthError, cmsUnavailable } from "./errors.server.ts";
+
+/**
+ * The CMS's OAuth sync route (cms/src/api/oauth-sync): finds or creates the CMS user for
+ * someone who signed in with GitHub, Google or another OpenID Connect provider, and issues
+ * their CMS JWT. Server to server, with a shared secret; no provider token is involved.
+ */
+export interface OAuthIdentity {
+  provider: string;
+  email: string;
+  emailVerified: boolean;
+  name?: string;
+}
+
+const answerSchema = z.object({ jwt: z.string().min(1), user: cmsUserSchema });
+const errorSchema = z.object({ error: z.object({ message: z.string() }) });
+
+export async function syncOAuthUserWithCms(
+  config: { baseUrl: string; secret: string; timeoutMs: number },
+  identity: OAuthIdentity,
+): Promise<CmsAuth> {
+  let response: Response;
+  try {
+    response = await fetch(`${config.baseUrl}/api/oauth-sync`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${config.secret}`, "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ ...identity, name: identity.name?.slice(0, 100) }),
+      signal: AbortSignal.timeout(config.timeoutMs),
+    });
+  } catch (error) {
+    throw Object.assign(cmsUnavailable(), { cause: error });
+  }
+  const body: unknown = await response.json().catch(() => null);
+  if (response.ok) {
+    const parsed = answerSchema.safeParse(body);
+    if (parsed.success) return parsed.data;
+    throw cmsUnavailable();
+  }
+  const message = errorSchema.safeParse(body).data?.error.message;
+  if (response.status === 409) {
+    throw new AuthError(
+      409,
+      "OAUTH_EMAIL_EXISTS",
+      message ?? "An account with this email already exists. Sign in with your password instead.",
+    );
+  }
+  if (response.status === 403) throw new AuthError(403, "BLOCKED", "This account has been blocked.");
+  if (response.status === 401 || response.status === 503) {
+    console.error(`[auth] the CMS refused the OAuth sync (${response.status}): check CMS_OAUTH_SYNC_SECRET on both sides`);
+  }
+  throw cmsUnavailable();
+}

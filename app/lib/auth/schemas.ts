@@ -1,0 +1,56 @@
+import * as z from "zod";
+
+/**
+ * The fields of every auth form and JSON endpoint: one schema each, shared by the form
+ * actions and the /api/auth/*-cms endpoints. Safe for the browser (no secrets).
+ */
+
+const email = z
+  .string({ error: "Enter your email address." })
+  .trim()
+  .toLowerCase()
+  .max(254, "This email address is too long.")
+  .pipe(z.email({ error: "Enter a valid email address, like name@example.com." }));
+
+// Strapi hashes with bcrypt, which reads at most 72 bytes.
+const newPassword = z
+  .string({ error: "Choose a password." })
+  .min(8, "Use at least 8 characters.")
+  .refine((value) => new TextEncoder().encode(value).length <= 72, "Use at most 72 bytes (about 72 characters).");
+
+const currentPassword = z
+  .string({ error: "Enter your password." })
+  .min(1, "Enter your password.")
+  .max(200, "This password is too long.");
+
+const confirmation = z.string({ error: "Repeat the new password." });
+
+const matching = <T extends { password: string; passwordConfirmation: string }>(value: T) =>
+  value.password === value.passwordConfirmation;
+const mismatch = { path: ["passwordConfirmation"], message: "The two passwords do not match." };
+
+export const signInSchema = z.object({ email, password: currentPassword });
+export const registerSchema = z
+  .object({ email, password: newPassword, passwordConfirmation: confirmation })
+  .refine(matching, mismatch);
+export const forgotPasswordSchema = z.object({ email });
+export const resetPasswordSchema = z
+  .object({
+    code: z.string({ error: "The reset link is incomplete." }).min(1, "The reset link is incomplete.").max(512),
+    password: newPassword,
+    passwordConfirmation: confirmation,
+  })
+  .refine(matching, mismatch);
+export const updatePasswordSchema = z
+  .object({ currentPassword, password: newPassword, passwordConfirmation: confirmation })
+  .refine(matching, mismatch);
+
+/** The first message per field, for showing next to the fields. */
+export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? "form");
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}

@@ -1,0 +1,67 @@
+import { getCookieCache } from "better-auth/cookies";
+import { createContext, redirect, type RouterContextProvider } from "react-router";
+
+import { getEnv } from "../env.server.ts";
+import { markDynamic } from "../request-context.server.ts";
+import { getAuth } from "./auth.server.ts";
+import { AUTH_PAGES } from "./paths.ts";
+import type { PublicSessionUser } from "./session-user.ts";
+
+/**
+ * Reading the session on the server, from the request's cookies. It goes through
+ * better-auth's getSession (so the session plugin re-validates the CMS JWT) once per
+ * request however often it is called, and marks the render dynamic: never cached.
+ */
+export interface ServerSession {
+  user: PublicSessionUser;
+  /** For per-user CMS calls on the server; never put it in loader data. */
+  cmsJWT: string;
+}
+
+export interface SessionRead {
+  session: ServerSession | null;
+  /** Set-Cookie headers the response must carry (a cleared session expires its cookies). */
+  setCookies: string[];
+}
+
+const sessionReadContext = createContext<Promise<SessionRead> | null>(null);
+
+export function getServerSession(request: Request, context: Readonly<RouterContextProvider>): Promise<SessionRead> {
+  markDynamic(context);
+  let read = context.get(sessionReadContext);
+  if (!read) {
+    read = readSession(request);
+    (context as RouterContextProvider).set(sessionReadContext, read);
+  }
+  return read;
+}
+
+async function readSession(request: Request): Promise<SessionRead> {
+  if (!request.headers.get("cookie")) return { session: null, setCookies: [] };
+  const env = getEnv();
+  const { headers, response } = await getAuth().api.getSession({ headers: request.headers, returnHeaders: true });
+  const setCookies = headers.getSetCookie();
+  const publicSession = response as { session: { id: string }; user: PublicSessionUser } | null;
+  if (!publicSession) return { session: null, setCookies };
+  // The JWT stays in the encrypted cookie; getSession (above) has already verified the session.
+  const cached = await getCookieCache(request, {
+    secret: env.SESSION_AUTH_SECRET,
+    strategy: "jwe",
+    isSecure: env.APP_PUBLIC_URL.startsWith("https:"),
+  });
+  const stored = cached as { session?: { id?: string }; user?: { cmsJWT?: string } } | null;
+  const cmsJWT = stored?.session?.id === publicSession.session.id ? stored.user?.cmsJWT : undefined;
+  if (!cmsJWT) return { session: null, setCookies };
+  return { session: { user: publicSession.user, cmsJWT }, setCookies };
+}
+
+/** The signed-in user, or a redirect to the sign-in page that comes back here afterwards. */
+export async function requireSession(request: Request, context: Readonly<RouterContextProvider>): Promise<SessionRead & { session: ServerSession }> {
+  const read = await getServerSession(request, context);
+  if (read.session) return read as SessionRead & { session: ServerSession };
+  const url = new URL(request.url);
+  const redirectTo = `${url.pathname}${url.search}`;
+  const headers = new Headers();
+  for (const cookie of read.setCookies) headers.append("set-cookie", cookie);
+  throw redirect(`${AUTH_PAGES.signIn}?redirectTo=${encodeURIComponent(redirectTo)}`, { headers });
+}

@@ -1,0 +1,47 @@
+import { Link, redirect } from "react-router";
+
+import type { Route } from "./+types/register";
+import { AuthForm, Field } from "../components/auth-form.tsx";
+import { getAuth } from "../lib/auth/auth.server.ts";
+import { redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
+import { AUTH_PAGES } from "../lib/auth/paths.ts";
+import { getServerSession } from "../lib/auth/session.server.ts";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { session } = await getServerSession(request, context);
+  if (session) throw redirect(AUTH_PAGES.account);
+  return null;
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const result = await runAuthForm(request, AUTH_PAGES.register, (fields) =>
+    getAuth().api.registerCms({ body: fields, headers: request.headers, returnHeaders: true }),
+  );
+  if (!result.ok) return result.failure;
+  return redirectWithCookies(AUTH_PAGES.account, result.headers);
+}
+
+export default function Register({ actionData }: Route.ComponentProps) {
+  return (
+    <section>
+      <h1>Create an account</h1>
+      <AuthForm state={actionData} submitLabel="Create account" pendingLabel="Creating your account…">
+        <Field name="email" label="Email" type="email" autoComplete="email" state={actionData} />
+        <Field
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters."
+          state={actionData}
+        />
+        <Field name="passwordConfirmation" label="Repeat the password" type="password" autoComplete="new-password" state={actionData} />
+      </AuthForm>
+      <p>
+        Already registered? <Link to={AUTH_PAGES.signIn}>Sign in</Link>
+      </p>
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Create an account | Acme" }];
