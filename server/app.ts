@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 import express from "express";
-import { createRequestHandler } from "react-router";
+import { createRequestHandler, type RouterContextProvider } from "react-router";
 import "react-router";
 
 import { AUTH_PAGE_PATHS } from "../app/lib/auth/paths.ts";
+import { getServerSession } from "../app/lib/auth/session.server.ts";
 import { bearerMatches } from "../app/lib/bearer-secret.server.ts";
 import { getEnv } from "../app/lib/env.server.ts";
 import {
@@ -64,8 +65,12 @@ const services: SharedServices = {
   },
 };
 
+/** Per-user CMS calls take the JWT of the request's session (and so mark the render personal). */
+const sessionJWTOf = (request: Request) => async (context: RouterContextProvider) =>
+  (await getServerSession(request, context)).session?.cmsJWT;
+
 async function render(request: Request): Promise<PageRender> {
-  const context = createRequestContext(env, services);
+  const context = createRequestContext(env, services, sessionJWTOf(request));
   const response = await handleRequest(request, context);
   const calls = context.get(cmsCallsContext);
   return {
@@ -116,8 +121,9 @@ app.use(
 
 app.use(async (req, res, next) => {
   try {
-    const context = createRequestContext(env, services);
-    await sendWebResponse(res, await handleRequest(toWebRequest(req, res), context), req.method);
+    const request = toWebRequest(req, res);
+    const context = createRequestContext(env, services, sessionJWTOf(request));
+    await sendWebResponse(res, await handleRequest(request, context), req.method);
   } catch (error) {
     next(error);
   }

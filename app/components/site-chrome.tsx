@@ -1,5 +1,7 @@
 import { Link } from "react-router";
 
+import { AccountLink } from "./account-link.tsx";
+
 export interface ChromeLink {
   label: string;
   url: string;
@@ -33,6 +35,9 @@ export function SiteHeader({ links, homeUrl }: { links: ChromeLink[]; homeUrl: s
           </ul>
         </nav>
       )}
+      <div className="site-account">
+        <AccountLink />
+      </div>
     </header>
   );
 }

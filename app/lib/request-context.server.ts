@@ -30,7 +30,15 @@ export interface SharedServices {
   revalidator: Revalidator;
 }
 
-export function createRequestContext(env: Env, services: SharedServices): RouterContextProvider {
+/**
+ * @param sessionJWT the visitor's CMS JWT, for CMS calls made without omitUserAuthorization
+ *   (app/lib/auth/session.server.ts provides it; absent for renders made for the shared cache).
+ */
+export function createRequestContext(
+  env: Env,
+  services: SharedServices,
+  sessionJWT?: (context: RouterContextProvider) => Promise<string | undefined>,
+): RouterContextProvider {
   const context = new RouterContextProvider();
   const calls: CmsCallRecord[] = [];
   context.set(cmsCallsContext, calls);
@@ -43,6 +51,7 @@ export function createRequestContext(env: Env, services: SharedServices): Router
       apiToken: env.CMS_REST_READONLY_API_KEY,
       timeoutMs: env.CMS_FETCH_TIMEOUT_MS,
       dataCache: services.dataCache,
+      sessionJWT: sessionJWT && (() => sessionJWT(context)),
       onCall: (record) => calls.push(record),
     }),
   );

@@ -99,6 +99,33 @@ describe("CMS client", () => {
     expect(calls[1]?.perUser).toBe(false);
   });
 
+  it("without options, a call acts for the signed-in visitor: the session's JWT, looked up for it", async () => {
+    let lookups = 0;
+    const cms = createCmsClient({
+      baseUrl,
+      apiToken: TOKEN,
+      timeoutMs: 2_000,
+      sessionJWT: async () => {
+        lookups++;
+        return "session-jwt";
+      },
+      onCall: (call) => calls.push(call),
+    });
+    await cms.get("/api/users/me", anything);
+    expect(lastRequest.authorization).toBe("Bearer session-jwt");
+    expect(calls[0]?.perUser).toBe(true);
+
+    await cms.get("/api/pages", anything, { omitUserAuthorization: true });
+    expect(lastRequest.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(lookups).toBe(1);
+  });
+
+  it("without a session, a call without options uses the read-only token", async () => {
+    const cms = createCmsClient({ baseUrl, apiToken: TOKEN, timeoutMs: 2_000, sessionJWT: async () => undefined });
+    await cms.get("/api/pages", anything);
+    expect(lastRequest.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
   it("refuses useProxy on the server, where it would mean nothing", async () => {
     await expect(client().get("/api/pages", anything, { useProxy: true })).rejects.toThrow(/browser-side/);
   });

@@ -62,6 +62,11 @@ export interface CmsClientConfig {
   onCall?: (record: CmsCallRecord) => void;
   /** Shared cache for public (non-user) answers; none in development (always fresh). */
   dataCache?: CmsDataCache;
+  /**
+   * The signed-in visitor's CMS JWT, looked up (once per request) for calls that neither set
+   * omitUserAuthorization nor bring their own userJWT. Looking it up makes the render personal.
+   */
+  sessionJWT?: () => Promise<string | undefined>;
   fetch?: typeof fetch;
 }
 
@@ -122,7 +127,10 @@ export function createCmsClient(config: CmsClientConfig): CmsClient {
       if (options.useProxy) {
         throw new Error("useProxy is for browser-side calls; on the server the client calls the CMS directly");
       }
-      const perUser = options.userJWT !== undefined && !options.omitUserAuthorization;
+      const userJWT = options.omitUserAuthorization
+        ? undefined
+        : (options.userJWT ?? (config.sessionJWT ? await config.sessionJWT() : undefined));
+      const perUser = userJWT !== undefined;
       const revalidate = options.revalidate ?? CMS_REVALIDATE.base;
       const tags = options.tags ?? [];
       config.onCall?.({ path, revalidate, tags, perUser });
@@ -131,7 +139,7 @@ export function createCmsClient(config: CmsClientConfig): CmsClient {
       const url = `${config.baseUrl}${path}${query ? `?${query}` : ""}`;
       const body =
         perUser || !config.dataCache || revalidate <= 0
-          ? await fetchJson(url, path, perUser ? options.userJWT : config.apiToken, perUser, options.signal)
+          ? await fetchJson(url, path, perUser ? userJWT : config.apiToken, perUser, options.signal)
           : // A shared fetch: one visitor going away must not abort it for the others.
             await config.dataCache.load(url, { path: options.pagePath ?? "", tags, revalidate }, () =>
               fetchJson(url, path, config.apiToken, false, undefined),

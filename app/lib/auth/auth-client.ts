@@ -1,0 +1,23 @@
+import { createAuthClient } from "better-auth/react";
+
+import type { PublicSessionUser } from "./session-user.ts";
+
+/**
+ * Reading the session in the browser: `useSession()` (reactive) and `getSession()`
+ * (imperative), both from GET /api/auth/get-session, which answers the public user only.
+ */
+export const authClient = createAuthClient({ basePath: "/api/auth" });
+
+export type BrowserSession = { user: PublicSessionUser; session: { id: string; expiresAt: string } } | null;
+
+/** The signed-in user, reactively; null while loading or when signed out. */
+export function useSessionUser(): PublicSessionUser | null {
+  const { data } = authClient.useSession();
+  return (data as BrowserSession)?.user ?? null;
+}
+
+/** The signed-in user, once. */
+export async function getSessionUser(): Promise<PublicSessionUser | null> {
+  const { data } = await authClient.getSession();
+  return (data as BrowserSession)?.user ?? null;
+}

@@ -1,0 +1,34 @@
+import type { Route } from "./+types/api.cms-proxy.$";
+import { getServerSession } from "../lib/auth/session.server.ts";
+import { allowedProxyPath } from "../lib/cms/proxy-policy.ts";
+import { getEnv } from "../lib/env.server.ts";
+
+/** The browser's way to make per-user CMS calls (useProxy: true): allowlisted paths only. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const noStore = { "cache-control": "private, no-store" };
+  // The raw path, as sent (percent-encoding intact), is what the allowlist judges.
+  const path = allowedProxyPath(request.method, new URL(request.url).pathname.replace(/^\/api\/cms-proxy\//, ""));
+  if (!path) {
+    return Response.json({ error: "This CMS endpoint is not available through the proxy." }, { status: 404, headers: noStore });
+  }
+  const { session, setCookies } = await getServerSession(request, context);
+  const headers = new Headers(noStore);
+  for (const cookie of setCookies) headers.append("set-cookie", cookie);
+  if (!session) return Response.json({ error: "Sign in first." }, { status: 401, headers });
+
+  const env = getEnv();
+  try {
+    const upstream = await fetch(`${env.CMS_URL}/api/${path}`, {
+      headers: { accept: "application/json", authorization: `Bearer ${session.cmsJWT}` },
+      signal: AbortSignal.timeout(env.CMS_FETCH_TIMEOUT_MS),
+    });
+    headers.set("content-type", "application/json");
+    return new Response(await upstream.text(), { status: upstream.status, headers });
+  } catch {
+    return Response.json({ error: "The content service is unavailable." }, { status: 503, headers });
+  }
+}
+
+export function action() {
+  return Response.json({ error: "Only GET is proxied." }, { status: 405, headers: { allow: "GET" } });
+}
