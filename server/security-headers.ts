@@ -22,6 +22,9 @@ export function securityHeaders(env: Env) {
       },
     },
     strictTransportSecurity: https ? { maxAge: 60 * 60 * 24 * 365 } : false,
+    // Not helmet's "no-referrer": with it, browsers send `Origin: null` on form posts, and
+    // forms must prove they come from this site (React Router and app/lib/auth check Origin).
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     crossOriginEmbedderPolicy: false,
   });
 }

@@ -25,6 +25,10 @@ export function AuthForm({ state, children, submitLabel, pendingLabel }: {
 
   useEffect(() => {
     if (!state?.fieldErrors && !state?.message) return;
+    // As with JavaScript off (the server never sends a password back): type it again.
+    for (const input of formRef.current?.querySelectorAll<HTMLInputElement>("input[type='password']") ?? []) {
+      input.value = "";
+    }
     const invalid = formRef.current?.querySelector<HTMLElement>("[aria-invalid='true']");
     (invalid ?? formRef.current?.querySelector<HTMLElement>("[role='alert']"))?.focus();
   }, [state]);

@@ -1,3 +1,4 @@
+const { applyAuthSettings } = require('./auth-settings');
 const { registerFullPathSync } = require('./page-hierarchy');
 const { seedDemoSite, shouldSeed } = require('./seed');
 
@@ -7,6 +8,8 @@ module.exports = {
   },
 
   async bootstrap({ strapi }) {
+    // Configuration: applied on every start (only what differs is written).
+    await applyAuthSettings(strapi);
     if (shouldSeed()) await seedDemoSite(strapi);
   },
 };

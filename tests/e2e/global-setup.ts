@@ -25,6 +25,8 @@ export default async function globalSetup() {
         CMS_URL: cms.url,
         CMS_REST_READONLY_API_KEY: cms.token,
         CMS_REVALIDATE_SECRET: REVALIDATE_SECRET,
+        // Every test signs in from 127.0.0.1: the limit itself is tested in tests/integration.
+        AUTH_RATE_LIMIT_MAX: "10000",
       },
     });
     process.env.E2E_CMS_URL = cms.url;

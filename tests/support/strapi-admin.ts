@@ -52,6 +52,18 @@ export class StrapiAdmin {
     await this.call("POST", `${base}/actions/publish?locale=${locale}`, {});
   }
 
+  /** Blocks (or unblocks) an end user, as an administrator does in the admin panel. */
+  async setUserBlocked(email: string, blocked: boolean): Promise<void> {
+    const uid = "plugin::users-permissions.user";
+    const query = new URLSearchParams({ "filters[$and][0][email][$eq]": email });
+    const { results } = (await this.call("GET", `/content-manager/collection-types/${uid}?${query}`)) as {
+      results: Array<{ documentId: string }>;
+    };
+    const documentId = results[0]?.documentId;
+    if (!documentId) throw new Error(`No CMS user ${email}`);
+    await this.call("PUT", `/content-manager/collection-types/${uid}/${documentId}`, { blocked });
+  }
+
   /** Replaces the links of a single type (navbar, footer: no draft & publish). */
   async setLinks(uid: "api::navbar.navbar" | "api::footer.footer", locale: string, links: Array<{ label: string; url: string }>) {
     await this.call("PUT", `/content-manager/single-types/${uid}?locale=${locale}`, { links });

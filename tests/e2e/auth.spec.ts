@@ -1,0 +1,184 @@
+import { expect, test, type Page } from "@playwright/test";
+
+import { StrapiAdmin } from "../support/strapi-admin.ts";
+
+// Accounts against the real Strapi, in Chromium with JavaScript on and off.
+const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
+let counter = 0;
+const newEmail = (project: string) => `e2e-${project}-${Date.now()}-${counter++}@example.com`;
+const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}/;
+
+async function registerInCms(email: string, password: string) {
+  const response = await fetch(`${cmsUrl()}/api/auth/local/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: email, email, password }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+async function signIn(page: Page, email: string, password: string, path = "/sign-in") {
+  await page.goto(path);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+test("a visitor registers, lands on the account page, signs out and signs in again", async ({ page }, info) => {
+  const email = newEmail(info.project.name);
+  await page.goto("/register");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("Correct-horse-1");
+  await page.getByLabel("Repeat the password").fill("Correct-horse-1");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByTestId("account-email")).toHaveText(email);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Faccount$/);
+
+  await signIn(page, email, "Correct-horse-1", "/sign-in?redirectTo=%2Faccount");
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByTestId("account-email")).toHaveText(email);
+});
+
+test("registration errors show next to the fields and keep the email", async ({ page }, info) => {
+  const email = newEmail(info.project.name);
+  await registerInCms(email, "Existing-pass-1");
+  await page.goto("/register");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("short");
+  await page.getByLabel("Repeat the password").fill("different");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.locator("#password-error")).toHaveText("Use at least 8 characters.");
+  await expect(page.locator("#passwordConfirmation-error")).toHaveText("The two passwords do not match.");
+  await expect(page.getByLabel("Email")).toHaveValue(email);
+  await expect(page.getByLabel("Password", { exact: true })).toHaveValue("");
+
+  await page.getByLabel("Password", { exact: true }).fill("Another-pass-1");
+  await page.getByLabel("Repeat the password").fill("Another-pass-1");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.locator("#email-error")).toContainText("An account with this email already exists");
+});
+
+test("a wrong password shows an error, with status 401, and keeps the email", async ({ page, request }, info) => {
+  const email = newEmail(info.project.name);
+  await registerInCms(email, "Right-password-1");
+  await signIn(page, email, "Wrong-password-1");
+  await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+  await expect(page.getByLabel("Email")).toHaveValue(email);
+  await expect(page.getByLabel("Password", { exact: true })).toHaveValue("");
+
+  const response = await request.post("/sign-in", {
+    headers: { origin: new URL(page.url()).origin },
+    form: { email, password: "Wrong-password-1" },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(401);
+});
+
+test("after changing the password the old one fails and the new one works", async ({ page }, info) => {
+  const email = newEmail(info.project.name);
+  await registerInCms(email, "Old-password-1");
+  await signIn(page, email, "Old-password-1");
+  await expect(page).toHaveURL(/\/account$/);
+  await page.getByLabel("Current password").fill("Old-password-1");
+  await page.getByLabel("New password", { exact: true }).fill("New-password-2");
+  await page.getByLabel("Repeat the new password").fill("New-password-2");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByRole("status")).toHaveText("Your password has been changed.");
+  // Still signed in, with the new JWT the CMS issued.
+  await page.reload();
+  await expect(page.getByTestId("account-email")).toHaveText(email);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await signIn(page, email, "Old-password-1");
+  await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+  await signIn(page, email, "New-password-2");
+  await expect(page).toHaveURL(/\/account$/);
+});
+
+test("a user blocked in the CMS is signed out on the next page load", async ({ page }, info) => {
+  const email = newEmail(info.project.name);
+  await registerInCms(email, "Block-me-123");
+  await signIn(page, email, "Block-me-123");
+  await expect(page).toHaveURL(/\/account$/);
+  const admin = await StrapiAdmin.login(cmsUrl());
+  await admin.setUserBlocked(email, true);
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Faccount$/);
+  const cookies = await page.context().cookies();
+  expect(cookies.filter((cookie) => cookie.name.startsWith("better-auth.session"))).toEqual([]);
+  await signIn(page, email, "Block-me-123");
+  await expect(page.getByRole("alert")).toHaveText("This account has been blocked.");
+});
+
+test("a tampered session cookie is refused", async ({ page }, info) => {
+  const email = newEmail(info.project.name);
+  await registerInCms(email, "Tamper-123x");
+  await signIn(page, email, "Tamper-123x");
+  await expect(page).toHaveURL(/\/account$/);
+  const context = page.context();
+  const cookies = await context.cookies();
+  const data = cookies.find((cookie) => cookie.name === "better-auth.session_data");
+  expect(data).toBeDefined();
+  await context.addCookies([{ ...data!, value: `${data!.value.slice(0, -6)}AAAAAA` }]);
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/sign-in/);
+});
+
+test("the CMS JWT reaches the browser in no response of a whole flow", async ({ page }, info) => {
+  const bodies: string[] = [];
+  page.on("response", async (response) => {
+    const headers = Object.entries(await response.allHeaders())
+      .filter(([name]) => name !== "set-cookie")
+      .map(([name, value]) => `${name}: ${value}`)
+      .join("\n");
+    bodies.push(headers + (await response.text().catch(() => "")));
+  });
+  const email = newEmail(info.project.name);
+  await page.goto("/register");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("No-leaks-123");
+  await page.getByLabel("Repeat the password").fill("No-leaks-123");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await page.goto("/api/auth/get-session");
+  await page.goto("/company");
+  await page.goto("/account");
+  await expect(page.getByTestId("account-email")).toHaveText(email);
+  expect(bodies.length).toBeGreaterThan(4);
+  const getSession = bodies.find((body) => body.includes(`"email":"${email}"`));
+  expect(getSession).toBeDefined();
+  for (const body of bodies) expect(body).not.toMatch(JWT_SHAPE);
+  expect(bodies.join("\n")).not.toContain("cmsJWT");
+});
+
+test("redirectTo only ever leads to a page of this site", async ({ page }, info) => {
+  const email = newEmail(info.project.name);
+  await registerInCms(email, "Redirect-123");
+  for (const target of ["https://evil.example/", "//evil.example", "/\\evil.example"]) {
+    await page.context().clearCookies();
+    await signIn(page, email, "Redirect-123", `/sign-in?redirectTo=${encodeURIComponent(target)}`);
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/account$/);
+  }
+  await page.context().clearCookies();
+  await signIn(page, email, "Redirect-123", `/sign-in?redirectTo=${encodeURIComponent("/company")}`);
+  await expect(page).toHaveURL(/\/company$/);
+});
+
+test("a form posted from another site is refused", async ({ request }, info) => {
+  const email = newEmail(info.project.name);
+  await registerInCms(email, "Cross-site-1");
+  const response = await request.post("/sign-in", {
+    headers: { origin: "https://evil.example" },
+    form: { email, password: "Cross-site-1" },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBeGreaterThanOrEqual(400);
+  expect(response.status()).toBeLessThan(500);
+  expect(response.headers()["set-cookie"] ?? "").not.toContain("session_token=");
+});
