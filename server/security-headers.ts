@@ -1,5 +1,6 @@
 import helmet from "helmet";
 
+import { oauthProviders } from "../app/lib/auth/auth.server.ts";
 import type { Env } from "../app/lib/env.server.ts";
 
 /**
@@ -18,6 +19,8 @@ export function securityHeaders(env: Env) {
         // Vite's HMR client talks over a websocket in development.
         "connect-src": development ? ["'self'", "ws:", "wss:"] : ["'self'"],
         "img-src": ["'self'", "data:", env.CMS_URL],
+        // The OAuth sign-in form is answered with a redirect to the provider.
+        "form-action": ["'self'", ...oauthProviders(env).map((provider) => provider.origin)],
         "upgrade-insecure-requests": https ? [] : null,
       },
     },

@@ -9,16 +9,6 @@ import { safeRedirectPath } from "../lib/auth/request-guards.server.ts";
 import { getServerSession } from "../lib/auth/session.server.ts";
 import { getEnv } from "../lib/env.server.ts";
 
-// genericOAuth is added only when an OpenID Connect provider is configured, so its endpoint
-// is not in the inferred type of auth.api.
-type OAuth2Api = {
-  signInWithOAuth2(args: {
-    body: { providerId: string; callbackURL: string; errorCallbackURL: string };
-    headers: Headers;
-    returnHeaders: true;
-  }): Promise<{ headers: Headers; response: unknown }>;
-};
-
 const OAUTH_ERRORS: Record<string, string> = {
   OAUTH_EMAIL_EXISTS:
     "An account with this email already exists, and the provider did not confirm the address. Sign in with your password instead.",
@@ -48,18 +38,12 @@ export async function action({ request }: Route.ActionArgs) {
       if (!provider) throw new Error("unknown provider");
       const callbackURL = `${getEnv().APP_PUBLIC_URL}${redirectTo}`;
       const errorCallbackURL = `${getEnv().APP_PUBLIC_URL}${AUTH_PAGES.signIn}`;
-      const started =
-        provider.kind === "oidc"
-          ? await (auth.api as unknown as OAuth2Api).signInWithOAuth2({
-              body: { providerId: provider.id, callbackURL, errorCallbackURL },
-              headers: request.headers,
-              returnHeaders: true,
-            })
-          : await auth.api.signInSocial({
-              body: { provider: provider.id as "github", callbackURL, errorCallbackURL },
-              headers: request.headers,
-              returnHeaders: true,
-            });
+      // GitHub, Google and generic OpenID Connect providers all start here.
+      const started = await auth.api.signInSocial({
+        body: { provider: provider.id as "github", callbackURL, errorCallbackURL },
+        headers: request.headers,
+        returnHeaders: true,
+      });
       return { headers: started.headers, response: { location: (started.response as { url: string }).url } };
     }
     const signedIn = await auth.api.signInCms({ body: fields, headers: request.headers, returnHeaders: true });

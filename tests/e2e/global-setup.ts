@@ -1,43 +1,75 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { E2E_APP_PORT } from "../../playwright.config.ts";
 import { projectRoot, startApp } from "../support/app-server.ts";
 import { startCms } from "../support/cms-server.ts";
+import { startOidcProvider } from "../support/oidc-provider.ts";
 
 const REVALIDATE_SECRET = "e2e-revalidate-secret-0123456789";
+const OAUTH_SYNC_SECRET = "e2e-oauth-sync-secret-0123456789abcdef";
+const OIDC_PORT = 3150;
+const OIDC_PROVIDER_ID = "local-oidc";
 
-/** Builds the site, starts a freshly seeded Strapi and the production site; stops both after. */
+/**
+ * Builds the site and starts, for the whole run: a freshly seeded Strapi (mail to files), a
+ * local OpenID Connect provider, and the production site. Stops them all afterwards.
+ */
 export default async function globalSetup() {
   execFileSync(path.join(projectRoot, "node_modules/.bin/react-router"), ["build"], {
     cwd: projectRoot,
     stdio: "ignore",
   });
+  const appUrl = `http://127.0.0.1:${E2E_APP_PORT}`;
   const dir = mkdtempSync(path.join(tmpdir(), "e2e-cms-"));
-  const cms = await startCms({ port: 3137, dbFile: path.join(dir, "e2e.db"), fresh: true, logFile: path.join(dir, "cms.log") });
+  const mailDir = path.join(dir, "mail");
+  mkdirSync(mailDir);
+  const oidc = await startOidcProvider({
+    port: OIDC_PORT,
+    redirectUri: `${appUrl}/api/auth/callback/${OIDC_PROVIDER_ID}`,
+  });
+  const cms = await startCms({
+    port: 3137,
+    dbFile: path.join(dir, "e2e.db"),
+    fresh: true,
+    logFile: path.join(dir, "cms.log"),
+    env: { CLIENT_URL: appUrl, CMS_MAIL_DIR: mailDir, CMS_OAUTH_SYNC_SECRET: OAUTH_SYNC_SECRET },
+  });
   try {
     const app = await startApp({
       port: E2E_APP_PORT,
       env: {
-        APP_PUBLIC_URL: `http://127.0.0.1:${E2E_APP_PORT}`,
+        APP_PUBLIC_URL: appUrl,
         CMS_URL: cms.url,
         CMS_REST_READONLY_API_KEY: cms.token,
         CMS_REVALIDATE_SECRET: REVALIDATE_SECRET,
+        CMS_OAUTH_SYNC_SECRET: OAUTH_SYNC_SECRET,
+        OIDC_ISSUER: oidc.issuer,
+        OIDC_CLIENT_ID: oidc.clientId,
+        OIDC_CLIENT_SECRET: oidc.clientSecret,
+        OIDC_PROVIDER_ID,
+        OIDC_PROVIDER_NAME: "Local OIDC",
         // Every test signs in from 127.0.0.1: the limit itself is tested in tests/integration.
         AUTH_RATE_LIMIT_MAX: "10000",
       },
     });
-    process.env.E2E_CMS_URL = cms.url;
-    process.env.E2E_CMS_TOKEN = cms.token;
-    process.env.E2E_REVALIDATE_SECRET = REVALIDATE_SECRET;
+    Object.assign(process.env, {
+      E2E_CMS_URL: cms.url,
+      E2E_CMS_TOKEN: cms.token,
+      E2E_REVALIDATE_SECRET: REVALIDATE_SECRET,
+      E2E_MAIL_DIR: mailDir,
+      E2E_APP_LOG: "",
+    });
     return async () => {
       await app.stop();
       await cms.stop();
+      await oidc.stop();
     };
   } catch (error) {
     await cms.stop();
+    await oidc.stop();
     throw error;
   }
 }

@@ -99,11 +99,13 @@ export function getAuthRateLimiter(): RateLimiter {
 }
 
 /** Which sign-in buttons to show: configured providers only. */
-export function oauthProviders(env: Env = getEnv()): Array<{ id: string; name: string; kind: "social" | "oidc" }> {
+export function oauthProviders(env: Env = getEnv()): Array<{ id: string; name: string; origin: string }> {
   if (!env.CMS_OAUTH_SYNC_SECRET) return [];
   return [
-    ...(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET ? [{ id: "github", name: "GitHub", kind: "social" as const }] : []),
-    ...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET ? [{ id: "google", name: "Google", kind: "social" as const }] : []),
-    ...(env.OIDC_ISSUER ? [{ id: env.OIDC_PROVIDER_ID, name: env.OIDC_PROVIDER_NAME, kind: "oidc" as const }] : []),
+    ...(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET ? [{ id: "github", name: "GitHub", origin: "https://github.com" }] : []),
+    ...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+      ? [{ id: "google", name: "Google", origin: "https://accounts.google.com" }]
+      : []),
+    ...(env.OIDC_ISSUER ? [{ id: env.OIDC_PROVIDER_ID, name: env.OIDC_PROVIDER_NAME, origin: new URL(env.OIDC_ISSUER).origin }] : []),
   ];
 }

@@ -24,9 +24,12 @@ export interface CmsOAuthConfig {
 
 type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
-function providerFromPath(path: string): string | null {
-  const match = /^\/(?:oauth2\/)?callback\/([A-Za-z0-9_-]+)$/.exec(path);
-  return match?.[1] ?? null;
+/** The provider id of an OAuth callback request (`/callback/:id`), or null for any other endpoint. */
+function callbackProvider(ctx: { path?: string; params?: unknown }): string | null {
+  if (!ctx.path || !/^\/(?:oauth2\/)?callback\//.test(ctx.path)) return null;
+  const params = (ctx.params ?? {}) as { id?: string; providerId?: string };
+  const fromPath = /^\/(?:oauth2\/)?callback\/([A-Za-z0-9_-]+)$/.exec(ctx.path)?.[1];
+  return params.id ?? params.providerId ?? fromPath ?? null;
 }
 
 async function syncSession(ctx: HookContext, config: CmsOAuthConfig, identity: OAuthIdentity) {
@@ -44,10 +47,10 @@ export function cmsOAuth(config: CmsOAuthConfig) {
     hooks: {
       after: [
         {
-          matcher: (ctx) => providerFromPath(ctx.path ?? "") !== null,
+          matcher: (ctx) => callbackProvider(ctx) !== null,
           handler: createAuthMiddleware(async (ctx) => {
             const created = ctx.context.newSession;
-            const provider = providerFromPath(ctx.path ?? "");
+            const provider = callbackProvider(ctx);
             if (!created || !provider) return;
             try {
               await syncSession(ctx, config, {

@@ -1,0 +1,114 @@
+import { expect, test, type Page } from "@playwright/test";
+
+import { waitForMail } from "../support/cms-mail.ts";
+
+// The flows that leave the site and come back: the reset email's link, and signing in
+// with an OpenID Connect provider (a real one on loopback, standing in for GitHub/Google).
+const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
+const mailDir = () => process.env.E2E_MAIL_DIR ?? "";
+let counter = 0;
+const unique = (project: string) => `${project}-${Date.now()}-${counter++}`;
+
+async function registerInCms(email: string, password: string) {
+  const response = await fetch(`${cmsUrl()}/api/auth/local/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: email, email, password }),
+  });
+  expect(response.status).toBe(200);
+}
+
+async function cmsUserIdFor(email: string, password?: string): Promise<number | null> {
+  if (!password) return null;
+  const response = await fetch(`${cmsUrl()}/api/auth/local`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ identifier: email, password }),
+  });
+  return response.ok ? ((await response.json()) as { user: { id: number } }).user.id : null;
+}
+
+test("a forgotten password is reset from the email's link, then the new password works", async ({ page }, info) => {
+  const email = `reset-${unique(info.project.name)}@example.com`;
+  await registerInCms(email, "Forgotten-1");
+  const before = Date.now();
+  await page.goto("/forgot-password");
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send the link" }).click();
+  await expect(page.getByRole("status")).toContainText("If an account exists for");
+
+  const mail = await waitForMail(mailDir(), email, { after: before });
+  expect(mail.resetLink).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/reset-password\?code=/);
+  await page.goto(mail.resetLink!);
+  await page.getByLabel("New password", { exact: true }).fill("Remembered-2");
+  await page.getByLabel("Repeat the new password").fill("Remembered-2");
+  await page.getByRole("button", { name: "Save the new password" }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByTestId("account-email")).toHaveText(email);
+  expect(await cmsUserIdFor(email, "Remembered-2")).not.toBeNull();
+  expect(await cmsUserIdFor(email, "Forgotten-1")).toBeNull();
+
+  // The link works once.
+  await page.context().clearCookies();
+  await page.goto(mail.resetLink!);
+  await page.getByLabel("New password", { exact: true }).fill("Again-and-3");
+  await page.getByLabel("Repeat the new password").fill("Again-and-3");
+  await page.getByRole("button", { name: "Save the new password" }).click();
+  await expect(page.getByRole("alert")).toContainText("invalid or was already used");
+});
+
+test("an unknown address gets the same answer and status as a known one", async ({ request }, info) => {
+  const known = `known-${unique(info.project.name)}@example.com`;
+  await registerInCms(known, "Known-pass-1");
+  const origin = new URL(test.info().project.use.baseURL ?? "http://127.0.0.1:3100").origin;
+  const ask = (email: string) =>
+    request.post("/forgot-password", { headers: { origin }, form: { email }, maxRedirects: 0 });
+  const [forKnown, forUnknown] = await Promise.all([ask(known), ask(`nobody-${unique(info.project.name)}@example.com`)]);
+  expect(forUnknown.status()).toBe(forKnown.status());
+  expect(forKnown.status()).toBe(200);
+  const strip = (html: string) => html.replace(/[a-z0-9.-]+@example\.com/g, "EMAIL").replace(/<script[\s\S]*?<\/script>/g, "");
+  expect(strip(await forUnknown.text())).toBe(strip(await forKnown.text()));
+});
+
+async function signInWithOidc(page: Page, login: string) {
+  await page.goto("/sign-in");
+  await page.getByRole("button", { name: "Sign in with Local OIDC" }).click();
+  // The provider's own (development) login and consent pages; a provider that still has
+  // a session from the last time sends the visitor straight back.
+  const loginField = page.locator("input[name=login]");
+  const backOnSite = page.locator("main h1");
+  await expect(loginField.or(backOnSite)).toBeVisible();
+  if (!(await loginField.isVisible())) return;
+  await loginField.fill(login);
+  await page.locator("input[name=password]").fill("anything");
+  await page.locator("button[type=submit]").click();
+  const consent = page.locator("button[type=submit]", { hasText: /continue/i });
+  if (await consent.isVisible().catch(() => false)) await consent.click();
+}
+
+test("signing in with an OpenID Connect provider creates the CMS user, and reuses it next time", async ({ page }, info) => {
+  const login = `oidc-${unique(info.project.name)}`;
+  await signInWithOidc(page, login);
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByTestId("account-email")).toHaveText(`${login}@example.com`);
+  const firstId = await page.request.get("/api/cms-proxy/users/me").then((response) => response.json());
+  expect(firstId.email).toBe(`${login}@example.com`);
+  expect(firstId.provider).toBe("local-oidc");
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await signInWithOidc(page, login);
+  await expect(page).toHaveURL(/\/account$/);
+  const secondId = await page.request.get("/api/cms-proxy/users/me").then((response) => response.json());
+  expect(secondId.id).toBe(firstId.id);
+});
+
+test("an unverified provider email that matches a password account is refused with a clear message", async ({ page }, info) => {
+  const login = `unverified-${unique(info.project.name)}`;
+  await registerInCms(`${login}@example.com`, "Password-account-1");
+  await signInWithOidc(page, login);
+  await expect(page).toHaveURL(/\/sign-in\?error=OAUTH_EMAIL_EXISTS/);
+  await expect(page.getByRole("alert")).toContainText("Sign in with your password instead");
+  const cookies = await page.context().cookies();
+  expect(cookies.filter((cookie) => cookie.name === "better-auth.session_token")).toEqual([]);
+});
