@@ -19,6 +19,10 @@ export class StandInCms {
   navbar = [{ label: "Home", url: "/" }];
   footerNote = "Stand-in footer";
   requests: string[] = [];
+  /** End users for /api/auth/local and /api/users/me; their JWT is `stand-in-jwt-<id>`. */
+  users = new Map<string, { id: number; password: string; blocked: boolean }>();
+  /** How /api/users/me answers: as the user is, or a forced status (e.g. 500 while "down"). */
+  meStatus: number | null = null;
   private server: Server | undefined;
 
   constructor(readonly port: number) {}
@@ -50,6 +54,7 @@ export class StandInCms {
     if (this.mode === "garbage") return res.writeHead(200, { "content-type": "text/html" }).end("<h1>Bad gateway</h1>");
     if (this.mode === "error") return res.writeHead(500).end("{}");
     const json = (body: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    if (url.pathname.startsWith("/api/auth/") || url.pathname === "/api/users/me") return this.answerAuth(req, res, url);
     const locale = url.searchParams.get("locale") ?? "en";
     if (url.pathname === "/api/pages") {
       const fullPath = url.searchParams.get("filters[fullPath][$eq]") ?? "";
@@ -75,5 +80,44 @@ export class StandInCms {
     if (url.pathname === "/api/navbar") return json({ data: { links: this.navbar } });
     if (url.pathname === "/api/footer") return json({ data: { links: [], note: this.footerNote } });
     return json({ data: [] });
+  }
+
+  private answerAuth(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const json = (status: number, body: unknown) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    const fail = (status: number, message: string) => json(status, { data: null, error: { status, message } });
+    const userJson = (email: string, user: { id: number; blocked: boolean }) => ({
+      id: user.id,
+      username: email,
+      email,
+      provider: "local",
+      confirmed: true,
+      blocked: user.blocked,
+    });
+    if (url.pathname === "/api/users/me") {
+      if (this.meStatus) return fail(this.meStatus, "forced");
+      const id = Number(/^Bearer stand-in-jwt-(\d+)$/.exec(req.headers.authorization ?? "")?.[1]);
+      const entry = [...this.users].find(([, user]) => user.id === id && !user.blocked);
+      return entry ? json(200, userJson(entry[0], entry[1])) : fail(401, "Missing or invalid credentials");
+    }
+    let raw = "";
+    req.on("data", (chunk: Buffer) => (raw += chunk.toString()));
+    req.on("end", () => {
+      const body = JSON.parse(raw || "{}") as Record<string, string>;
+      if (url.pathname === "/api/auth/local") {
+        const user = this.users.get(body.identifier ?? "");
+        if (!user || user.password !== body.password) return fail(400, "Invalid identifier or password");
+        if (user.blocked) return fail(400, "Your account has been blocked by an administrator");
+        return json(200, { jwt: `stand-in-jwt-${user.id}`, user: userJson(body.identifier ?? "", user) });
+      }
+      if (url.pathname === "/api/auth/local/register") {
+        if (this.users.has(body.email ?? "")) return fail(400, "Email or Username are already taken");
+        const user = { id: this.users.size + 1, password: body.password ?? "", blocked: false };
+        this.users.set(body.email ?? "", user);
+        return json(200, { jwt: `stand-in-jwt-${user.id}`, user: userJson(body.email ?? "", user) });
+      }
+      if (url.pathname === "/api/auth/forgot-password") return json(200, { ok: true });
+      return fail(404, "Not Found");
+    });
   }
 }

@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startApp, type AppHandle } from "../support/app-server.ts";
+import { StandInCms } from "../support/stand-in-cms.ts";
+
+// The auth endpoints and session handling of the production build, against a stand-in CMS
+// whose answers the tests control (a CMS user blocked, /users/me failing, the CMS down).
+// The same flows against the real Strapi, in a browser, are in tests/e2e/auth*.spec.ts.
+const cms = new StandInCms(3401);
+let app: AppHandle;
+let limited: AppHandle;
+let secure: AppHandle;
+
+beforeAll(async () => {
+  await cms.start();
+  cms.users.set("ann@example.com", { id: 1, password: "Right-password-1", blocked: false });
+  cms.users.set("bob@example.com", { id: 2, password: "Right-password-2", blocked: false });
+  cms.users.set("cid@example.com", { id: 3, password: "Right-password-3", blocked: false });
+  const env = { CMS_URL: cms.url, CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789", CMS_FETCH_TIMEOUT_MS: "1000" };
+  [app, limited, secure] = await Promise.all([
+    startApp({ port: 3402, env: { ...env, AUTH_RATE_LIMIT_MAX: "1000" } }),
+    startApp({ port: 3403, env: { ...env, AUTH_RATE_LIMIT_MAX: "3" } }),
+    startApp({ port: 3404, env: { ...env, APP_PUBLIC_URL: "https://www.example.com" } }),
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([app?.stop(), limited?.stop(), secure?.stop()]);
+  await cms.stop();
+});
+
+function postJson(base: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base, ...headers },
+    body: JSON.stringify(body),
+    redirect: "manual",
+  });
+}
+
+function postForm(base: string, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: base, ...headers },
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+  });
+}
+
+/** The Cookie header a browser would send back after these Set-Cookie headers. */
+function cookieHeader(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0] ?? "")
+    .filter((pair) => !pair.endsWith("="))
+    .join("; ");
+}
+
+async function signIn(email: string, password: string) {
+  const response = await postJson(app.url, "/api/auth/sign-in-cms", { email, password });
+  expect(response.status).toBe(200);
+  return cookieHeader(response);
+}
+
+describe("auth endpoints and sessions", () => {
+  it("sign-in-cms sets HttpOnly, SameSite=Lax cookies and answers the user without the CMS JWT", async () => {
+    const response = await postJson(app.url, "/api/auth/sign-in-cms", { email: "ann@example.com", password: "Right-password-1" });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({
+      user: { id: "1", email: "ann@example.com", name: "ann@example.com", blocked: false, provider: "credentials", emailVerified: true },
+    });
+    expect(text).not.toContain("stand-in-jwt");
+    const cookies = response.headers.getSetCookie();
+    expect(cookies.some((cookie) => cookie.startsWith("better-auth.session_token="))).toBe(true);
+    for (const cookie of cookies) expect(cookie).toMatch(/HttpOnly; SameSite=Lax/);
+  });
+
+  it.each([
+    [{ email: "ann@example.com", password: "wrong" }, 401, "INVALID_CREDENTIALS", "Wrong email or password."],
+    [{ email: "not-an-email", password: "x" }, 400, "INVALID_INPUT", "Please correct the highlighted fields."],
+    [{ email: 42 }, 400, "INVALID_INPUT", "Please correct the highlighted fields."],
+  ])("sign-in-cms answers %j with %i", async (body, status, code, message) => {
+    const response = await postJson(app.url, "/api/auth/sign-in-cms", body);
+    expect(response.status).toBe(status);
+    expect(await response.json()).toMatchObject({ code, message });
+  });
+
+  it("register-cms answers a taken email with 409 and a field error", async () => {
+    const response = await postJson(app.url, "/api/auth/register-cms", {
+      email: "ann@example.com",
+      password: "Another-pass-1",
+      passwordConfirmation: "Another-pass-1",
+    });
+    expect(response.status).toBe(409);
+    expect((await response.json()).fieldErrors.email).toMatch(/already exists/);
+  });
+
+  it("get-session answers the public user, and never the JWT or the session token", async () => {
+    const cookie = await signIn("bob@example.com", "Right-password-2");
+    const response = await fetch(`${app.url}/api/auth/get-session`, { headers: { cookie } });
+    const text = await response.text();
+    expect(JSON.parse(text).user.email).toBe("bob@example.com");
+    expect(text).not.toContain("stand-in-jwt");
+    expect(text).not.toContain(/better-auth\.session_token=([^.;]+)/.exec(cookie)?.[1] ?? "no token");
+  });
+
+  it("several session reads in one request make one CMS call", async () => {
+    const cookie = await signIn("ann@example.com", "Right-password-1");
+    const before = cms.requests.filter((path) => path === "/api/users/me").length;
+    const response = await fetch(`${app.url}/account`, { headers: { cookie } });
+    expect(response.status).toBe(200);
+    expect(cms.requests.filter((path) => path === "/api/users/me").length - before).toBe(1);
+  });
+
+  it("a CMS hiccup (5xx on /users/me) keeps the session, and is logged", async () => {
+    const cookie = await signIn("ann@example.com", "Right-password-1");
+    cms.meStatus = 500;
+    try {
+      const response = await fetch(`${app.url}/api/auth/get-session`, { headers: { cookie } });
+      expect((await response.json())?.user?.email).toBe("ann@example.com");
+      expect(response.headers.getSetCookie().join()).not.toContain("Max-Age=0");
+    } finally {
+      cms.meStatus = null;
+    }
+    expect(app.output()).toContain("[auth] could not re-validate a session with the CMS; keeping it");
+  });
+
+  it("a 401 from the CMS (user blocked) clears the session and expires its cookies", async () => {
+    const cookie = await signIn("cid@example.com", "Right-password-3");
+    cms.users.get("cid@example.com")!.blocked = true;
+    const response = await fetch(`${app.url}/api/auth/get-session`, { headers: { cookie } });
+    expect(await response.json()).toBeNull();
+    expect(response.headers.getSetCookie().join()).toMatch(/better-auth\.session_token=; Max-Age=0/);
+
+    const page = await fetch(`${app.url}/account`, { headers: { cookie }, redirect: "manual" });
+    expect(page.status).toBe(302);
+    expect(page.headers.get("location")).toBe("/sign-in?redirectTo=%2Faccount");
+    expect(page.headers.getSetCookie().join()).toMatch(/Max-Age=0/);
+  });
+
+  it("a JSON post from another origin is refused", async () => {
+    const response = await postJson(app.url, "/api/auth/sign-in-cms", { email: "ann@example.com", password: "Right-password-1" }, {
+      origin: "https://evil.example",
+    });
+    expect(response.status).toBe(403);
+    expect(response.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("rate limits forms and endpoints per client: 429 with a message after the limit", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await postForm(limited.url, "/sign-in", { email: "ann@example.com", password: "wrong" })).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const blocked = await postForm(limited.url, "/sign-in", { email: "ann@example.com", password: "Right-password-1" });
+    expect(blocked.status).toBe(429);
+    expect(await blocked.text()).toMatch(/Too many attempts\. Please wait \d+ seconds/);
+
+    const json: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      json.push((await postJson(limited.url, "/api/auth/sign-in-cms", { email: "ann@example.com", password: "wrong" })).status);
+    }
+    expect(json).toEqual([401, 401, 401, 429]);
+  });
+
+  it("behind HTTPS the cookies are Secure and carry the __Secure- prefix", async () => {
+    const response = await postJson(
+      secure.url,
+      "/api/auth/sign-in-cms",
+      { email: "ann@example.com", password: "Right-password-1" },
+      { origin: "https://www.example.com" },
+    );
+    expect(response.status).toBe(200);
+    const cookies = response.headers.getSetCookie();
+    expect(cookies.some((cookie) => cookie.startsWith("__Secure-better-auth.session_token="))).toBe(true);
+    for (const cookie of cookies) expect(cookie).toMatch(/; Secure/);
+  });
+
+  it("with the CMS down, a signed-in visitor stays signed in and the forms say the CMS is unavailable", async () => {
+    const cookie = await signIn("ann@example.com", "Right-password-1");
+    await cms.stop();
+    try {
+      const account = await fetch(`${app.url}/account`, { headers: { cookie } });
+      expect(account.status).toBe(200);
+      expect(await account.text()).toContain("ann@example.com");
+      const form = await postForm(app.url, "/sign-in", { email: "ann@example.com", password: "Right-password-1" });
+      expect(form.status).toBe(503);
+      expect(await form.text()).toContain("Accounts are unavailable right now. Please try again in a moment.");
+    } finally {
+      await cms.start();
+    }
+  });
+});
