@@ -8,11 +8,25 @@ export class StrapiAdmin {
     private readonly token: string,
   ) {}
 
-  static async login(
+  private static readonly sessions = new Map<string, Promise<StrapiAdmin>>();
+
+  /** One admin login per CMS and test worker: Strapi rate-limits admin logins per IP. */
+  static login(
     cmsUrl: string,
     email = process.env.CMS_ADMIN_EMAIL ?? "admin@example.com",
     password = process.env.CMS_ADMIN_PASSWORD ?? "Admin12345",
   ): Promise<StrapiAdmin> {
+    const key = `${cmsUrl} ${email}`;
+    let session = StrapiAdmin.sessions.get(key);
+    if (!session) {
+      session = StrapiAdmin.freshLogin(cmsUrl, email, password);
+      session.catch(() => StrapiAdmin.sessions.delete(key));
+      StrapiAdmin.sessions.set(key, session);
+    }
+    return session;
+  }
+
+  private static async freshLogin(cmsUrl: string, email: string, password: string): Promise<StrapiAdmin> {
     const response = await fetch(`${cmsUrl}/admin/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
