@@ -10,11 +10,11 @@ import {
 
 import type { Route } from "./+types/root";
 import { SiteFooter, SiteHeader } from "./components/site-chrome.tsx";
-import { findFooter, findNavbar } from "./lib/cms/content.server.ts";
-import { withCmsErrors } from "./lib/cms/http-errors.server.ts";
+import { findFooter, findNavbar, type Navigation } from "./lib/cms/content.server.ts";
+import { CmsError } from "./lib/cms/errors.server.ts";
 import { localizedPath, parseLocalePath } from "./lib/locale-path.ts";
 import { localeConfig } from "./lib/locales.server.ts";
-import { cmsContext } from "./lib/request-context.server.ts";
+import { cmsContext, markDynamic } from "./lib/request-context.server.ts";
 import stylesheet from "./styles.css?url";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
@@ -23,7 +23,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const config = localeConfig();
   const locale = parseLocalePath(new URL(request.url).pathname, config)?.locale ?? config.defaultLocale;
   const cms = context.get(cmsContext);
-  const [navbar, footer] = await withCmsErrors(() => Promise.all([findNavbar(cms, locale), findFooter(cms, locale)]));
+  let navbar: Navigation | null = null;
+  let footer: Navigation | null = null;
+  try {
+    [navbar, footer] = await Promise.all([findNavbar(cms, locale), findFooter(cms, locale)]);
+  } catch (error) {
+    if (!(error instanceof CmsError)) throw error;
+    // The page itself may not need the CMS (account, sign-in): show it without the CMS's
+    // navbar and footer rather than fail it, and never cache a page rendered this way.
+    console.error(`[cms] navbar/footer unavailable: ${error.message}`);
+    markDynamic(context);
+  }
   return {
     locale,
     homeUrl: localizedPath("/", locale, config),

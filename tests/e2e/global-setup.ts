@@ -35,7 +35,12 @@ export default async function globalSetup() {
     dbFile: path.join(dir, "e2e.db"),
     fresh: true,
     logFile: path.join(dir, "cms.log"),
-    env: { CLIENT_URL: appUrl, CMS_MAIL_DIR: mailDir, CMS_OAUTH_SYNC_SECRET: OAUTH_SYNC_SECRET },
+    env: {
+      CLIENT_URL: appUrl,
+      CMS_MAIL_DIR: mailDir,
+      CMS_OAUTH_SYNC_SECRET: OAUTH_SYNC_SECRET,
+      CMS_REVALIDATE_SECRET: REVALIDATE_SECRET,
+    },
   });
   try {
     const app = await startApp({

@@ -139,6 +139,19 @@ describe("auth endpoints and sessions", () => {
     expect(page.headers.getSetCookie().join()).toMatch(/Max-Age=0/);
   });
 
+  it("the CMS proxy attaches the session's JWT for allowlisted paths only", async () => {
+    const cookie = await signIn("bob@example.com", "Right-password-2");
+    const me = await fetch(`${app.url}/api/cms-proxy/users/me`, { headers: { cookie } });
+    expect(me.status).toBe(200);
+    expect((await me.json()).email).toBe("bob@example.com");
+    expect(me.headers.get("cache-control")).toBe("private, no-store");
+    expect((await fetch(`${app.url}/api/cms-proxy/users/me`)).status).toBe(401);
+    for (const path of ["users", "users/me/..%2F..%2Fusers", "users/%2e%2e/users", "users%2Fme", "..%2Fadmin/users"]) {
+      const response = await fetch(`${app.url}/api/cms-proxy/${path}`, { headers: { cookie } });
+      expect(response.status, path).toBe(404);
+    }
+  });
+
   it("a JSON post from another origin is refused", async () => {
     const response = await postJson(app.url, "/api/auth/sign-in-cms", { email: "ann@example.com", password: "Right-password-1" }, {
       origin: "https://evil.example",

@@ -53,6 +53,6 @@ describe("when the CMS fails", () => {
     expect(html).toContain("Stand-in home");
     expect(html).toContain("Stand-in footer");
     // The operator gets the detail in the log; the visitor never sees it.
-    expect(app.output()).toContain("[cms] The CMS could not be reached (/api/navbar).");
+    expect(app.output()).toContain("The CMS could not be reached (/api/navbar).");
   });
 });
