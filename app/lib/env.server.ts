@@ -74,11 +74,34 @@ const envSchema = z
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     OIDC_PROVIDER_ID: z.string().regex(/^[a-z0-9-]{1,40}$/, "must be lower-case letters, digits and dashes"),
     OIDC_PROVIDER_NAME: z.string().min(1).max(40),
+    /** Bearer secret of POST /api/cdn-purge (not the revalidation one); unset: the route answers 503. */
+    CMS_CDN_PURGE_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    CDN_PROVIDER: z.enum(["none", "cloudflare", "fastly", "http"], { error: "must be none, cloudflare, fastly or http" }),
+    CLOUDFLARE_ZONE_ID: z.string().min(1).optional(),
+    CLOUDFLARE_API_TOKEN: z.string().min(1).optional(),
+    CLOUDFLARE_API_BASE: httpUrl("Cloudflare's API base, for tests").optional(),
+    FASTLY_SERVICE_ID: z.string().min(1).optional(),
+    FASTLY_API_TOKEN: z.string().min(1).optional(),
+    FASTLY_API_BASE: httpUrl("Fastly's API base, for tests").optional(),
+    /** The HTTP cache (Varnish, nginx) that takes PURGE/BAN requests, e.g. http://127.0.0.1:6081. */
+    CDN_PURGE_URL: httpUrl("the address of the HTTP cache that takes PURGE/BAN").optional(),
     /** Requests a client (IP) may make to each auth form or endpoint per window. */
     AUTH_RATE_LIMIT_MAX: z.coerce.number({ error: missingOr("must be a whole number") }).int().min(1),
     AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ error: missingOr("must be a whole number") }).int().min(1),
     /** Express "trust proxy": how the real client IP is found behind proxies (false, true, a hop count, or addresses). */
     TRUST_PROXY: z.string({ error: missingOr("must be a string") }),
+  })
+  .refine((env) => env.CDN_PROVIDER !== "cloudflare" || (env.CLOUDFLARE_ZONE_ID && env.CLOUDFLARE_API_TOKEN), {
+    path: ["CDN_PROVIDER"],
+    message: "cloudflare needs CLOUDFLARE_ZONE_ID and CLOUDFLARE_API_TOKEN",
+  })
+  .refine((env) => env.CDN_PROVIDER !== "fastly" || (env.FASTLY_SERVICE_ID && env.FASTLY_API_TOKEN), {
+    path: ["CDN_PROVIDER"],
+    message: "fastly needs FASTLY_SERVICE_ID and FASTLY_API_TOKEN",
+  })
+  .refine((env) => env.CDN_PROVIDER !== "http" || env.CDN_PURGE_URL, {
+    path: ["CDN_PROVIDER"],
+    message: "http needs CDN_PURGE_URL",
   })
   .refine((env) => !env.OIDC_ISSUER || (env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET), {
     path: ["OIDC_CLIENT_ID"],
@@ -145,6 +168,7 @@ function withDefaults(source: NodeJS.ProcessEnv): Record<string, string | undefi
     AUTH_RATE_LIMIT_MAX: "10",
     AUTH_RATE_LIMIT_WINDOW_SECONDS: "60",
     TRUST_PROXY: "false",
+    CDN_PROVIDER: "none",
   };
   if (mode === "production") return { ...shared, ...given };
   const port = given.PORT ?? shared.PORT;

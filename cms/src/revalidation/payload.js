@@ -1,0 +1,107 @@
+'use strict';
+
+/**
+ * Pure helpers of the revalidation service (unit-tested in payload.test.js): which content
+ * types are revalidated and how (the allowlist of the spec), when (the trigger policy), and
+ * the payload sent to the front end's POST /api/cms-revalidate.
+ */
+
+/** The spec's allowlist: a content type not listed here is never revalidated automatically. */
+const ALLOWLIST = Object.freeze({
+  'api::page.page': Object.freeze({ mode: 'path', field: 'fullPath', localized: true }),
+  'api::redirect.redirect': Object.freeze({ mode: 'path', field: 'source', localized: false }),
+  'api::navbar.navbar': Object.freeze({ mode: 'tag' }),
+  'api::footer.footer': Object.freeze({ mode: 'tag' }),
+});
+
+const tagFor = (uid) => `cms:${uid}`;
+
+/** The allowlist entry of uid, or null. */
+function targetFor(uid) {
+  return Object.prototype.hasOwnProperty.call(ALLOWLIST, uid) ? ALLOWLIST[uid] : null;
+}
+
+/**
+ * Does this document action change what the site shows?
+ * - draftAndPublish true: publish, unpublish, delete, and writes that touch the published
+ *   version (create/update with status 'published', which Strapi turns into a publish);
+ *   draft-only writes (create, update, discardDraft) are invisible to the site.
+ * - draftAndPublish false: every write (create, update, delete).
+ * - writes flagged `updatedBy: null` (the hierarchy recalculation's own writes) are skipped:
+ *   that batch revalidates its paths itself, once.
+ */
+function shouldRevalidate({ action, params, draftAndPublish }) {
+  if (params && params.data && typeof params.data === 'object' && 'updatedBy' in params.data && params.data.updatedBy === null) {
+    return false;
+  }
+  if (draftAndPublish) {
+    if (action === 'publish' || action === 'unpublish' || action === 'delete') return true;
+    if ((action === 'create' || action === 'update') && params?.status === 'published') return true;
+    return false;
+  }
+  return action === 'create' || action === 'update' || action === 'delete';
+}
+
+/** Does the action make the site lose the entry (so its path must be read before it runs)? */
+const removesEntry = (action) => action === 'unpublish' || action === 'delete';
+
+/**
+ * A page path as the site serves it: default locale unprefixed ('/careers'), other locales
+ * prefixed ('/de/careers'; the home page '/de').
+ */
+function sitePath(fullPath, locale, defaultLocale) {
+  const path = normalise(fullPath);
+  if (!locale || locale === defaultLocale) return path;
+  return path === '/' ? `/${locale}` : `/${locale}${path}`;
+}
+
+/** Always locale-prefixed ('/en/careers', '/en' for the home page): the form of redirect sources. */
+function prefixedPath(fullPath, locale) {
+  const path = normalise(fullPath);
+  return path === '/' ? `/${locale}` : `/${locale}${path}`;
+}
+
+function normalise(path) {
+  const inner = String(path ?? '')
+    .trim()
+    .replace(/\/{2,}/g, '/')
+    .replace(/^\/+|\/+$/g, '');
+  return inner ? `/${inner}` : '/';
+}
+
+const unique = (values) => [...new Set(values)];
+
+/**
+ * The spec's "simpler input" → the payload of POST /api/cms-revalidate.
+ * `{ uid, fullPaths?, locale?, tags? }` → `{ uid, next: { fullPaths?, tags? } }`:
+ * paths get the locale prefix when locale is not the default one (default-locale paths are
+ * sent unprefixed: the front end adds the /<default> variant itself); a path that is already
+ * locale-prefixed (redirect sources) is sent with no locale and kept as is. Empty lists are
+ * left out; null when there is nothing to revalidate.
+ */
+function buildPayload(input, { defaultLocale } = {}) {
+  if (!input || typeof input.uid !== 'string' || !input.uid) throw new TypeError('buildPayload: uid is required');
+  const fullPaths = unique((input.fullPaths ?? []).filter((p) => typeof p === 'string' && p).map((p) => sitePath(p, input.locale, defaultLocale)));
+  const tags = unique((input.tags ?? []).filter((t) => typeof t === 'string' && t));
+  if (fullPaths.length === 0 && tags.length === 0) return null;
+  const next = {};
+  if (fullPaths.length) next.fullPaths = fullPaths;
+  if (tags.length) next.tags = tags;
+  return { uid: input.uid, next };
+}
+
+/** The revalidation input for one document of an allowlisted type (entries: its rows). */
+function inputFor(uid, entries, { defaultLocale } = {}) {
+  const target = targetFor(uid);
+  if (!target) return null;
+  if (target.mode === 'tag') return { uid, tags: [tagFor(uid)] };
+  const fullPaths = [];
+  for (const entry of entries ?? []) {
+    const value = entry?.[target.field];
+    if (typeof value !== 'string' || !value) continue;
+    fullPaths.push(target.localized ? sitePath(value, entry.locale, defaultLocale) : value);
+  }
+  return fullPaths.length ? { uid, fullPaths: unique(fullPaths) } : null;
+}
+
+module.exports = { ALLOWLIST, tagFor, targetFor, shouldRevalidate, removesEntry, sitePath, prefixedPath, normalise, buildPayload, inputFor };

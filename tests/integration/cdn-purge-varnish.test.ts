@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startApp, type AppHandle } from "../support/app-server.ts";
+import { StandInCms } from "../support/stand-in-cms.ts";
+import { startVarnish } from "../support/varnish.ts";
+
+// A real Varnish (docs/varnish/default.vcl) in front of the production site; the site's
+// /api/cdn-purge, with the "http" provider, purges it by path, by tag and entirely.
+const SECRET = "cdn-purge-secret-0123456789";
+const cms = new StandInCms(3421);
+let app: AppHandle;
+let varnish: Awaited<ReturnType<typeof startVarnish>>;
+
+beforeAll(async () => {
+  await cms.start();
+  cms.setPage({ fullPath: "/company", title: "Company" });
+  cms.setPage({ fullPath: "/jobs", title: "Jobs" });
+  cms.setPage({ fullPath: "/careers", title: "Careers" });
+  const varnishPort = 3423;
+  app = await startApp({
+    port: 3422,
+    env: {
+      CMS_URL: cms.url,
+      CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789",
+      CMS_CDN_PURGE_SECRET: SECRET,
+      CDN_PROVIDER: "http",
+      CDN_PURGE_URL: `http://127.0.0.1:${varnishPort}`,
+    },
+  });
+  varnish = await startVarnish({ port: varnishPort, backendPort: 3422 });
+}, 60_000);
+
+afterAll(async () => {
+  await varnish?.stop();
+  await app?.stop();
+  await cms.stop();
+});
+
+async function viaCdn(path: string) {
+  const response = await fetch(`${varnish.url}${path}`);
+  await response.arrayBuffer();
+  return response.headers.get("x-cdn-cache");
+}
+
+async function purge(body: unknown) {
+  const response = await fetch(`${app.url}/api/cdn-purge`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return response.json();
+}
+
+describe("CDN purge through a real Varnish", () => {
+  it("Varnish caches the site's pages for as long as CDN-Cache-Control says", async () => {
+    expect(await viaCdn("/company")).toBe("MISS");
+    expect(await viaCdn("/company")).toBe("HIT");
+  });
+
+  it("purging a path makes the next request reach the site", async () => {
+    await viaCdn("/company");
+    expect(await viaCdn("/company")).toBe("HIT");
+    expect(await purge({ paths: ["/company"] })).toMatchObject({ purged: true, provider: "http", requests: ["PURGE /company"] });
+    expect(await viaCdn("/company")).toBe("MISS");
+    expect(await viaCdn("/company")).toBe("HIT");
+  });
+
+  it("purging a tag drops exactly the pages that carry it", async () => {
+    for (const path of ["/company", "/jobs", "/careers"]) {
+      await viaCdn(path);
+      expect(await viaCdn(path)).toBe("HIT");
+    }
+    await purge({ tags: ["path:/jobs"] });
+    expect(await viaCdn("/jobs")).toBe("MISS");
+    expect(await viaCdn("/company")).toBe("HIT");
+
+    await purge({ tags: ["cms:api::navbar.navbar"] });
+    expect(await viaCdn("/company")).toBe("MISS");
+    expect(await viaCdn("/careers")).toBe("MISS");
+  });
+
+  it("purging everything empties it", async () => {
+    await viaCdn("/company");
+    expect(await viaCdn("/company")).toBe("HIT");
+    await purge({ everything: true });
+    expect(await viaCdn("/company")).toBe("MISS");
+  });
+});

@@ -1,0 +1,40 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { projectRoot, stopProcessGroup } from "./app-server.ts";
+
+/** A real Varnish (Debian's package) with docs/varnish/default.vcl, in front of a backend port. */
+export async function startVarnish(options: { port: number; backendPort: number }) {
+  if (!existsSync("/usr/sbin/varnishd")) {
+    throw new Error("varnishd is missing: run scripts/install-system-deps.sh (npm run test:all does).");
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "varnish-"));
+  const vcl = path.join(dir, "default.vcl");
+  writeFileSync(
+    vcl,
+    readFileSync(path.join(projectRoot, "docs/varnish/default.vcl"), "utf8").replace("BACKEND_PORT", String(options.backendPort)),
+  );
+  let output = "";
+  const child: ChildProcess = spawn(
+    "/usr/sbin/varnishd",
+    ["-F", "-j", "none", "-n", path.join(dir, "work"), "-a", `127.0.0.1:${options.port}`, "-f", vcl, "-s", "malloc,32m"],
+    { stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${options.port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`varnishd exited:\n${output}`);
+    try {
+      await fetch(`${url}/`, { method: "HEAD" });
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`varnishd did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  return { url, stop: () => stopProcessGroup(child), output: () => output };
+}
