@@ -16,6 +16,7 @@ beforeAll(async () => {
   cms.users.set("ann@example.com", { id: 1, password: "Right-password-1", blocked: false });
   cms.users.set("bob@example.com", { id: 2, password: "Right-password-2", blocked: false });
   cms.users.set("cid@example.com", { id: 3, password: "Right-password-3", blocked: false });
+  cms.setPage({ fullPath: "/company", title: "Company" });
   const env = { CMS_URL: cms.url, CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789", CMS_FETCH_TIMEOUT_MS: "1000" };
   [app, limited, secure] = await Promise.all([
     startApp({ port: 3402, env: { ...env, AUTH_RATE_LIMIT_MAX: "1000" } }),
@@ -149,6 +150,21 @@ describe("auth endpoints and sessions", () => {
     for (const path of ["users", "users/me/..%2F..%2Fusers", "users/%2e%2e/users", "users%2Fme", "..%2Fadmin/users"]) {
       const response = await fetch(`${app.url}/api/cms-proxy/${path}`, { headers: { cookie } });
       expect(response.status, path).toBe(404);
+    }
+  });
+
+  it("a signed-in visitor's render bypasses the page cache and never reaches an anonymous visitor", async () => {
+    const cookie = await signIn("bob@example.com", "Right-password-2");
+    const personal = await fetch(`${app.url}/company`, { headers: { cookie } });
+    expect(personal.headers.get("x-cache")).toBe("BYPASS");
+    expect(personal.headers.get("cache-control")).toBe("private, no-store");
+    const anonymous = await fetch(`${app.url}/company`);
+    expect(anonymous.headers.get("x-cache")).toMatch(/MISS|HIT|STALE/);
+    const again = await fetch(`${app.url}/company`);
+    expect(again.headers.get("x-cache")).toBe("HIT");
+    for (const html of [await anonymous.text(), await again.text()]) {
+      expect(html).not.toContain("bob@example.com");
+      expect(html).not.toContain("stand-in-jwt");
     }
   });
 
