@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 
+import { registerInCms } from "../support/accounts.ts";
 import { waitForMail } from "../support/cms-mail.ts";
 
 // The flows that leave the site and come back: the reset email's link, and signing in
@@ -8,15 +9,6 @@ const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
 const mailDir = () => process.env.E2E_MAIL_DIR ?? "";
 let counter = 0;
 const unique = (project: string) => `${project}-${Date.now()}-${counter++}`;
-
-async function registerInCms(email: string, password: string) {
-  const response = await fetch(`${cmsUrl()}/api/auth/local/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: email, email, password }),
-  });
-  expect(response.status).toBe(200);
-}
 
 async function cmsUserIdFor(email: string, password?: string): Promise<number | null> {
   if (!password) return null;

@@ -1,5 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 
+import { registerInBrowser, registerInCms, signInInBrowser as signIn } from "../support/accounts.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 
 // Accounts against the real Strapi, in Chromium with JavaScript on and off.
@@ -8,29 +9,9 @@ let counter = 0;
 const newEmail = (project: string) => `e2e-${project}-${Date.now()}-${counter++}@example.com`;
 const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}/;
 
-async function registerInCms(email: string, password: string) {
-  const response = await fetch(`${cmsUrl()}/api/auth/local/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: email, email, password }),
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-}
-
-async function signIn(page: Page, email: string, password: string, path = "/sign-in") {
-  await page.goto(path);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-}
-
 test("a visitor registers, lands on the account page, signs out and signs in again", async ({ page }, info) => {
   const email = newEmail(info.project.name);
-  await page.goto("/register");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("Correct-horse-1");
-  await page.getByLabel("Repeat the password").fill("Correct-horse-1");
-  await page.getByRole("button", { name: "Create account" }).click();
+  await registerInBrowser(page, email, "Correct-horse-1");
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByTestId("account-email")).toHaveText(email);
   if (info.project.name === "js-on") {
@@ -145,11 +126,7 @@ test("the CMS JWT reaches the browser in no response of a whole flow", async ({ 
     bodies.push(headers + (await response.text().catch(() => "")));
   });
   const email = newEmail(info.project.name);
-  await page.goto("/register");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("No-leaks-123");
-  await page.getByLabel("Repeat the password").fill("No-leaks-123");
-  await page.getByRole("button", { name: "Create account" }).click();
+  await registerInBrowser(page, email, "No-leaks-123");
   await expect(page).toHaveURL(/\/account$/);
   await page.goto("/api/auth/get-session");
   await page.goto("/company");

@@ -1,0 +1,34 @@
+'use strict';
+
+const { requireAdmin, revalidation, sendError } = require('../../../revalidation');
+const { validateManualBody } = require('../../../revalidation/manual-body');
+
+module.exports = ({ strapi }) => ({
+  async revalidate(ctx) {
+    const auth = await requireAdmin(strapi, ctx);
+    if (auth.status !== 200) return sendError(ctx, auth.status, auth.message);
+
+    const { value, errors } = validateManualBody(ctx.request.body);
+    if (errors) return sendError(ctx, 400, `Invalid body: ${errors.map((e) => `${e.path.join('.') || '(body)'} ${e.message}`).join('; ')}`, { errors });
+    if (value.locale) {
+      const known = await strapi.plugin('i18n').service('locales').findByCode(value.locale);
+      if (!known) return sendError(ctx, 400, `Invalid body: locale "${value.locale}" is not a locale of this CMS.`, { errors: [{ path: ['locale'], message: 'unknown locale' }] });
+    }
+
+    const service = revalidation();
+    if (!service.enabled()) return sendError(ctx, 503, 'Revalidation is off: set CMS_REVALIDATE_SECRET on the CMS (and the same value on the front end).');
+    const result = await service.revalidate(value);
+    strapi.log.info(`[revalidate] manual, by admin ${auth.user.email}: ${JSON.stringify(result.payload)} → ${result.ok ? 'accepted' : 'NOT accepted'}`);
+    ctx.status = result.ok ? 200 : 502;
+    ctx.body = {
+      data: {
+        accepted: Boolean(result.ok),
+        payload: result.payload,
+        status: result.status ?? null,
+        attempts: result.attempts ?? 0,
+        response: result.body ?? null,
+        ...(result.ok ? {} : { error: result.error ?? result.reason, recorded: result.sent === true }),
+      },
+    };
+  },
+});

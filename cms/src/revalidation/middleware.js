@@ -1,0 +1,109 @@
+'use strict';
+
+const { inputFor, prefixedPath, removesEntry, shouldRevalidate, sitePath, tagFor, targetFor } = require('./payload');
+const { revalidationSuppressed } = require('./suppress');
+
+const PAGE = 'api::page.page';
+
+const isPublishLike = (action, params) => action === 'publish' || ((action === 'create' || action === 'update') && params?.status === 'published');
+
+/**
+ * The document middleware of the spec's "Events": after a write to an allowlisted content type
+ * that the trigger policy selects (payload.js), the revalidation service is called — after the
+ * write has committed, fire-and-forget: the editor's save never waits for the front end, and
+ * no error of the revalidation reaches it.
+ *
+ * Registered before the page-hierarchy middleware, so it is the outer one. For a page, what the
+ * write loses (the fullPaths of an unpublished / deleted entry) and the published paths of
+ * every page (to detect moves) are read before the write. A publish that moves pages creates
+ * the redirects and revalidates the page, the old and the new paths of everything moved, and
+ * the redirects touched: ONE call.
+ */
+function registerRevalidationMiddleware(strapi, service, { isReady = () => true } = {}) {
+  const { settleBatch, publishedPages } = require('../page-hierarchy/batch');
+
+  strapi.documents.use(async (context, next) => {
+    const { uid, action, params } = context;
+    const target = targetFor(uid);
+    if (!target || !isReady() || revalidationSuppressed()) return next();
+    const draftAndPublish = Boolean(strapi.contentType(uid)?.options?.draftAndPublish);
+    if (!shouldRevalidate({ action, params, draftAndPublish })) return next();
+
+    let before = null;
+    try {
+      before = await readBefore(strapi, service, context, target, draftAndPublish);
+    } catch (error) {
+      strapi.log.error(`[revalidate] could not read ${uid} before ${action}: ${error.message}`);
+    }
+    const result = await next();
+    await afterCommit(strapi, async () => {
+      const input = await inputAfter(strapi, service, context, target, before, result, { settleBatch, publishedPages });
+      if (input) await service.revalidate(input);
+    });
+    return result;
+  });
+}
+
+/** The write's paths that will be gone afterwards, or (page publish) every published page. */
+async function readBefore(strapi, service, { uid, action, params }, target) {
+  if (target.mode === 'tag') return null;
+  if (uid === PAGE && isPublishLike(action, params)) {
+    const { publishedPages } = require('../page-hierarchy/batch');
+    return { pages: await publishedPages(strapi) };
+  }
+  if (!params?.documentId) return null;
+  const where = { documentId: params.documentId, publishedAt: { $notNull: true } };
+  if (target.localized) {
+    const locale = params.locale ?? (await service.defaultLocale());
+    if (locale !== '*') where.locale = locale;
+  }
+  const rows = await strapi.db.query(uid).findMany({ where, select: ['documentId', 'locale', target.field] });
+  return { rows };
+}
+
+async function inputAfter(strapi, service, { uid, action, params }, target, before, result, { settleBatch }) {
+  if (target.mode === 'tag') return { uid, tags: [tagFor(uid)] };
+  const defaultLocale = await service.defaultLocale();
+  const documentId = result?.documentId ?? params?.documentId;
+
+  if (uid === PAGE && isPublishLike(action, params) && before?.pages) {
+    const own = documentId
+      ? await strapi.db.query(PAGE).findMany({
+          where: { documentId, publishedAt: { $notNull: true }, ...(params?.locale && params.locale !== '*' ? { locale: params.locale } : {}) },
+          select: ['documentId', 'locale', 'fullPath'],
+        })
+      : [];
+    const batch = await settleBatch(strapi, before.pages, { ownPaths: own.map((row) => prefixedPath(row.fullPath, row.locale)) });
+    const fullPaths = [...new Set([...own.map((row) => sitePath(row.fullPath, row.locale, defaultLocale)), ...batch.paths])];
+    return fullPaths.length ? { uid, fullPaths } : null;
+  }
+
+  const rows = [...(before?.rows ?? [])];
+  if (!removesEntry(action) && documentId) {
+    // Redirect publish / non-D&P writes: the entry's current value too (a changed source or
+    // path: the old one came from `before`).
+    rows.push(...(await strapi.db.query(uid).findMany({ where: { documentId, publishedAt: { $notNull: true } }, select: ['documentId', 'locale', target.field] })));
+  }
+  return inputFor(uid, rows, { defaultLocale });
+}
+
+/** Runs fn once the surrounding transaction (if any) has committed; never throws. */
+async function afterCommit(strapi, fn) {
+  const run = () =>
+    setImmediate(() => {
+      Promise.resolve()
+        .then(fn)
+        .catch((error) => strapi.log.error(`[revalidate] ${error.stack ?? error.message}`));
+    });
+  try {
+    if (strapi.db.inTransaction()) {
+      await strapi.db.transaction(({ onCommit }) => onCommit(run));
+      return;
+    }
+  } catch (error) {
+    strapi.log.error(`[revalidate] could not wait for the commit: ${error.message}`);
+  }
+  run();
+}
+
+module.exports = { registerRevalidationMiddleware, isPublishLike };

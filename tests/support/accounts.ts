@@ -1,0 +1,32 @@
+import { expect, type Page } from "@playwright/test";
+
+/** Account helpers for the end-to-end specs (the CMS is the real Strapi of the run). */
+
+const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
+
+/** Registers a CMS user directly, as setup (not through the site). */
+export async function registerInCms(email: string, password: string) {
+  const response = await fetch(`${cmsUrl()}/api/auth/local/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: email, email, password }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+/** Fills and sends the site's registration form. */
+export async function registerInBrowser(page: Page, email: string, password: string) {
+  await page.goto("/register");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Repeat the password").fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+}
+
+/** Fills and sends the site's sign-in form. */
+export async function signInInBrowser(page: Page, email: string, password: string, path = "/sign-in") {
+  await page.goto(path);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
