@@ -1,3 +1,5 @@
+import { useEffect } from "react";
+import { useLocation } from "react-router";
 import { createAuthClient } from "better-auth/react";
 
 import type { PublicSessionUser } from "./session-user.ts";
@@ -10,9 +12,17 @@ export const authClient = createAuthClient({ basePath: "/api/auth" });
 
 export type BrowserSession = { user: PublicSessionUser; session: { id: string; expiresAt: string } } | null;
 
-/** The signed-in user, reactively; null while loading or when signed out. */
+/**
+ * The signed-in user, reactively; null while loading or when signed out. Sign-in and
+ * sign-out happen in form actions on the server, so the session is read again whenever
+ * the page changes.
+ */
 export function useSessionUser(): PublicSessionUser | null {
-  const { data } = authClient.useSession();
+  const { data, refetch } = authClient.useSession();
+  const { pathname } = useLocation();
+  useEffect(() => {
+    void refetch();
+  }, [pathname, refetch]);
   return (data as BrowserSession)?.user ?? null;
 }
 

@@ -23,7 +23,8 @@ const MAX_DEPTH = 50;
  * nothing is saved. Strapi's own `unique` check on fullPath is per locale but only sees values
  * submitted in the request, never this derived value, hence the explicit check here.
  *
- * Later: batched revalidation of old and new paths, redirects for moved pages.
+ * Moves (old → new published paths), their redirects and the one revalidation per batch: see
+ * src/revalidation/middleware.js and batch.js / moves.js here.
  */
 function registerFullPathSync(strapi) {
   strapi.documents.use(async (context, next) => {

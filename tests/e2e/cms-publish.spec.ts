@@ -1,0 +1,118 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
+
+import { StrapiAdmin } from "../support/strapi-admin.ts";
+
+// Editor writes in the real Strapi reach the cached site through the CMS's own revalidation
+// (document middleware → POST /api/cms-revalidate): this spec never calls that route itself.
+// Both projects run it: every page it creates is unique per project, and the seeded navbar is
+// put back (and served again) before the test ends.
+
+const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
+const PAGES = "/content-manager/collection-types/api::page.page";
+type Json = Record<string, any>;
+
+/** The content-manager call of the shared admin session (one admin login per worker). */
+async function cm(method: string, path: string, body?: unknown): Promise<Json> {
+  const admin = await StrapiAdmin.login(cmsUrl());
+  return (admin as unknown as { call(m: string, p: string, b?: unknown): Promise<Json> }).call(method, path, body);
+}
+
+async function createPage(data: Json, parent?: string): Promise<string> {
+  const body = { ...data, ...(parent ? { parent: { connect: [{ documentId: parent, locale: "en" }] } } : {}) };
+  const { data: created } = await cm("POST", `${PAGES}?locale=en`, body);
+  await cm("POST", `${PAGES}/${created.documentId}/actions/publish?locale=en`, {});
+  return created.documentId;
+}
+
+const deletePage = (documentId: string) => cm("DELETE", `${PAGES}/${documentId}?locale=en`);
+
+/**
+ * The change is visible on the second request at most once the CMS's revalidation has arrived
+ * (it is sent right after the write commits): polls pairs of requests, the second must match.
+ * The cache intervals are minutes, so only the CMS's call can make this pass within seconds.
+ */
+async function shows(request: APIRequestContext, path: string, predicate: (status: number, html: string) => boolean) {
+  await expect
+    .poll(
+      async () => {
+        await request.get(path, { maxRedirects: 0 });
+        const second = await request.get(path, { maxRedirects: 0 });
+        return predicate(second.status(), await second.text());
+      },
+      { timeout: 15_000, intervals: [250, 500] },
+    )
+    .toBe(true);
+}
+
+const slugFor = (name: string, project: string) => `e2e-${name}-${project}-${Date.now().toString(36)}`;
+
+test("a new page (was a 404), its edit, and its unpublish (404 again) reach the site without a manual call", async ({ request }, info) => {
+  const slug = slugFor("publish", info.project.name);
+  const path = `/${slug}`;
+  const missing = await request.get(path);
+  expect(missing.status()).toBe(404);
+  await request.get(path); // a cached 404, if the site caches them
+
+  const id = await createPage({ title: `Fresh ${slug}`, slug });
+  await shows(request, path, (status, html) => status === 200 && html.includes(`Fresh ${slug}`));
+
+  await cm("POST", `${PAGES}/${id}/actions/publish?locale=en`, { title: `Edited ${slug}` });
+  await shows(request, path, (status, html) => status === 200 && html.includes(`Edited ${slug}`));
+
+  await cm("POST", `${PAGES}/${id}/actions/unpublish?locale=en`, {});
+  await shows(request, path, (status) => status === 404);
+  await deletePage(id);
+});
+
+test("a navbar change reaches two cached pages; the seeded navbar is put back", async ({ request }, info) => {
+  const admin = await StrapiAdmin.login(cmsUrl());
+  const seeded = [
+    { label: "Home", url: "/" },
+    { label: "Company", url: "/company" },
+    { label: "Careers", url: "/company/careers" },
+    { label: "Jobs", url: "/jobs" },
+  ];
+  for (const path of ["/jobs", "/company/careers"]) await request.get(path);
+  const label = `Press ${info.project.name} ${Date.now().toString(36)}`;
+  try {
+    await admin.setLinks("api::navbar.navbar", "en", [...seeded, { label, url: "/company" }]);
+    for (const path of ["/jobs", "/company/careers"]) await shows(request, path, (status, html) => status === 200 && html.includes(label));
+  } finally {
+    await admin.setLinks("api::navbar.navbar", "en", seeded);
+    for (const path of ["/jobs", "/company/careers"]) await shows(request, path, (status, html) => status === 200 && !html.includes(label));
+  }
+});
+
+test("a page move: the children's new URLs work, the old ones redirect", async ({ request }, info) => {
+  const a = slugFor("from", info.project.name);
+  const b = slugFor("to", info.project.name);
+  const from = await createPage({ title: `From ${a}`, slug: a });
+  const to = await createPage({ title: `To ${b}`, slug: b });
+  const child = await createPage({ title: `Child of ${a}`, slug: "team" }, from);
+  const grandchild = await createPage({ title: `Grandchild of ${a}`, slug: "lead" }, child);
+  try {
+    for (const path of [`/${a}/team`, `/${a}/team/lead`]) {
+      await shows(request, path, (status) => status === 200); // cached under the old URL
+    }
+
+    await cm("POST", `${PAGES}/${child}/actions/publish?locale=en`, { parent: { connect: [{ documentId: to, locale: "en" }] } });
+
+    await shows(request, `/${b}/team`, (status, html) => status === 200 && html.includes(`Child of ${a}`));
+    await shows(request, `/${b}/team/lead`, (status, html) => status === 200 && html.includes(`Grandchild of ${a}`));
+    const pairs: Array<[string, string]> = [
+      [`/${a}/team`, `/${b}/team`],
+      [`/${a}/team/lead`, `/${b}/team/lead`],
+    ];
+    for (const [oldPath, newPath] of pairs) {
+      await shows(request, oldPath, (status) => status === 308);
+      const moved = await request.get(oldPath, { maxRedirects: 0 });
+      expect(moved.status()).toBe(308);
+      expect(new URL(moved.headers().location ?? "", "http://x").pathname).toBe(newPath);
+      const followed = await request.get(oldPath);
+      expect(followed.status()).toBe(200);
+      expect(new URL(followed.url()).pathname).toBe(newPath);
+    }
+  } finally {
+    for (const id of [grandchild, child, to, from]) await deletePage(id).catch(() => undefined);
+  }
+});

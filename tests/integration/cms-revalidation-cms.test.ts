@@ -1,0 +1,365 @@
+import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { startCms, type CmsHandle } from "../support/cms-server.ts";
+
+/**
+ * The CMS side of revalidation against the real Strapi: editor writes through the admin
+ * content-manager API reach a tiny front-end stand-in (a node:http receiver on loopback)
+ * as POST /api/cms-revalidate with the Bearer secret — once, with the right payload —
+ * retried on 5xx / network errors, not retried on 401, recorded when not delivered and
+ * delivered later; the manual endpoint and the hierarchy action.
+ */
+
+const PORT = 3510;
+const TIMEOUT = 240_000;
+const SECRET = "test-cms-revalidate-secret-0123456789";
+type Json = Record<string, any>;
+
+interface Received {
+  authorization: string | undefined;
+  url: string | undefined;
+  body: Json;
+}
+
+/**
+ * Answers from `script` in order (a number: that status; "drop": the socket is destroyed), then
+ * 200. `requests` records every request that got an answer.
+ */
+class Receiver {
+  readonly requests: Received[] = [];
+  script: Array<number | "drop"> = [];
+  private server!: Server;
+  url = "";
+
+  async start() {
+    this.server = createServer((req, res) => {
+      let text = "";
+      req.on("data", (chunk) => (text += chunk));
+      req.on("end", () => {
+        const answer = this.script.shift() ?? 200;
+        if (answer === "drop") {
+          req.socket.destroy();
+          return;
+        }
+        this.requests.push({ authorization: req.headers.authorization, url: req.url, body: JSON.parse(text || "{}") });
+        res.writeHead(answer, { "content-type": "application/json" });
+        res.end(JSON.stringify(answer === 200 ? { revalidated: true } : { error: `status ${answer}` }));
+      });
+    });
+    this.server.listen(0, "127.0.0.1");
+    await once(this.server, "listening");
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  reset() {
+    this.requests.length = 0;
+    this.script = [];
+  }
+
+  async stop() {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(check: () => boolean, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("waitFor: timed out");
+    await sleep(50);
+  }
+}
+
+let dir: string;
+let cms: CmsHandle;
+let token: string;
+const receiver = new Receiver();
+
+async function call(method: string, apiPath: string, body?: unknown, auth: string | null = `Bearer ${token}`) {
+  const response = await fetch(`${cms.url}${apiPath}`, {
+    method,
+    headers: { "content-type": "application/json", ...(auth ? { authorization: auth } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : {}) as Json };
+}
+
+const PAGES = "/content-manager/collection-types/api::page.page";
+
+async function ok(method: string, apiPath: string, body?: unknown) {
+  const result = await call(method, apiPath, body);
+  if (result.status >= 300) throw new Error(`${method} ${apiPath}: ${result.status} ${JSON.stringify(result.body)}`);
+  return result.body;
+}
+
+async function pageId(fullPath: string, locale = "en") {
+  const query = new URLSearchParams({ locale, "filters[fullPath][$eq]": fullPath });
+  const { results } = await ok("GET", `${PAGES}?${query}`);
+  if (!results[0]) throw new Error(`no page ${fullPath}`);
+  return results[0].documentId as string;
+}
+
+async function createPage(locale: string, data: Json, parent?: string) {
+  const body = { ...data, ...(parent ? { parent: { connect: [{ documentId: parent, locale }] } } : {}) };
+  const { data: created } = await ok("POST", `${PAGES}?locale=${locale}`, body);
+  await ok("POST", `${PAGES}/${created.documentId}/actions/publish?locale=${locale}`, {});
+  return created.documentId as string;
+}
+
+async function redirects() {
+  const { results } = await ok("GET", "/content-manager/collection-types/api::redirect.redirect?pageSize=100");
+  return Object.fromEntries((results as Json[]).map((r) => [r.source, r.destination]));
+}
+
+async function failures() {
+  const { results } = await ok("GET", "/content-manager/collection-types/api::revalidation-failure.revalidation-failure?pageSize=100");
+  return results as Json[];
+}
+
+async function noFailuresLeft() {
+  let left: Json[] = [];
+  for (let i = 0; i < 50; i += 1) {
+    left = await failures();
+    if (left.length === 0) break;
+    await sleep(100);
+  }
+  return left;
+}
+
+/** Waits for n requests, then a little longer to be sure no more come. */
+async function expectRequests(n: number, quietMs = 1_200) {
+  await waitFor(() => receiver.requests.length >= n);
+  await sleep(quietMs);
+  expect(receiver.requests).toHaveLength(n);
+  for (const request of receiver.requests) {
+    expect(request.url).toBe("/api/cms-revalidate");
+    expect(request.authorization).toBe(`Bearer ${SECRET}`);
+  }
+  return receiver.requests.map((r) => r.body);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "cms-revalidation-"));
+  await receiver.start();
+  cms = await startCms({
+    port: PORT,
+    dbFile: path.join(dir, "cms.db"),
+    fresh: true,
+    env: {
+      CLIENT_URL: receiver.url,
+      CMS_REVALIDATE_SECRET: SECRET,
+      CMS_REVALIDATE_RETRIES: "2",
+      CMS_REVALIDATE_BACKOFF_MS: "100",
+      CMS_REVALIDATE_TIMEOUT_MS: "2000",
+      CMS_REVALIDATE_RETRY_INTERVAL_MS: "1000",
+    },
+  });
+  const login = await call("POST", "/admin/login", { email: "admin@example.com", password: "Admin12345" }, null);
+  token = login.body.data.token;
+}, TIMEOUT);
+
+afterAll(async () => {
+  await cms?.stop();
+  await receiver.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => receiver.reset());
+
+describe("automatic revalidation from editor writes", () => {
+  it("the seed sent nothing; a page edit+publish sends exactly one POST with its path", async () => {
+    const id = await pageId("/company");
+    await ok("PUT", `${PAGES}/${id}?locale=en`, { title: "Company (edited)" });
+    await sleep(800);
+    expect(receiver.requests).toHaveLength(0); // a draft save is invisible to the site
+    await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, {});
+    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/company"] } }]);
+  });
+
+  it("a page in another locale is sent with its locale prefix", async () => {
+    const id = await pageId("/company", "de");
+    await ok("POST", `${PAGES}/${id}/actions/publish?locale=de`, { title: "Unternehmen (neu)" });
+    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/de/company"] } }]);
+  });
+
+  it("a navbar or footer update sends its tag", async () => {
+    await ok("PUT", "/content-manager/single-types/api::navbar.navbar?locale=en", {
+      links: [{ label: "Home", url: "/" }],
+    });
+    await ok("PUT", "/content-manager/single-types/api::footer.footer?locale=de", { note: "© Acme GmbH (neu)" });
+    expect(await expectRequests(2)).toEqual([
+      { uid: "api::navbar.navbar", next: { tags: ["cms:api::navbar.navbar"] } },
+      { uid: "api::footer.footer", next: { tags: ["cms:api::footer.footer"] } },
+    ]);
+  });
+
+  it("a new page, its unpublish and its delete each send its path", async () => {
+    const id = await createPage("en", { title: "Fresh", slug: "rv-fresh" });
+    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"] } }]);
+    receiver.reset();
+    await ok("POST", `${PAGES}/${id}/actions/unpublish?locale=en`, {});
+    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"] } }]);
+    receiver.reset();
+    await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, {});
+    await expectRequests(1);
+    receiver.reset();
+    await ok("DELETE", `${PAGES}/${id}?locale=en`);
+    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"] } }]);
+  });
+
+  it("a redirect publish sends its (locale-prefixed) source; a changed source sends old and new", async () => {
+    const base = "/content-manager/collection-types/api::redirect.redirect";
+    const { data } = await ok("POST", base, { source: "/en/rv-from", destination: "/jobs", permanent: true });
+    await ok("POST", `${base}/${data.documentId}/actions/publish`, {});
+    expect(await expectRequests(1)).toEqual([{ uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from"] } }]);
+    receiver.reset();
+    await ok("POST", `${base}/${data.documentId}/actions/publish`, { source: "/en/rv-from-2" });
+    expect(await expectRequests(1)).toEqual([{ uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from", "/en/rv-from-2"] } }]);
+    receiver.reset();
+    await ok("DELETE", `${base}/${data.documentId}`);
+    expect(await expectRequests(1)).toEqual([{ uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from-2"] } }]);
+  });
+});
+
+describe("failures", () => {
+  it("5xx and a dropped connection are retried and eventually delivered; the save is not held up", async () => {
+    receiver.script = [500, "drop"];
+    const id = await pageId("/jobs");
+    const started = Date.now();
+    await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, { title: "Open positions (now)" });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const payload = { uid: "api::page.page", next: { fullPaths: ["/jobs"] } };
+    // the 500 is recorded by the receiver, the dropped connection is not; the third attempt gets 200
+    expect(await expectRequests(2)).toEqual([payload, payload]);
+    expect(receiver.script).toEqual([]);
+    expect(await failures()).toEqual([]);
+  });
+
+  it("front end down for every attempt: the save succeeds, the failure is recorded and delivered later", async () => {
+    receiver.script = ["drop", "drop", "drop"];
+    const save = await call("PUT", "/content-manager/single-types/api::navbar.navbar?locale=en", {
+      links: [{ label: "Home", url: "/" }, { label: "Jobs", url: "/jobs" }],
+    });
+    expect(save.status).toBe(200);
+    await waitFor(() => receiver.script.length === 0);
+    // recorded as pending, then the periodic retry (every 1 s here) delivers it and removes it
+    await waitFor(() => receiver.requests.length === 1);
+    expect(receiver.requests[0]!.body).toEqual({ uid: "api::navbar.navbar", next: { tags: ["cms:api::navbar.navbar"] } });
+    expect(await noFailuresLeft()).toEqual([]);
+    const log = readFileSync(`${cms.dbFile}.log`, "utf8");
+    expect(log).toMatch(/recorded as a revalidation failure \(pending\)/);
+    expect(log).toMatch(/delivered on retry/);
+  });
+
+  it("401: logged as a secret mismatch, not retried, kept for the operator", async () => {
+    receiver.script = [401];
+    const id = await pageId("/careers");
+    await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, {});
+    await expectRequests(1, 2_500); // longer than the retry interval: still one request
+    const recorded = await failures();
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]!).toMatchObject({ state: "unauthorized", lastStatus: 401, uid: "api::page.page" });
+    expect(readFileSync(`${cms.dbFile}.log`, "utf8")).toMatch(/401: CMS_REVALIDATE_SECRET on the CMS does not match/);
+    await ok("DELETE", `/content-manager/collection-types/api::revalidation-failure.revalidation-failure/${recorded[0]!.documentId}`);
+  });
+});
+
+describe("POST /api/revalidate-cache (manual)", () => {
+  it("needs an admin token: none or a bad one → 401", async () => {
+    const none = await call("POST", "/api/revalidate-cache", { tags: ["cms:api::navbar.navbar"] }, null);
+    expect(none.status).toBe(401);
+    expect(none.body.error).toMatchObject({ status: 401, name: "UnauthorizedError" });
+    const bad = await call("POST", "/api/revalidate-cache", { tags: ["x"] }, "Bearer not.a.jwt");
+    expect(bad.status).toBe(401);
+    // a content-API user JWT is not an admin token
+    const forged = await call("POST", "/api/revalidate-cache", { tags: ["x"] }, `Bearer ${cms.token}`);
+    expect(forged.status).toBe(401);
+    expect(receiver.requests).toHaveLength(0);
+  });
+
+  it("bad bodies → 400 listing what is wrong", async () => {
+    for (const body of [{}, { fullPaths: [] }, { fullPaths: ["careers"] }, { tags: ["a b"] }, { fullPaths: ["/a"], tags: ["t"] }, { fullPaths: ["/a"], locale: "xx" }, { fullPaths: ["/a"], extra: 1 }]) {
+      const result = await call("POST", "/api/revalidate-cache", body);
+      expect(result.status, JSON.stringify(body)).toBe(400);
+      expect(result.body.error.name).toBe("ValidationError");
+      expect(result.body.error.message).toMatch(/^Invalid body: /);
+    }
+    expect(receiver.requests).toHaveLength(0);
+  });
+
+  it("paths with a locale, and tags: sent and answered", async () => {
+    const paths = await call("POST", "/api/revalidate-cache", { fullPaths: ["/careers"], locale: "de" });
+    expect(paths.status).toBe(200);
+    expect(paths.body.data).toMatchObject({ accepted: true, status: 200, payload: { uid: "api::page.page", next: { fullPaths: ["/de/careers"] } } });
+    const tags = await call("POST", "/api/revalidate-cache", { tags: ["cms:api::footer.footer"] });
+    expect(tags.body.data.payload).toEqual({ uid: "api::footer.footer", next: { tags: ["cms:api::footer.footer"] } });
+    expect(await expectRequests(2, 300)).toEqual([paths.body.data.payload, tags.body.data.payload]);
+  });
+
+  it("the front end refusing → 502 with what was sent", async () => {
+    receiver.script = [500, 500, 500];
+    const result = await call("POST", "/api/revalidate-cache", { fullPaths: ["/jobs"] });
+    expect(result.status).toBe(502);
+    expect(result.body.data).toMatchObject({ accepted: false, status: 500, attempts: 3, recorded: true });
+    await waitFor(() => receiver.requests.length >= 4); // 3 × 500, then the periodic retry delivers it
+    expect(receiver.requests[3]!.body).toEqual(result.body.data.payload);
+    expect(await noFailuresLeft()).toEqual([]);
+  });
+});
+
+describe("page moves (hierarchy)", () => {
+  it("moving a page: ONE call with old and new paths of it and its descendants, redirects without chains; moving back removes them", async () => {
+    const a = await createPage("en", { title: "A", slug: "rv-a" });
+    const b = await createPage("en", { title: "B", slug: "rv-b" });
+    const child = await createPage("en", { title: "Child", slug: "child" }, a);
+    await createPage("en", { title: "Grandchild", slug: "grand" }, child);
+    const base = "/content-manager/collection-types/api::redirect.redirect";
+    const { data: old } = await ok("POST", base, { source: "/en/rv-old", destination: "/rv-a/child", permanent: true });
+    await ok("POST", `${base}/${old.documentId}/actions/publish`, {});
+    await waitFor(() => receiver.requests.length >= 5);
+    await sleep(1_000);
+    receiver.reset();
+
+    await ok("POST", `${PAGES}/${child}/actions/publish?locale=en`, { parent: { connect: [{ documentId: b, locale: "en" }] } });
+    const [payload] = (await expectRequests(1)) as [Json];
+    expect(payload.uid).toBe("api::page.page");
+    expect([...payload.next.fullPaths].sort()).toEqual(
+      ["/rv-a/child", "/rv-a/child/grand", "/rv-b/child", "/rv-b/child/grand", "/en/rv-a/child", "/en/rv-a/child/grand", "/en/rv-old"].sort(),
+    );
+    expect(await redirects()).toMatchObject({
+      "/en/rv-a/child": "/rv-b/child",
+      "/en/rv-a/child/grand": "/rv-b/child/grand",
+      "/en/rv-old": "/rv-b/child", // updated: no chain through /rv-a/child
+    });
+    const published = await call("GET", `/api/redirects?filters[source][$eq]=/en/rv-a/child`, undefined, `Bearer ${cms.token}`);
+    expect(published.body.data).toHaveLength(1);
+    expect(published.body.data[0]).toMatchObject({ destination: "/rv-b/child", permanent: true });
+
+    receiver.reset();
+    await ok("POST", `${PAGES}/${child}/actions/publish?locale=en`, { parent: { connect: [{ documentId: a, locale: "en" }] } });
+    await expectRequests(1);
+    const after = await redirects();
+    expect(after).not.toHaveProperty("/en/rv-a/child"); // live again: removed (no loop)
+    expect(after).not.toHaveProperty("/en/rv-a/child/grand");
+    expect(after).toMatchObject({ "/en/rv-b/child": "/rv-a/child", "/en/rv-b/child/grand": "/rv-a/child/grand", "/en/rv-old": "/rv-a/child" });
+  });
+
+  it("POST /api/page-hierarchy/recalculate: admin only; answers what changed", async () => {
+    expect((await call("POST", "/api/page-hierarchy/recalculate", {}, null)).status).toBe(401);
+    const result = await call("POST", "/api/page-hierarchy/recalculate", {});
+    expect(result.status).toBe(200);
+    expect(result.body.data).toMatchObject({ moved: [], redirects: { created: [], updated: [], removed: [] } });
+    await sleep(500);
+    expect(receiver.requests).toHaveLength(0);
+  });
+});
