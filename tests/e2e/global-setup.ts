@@ -5,7 +5,7 @@ import path from "node:path";
 
 import { E2E_APP_PORT } from "../../playwright.config.ts";
 import { projectRoot, startApp } from "../support/app-server.ts";
-import { startCms } from "../support/cms-server.ts";
+import { ensureAdminBuild, startCms } from "../support/cms-server.ts";
 import { startOidcProvider } from "../support/oidc-provider.ts";
 
 const REVALIDATE_SECRET = "e2e-revalidate-secret-0123456789";
@@ -14,16 +14,20 @@ const OIDC_PORT = 3150;
 const OIDC_PROVIDER_ID = "local-oidc";
 
 /**
- * Builds the site and starts, for the whole run: a freshly seeded Strapi (mail to files), a
+ * Builds the site (and the Strapi admin UI when cms/build is missing or out of date) and
+ * starts, for the whole run: a freshly seeded Strapi with its admin UI (mail to files), a
  * local OpenID Connect provider, and the production site. Stops them all afterwards.
  */
 export default async function globalSetup() {
+  const dir = mkdtempSync(path.join(tmpdir(), "e2e-cms-"));
+  // tests/e2e/admin-button.spec.ts clicks through the real admin UI.
+  const adminBuild = ensureAdminBuild(path.join(dir, "cms-build.log"));
+  if (adminBuild.built) console.log(`[e2e] built the Strapi admin UI (cms/build) in ${Math.round(adminBuild.ms / 1000)} s`);
   execFileSync(path.join(projectRoot, "node_modules/.bin/react-router"), ["build"], {
     cwd: projectRoot,
     stdio: "ignore",
   });
   const appUrl = `http://127.0.0.1:${E2E_APP_PORT}`;
-  const dir = mkdtempSync(path.join(tmpdir(), "e2e-cms-"));
   const mailDir = path.join(dir, "mail");
   mkdirSync(mailDir);
   const oidc = await startOidcProvider({
@@ -34,6 +38,7 @@ export default async function globalSetup() {
     port: 3137,
     dbFile: path.join(dir, "e2e.db"),
     fresh: true,
+    serveAdmin: true,
     logFile: path.join(dir, "cms.log"),
     env: {
       CLIENT_URL: appUrl,

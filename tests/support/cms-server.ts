@@ -1,13 +1,16 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
  * Starts the real Strapi in cms/ as a child process, the fast way: `node server.js` (what
- * `npm start` runs: Strapi's start for a JavaScript project, no compile step) with
+ * `npm start` runs: Strapi's start for a JavaScript project, no compile step) with, by default,
  * SERVE_ADMIN=false (no admin panel build needed). The admin REST API (/admin/login,
  * /content-manager/...) still works; only the admin UI is not served.
+ *
+ * With `serveAdmin: true` it serves the admin UI too (SERVE_ADMIN=true): that needs the admin
+ * build in cms/build, see ensureAdminBuild().
  *
  * The CMS seeds itself on start (demo content, admin user, read-only API token) and writes the
  * token's plain key to a file next to the database; that key is returned as `token`.
@@ -47,6 +50,59 @@ export interface CmsOptions {
   env?: Record<string, string>;
   /** Where the CMS's stdout/stderr go; default: `<dbFile>.log`. */
   logFile?: string;
+  /**
+   * Serve the admin UI at /admin (SERVE_ADMIN=true); default false. Needs the admin build:
+   * call ensureAdminBuild() first.
+   */
+  serveAdmin?: boolean;
+}
+
+/**
+ * Where `strapi build` puts the admin UI and where Strapi 5 serves it from:
+ * `<distDir>/build`, and this JavaScript project's distDir is cms/ itself (server.js).
+ */
+export const adminBuildDir = path.join(cmsRoot, "build");
+
+/**
+ * Builds the admin UI (`strapi build`, what `cd cms && npm run build` runs, about a minute)
+ * unless cms/build/index.html is newer than everything under cms/src/admin and
+ * cms/package-lock.json. Returns whether it built. The build runs with the test secrets, so
+ * it never creates or changes cms/.env; its output goes to logFile.
+ */
+export function ensureAdminBuild(logFile: string): { built: boolean; ms: number } {
+  const sources = [path.join(cmsRoot, "package-lock.json"), ...listFiles(path.join(cmsRoot, "src/admin"))];
+  const newestSource = Math.max(...sources.map((file) => statSync(file).mtimeMs));
+  const index = path.join(adminBuildDir, "index.html");
+  if (existsSync(index) && statSync(index).mtimeMs > newestSource) return { built: false, ms: 0 };
+
+  const started = Date.now();
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  const logFd = openSync(logFile, "a");
+  try {
+    execFileSync(path.join(cmsRoot, "node_modules/.bin/strapi"), ["build"], {
+      cwd: cmsRoot,
+      env: {
+        ...process.env,
+        ...TEST_SECRETS,
+        STRAPI_TELEMETRY_DISABLED: "true",
+        STRAPI_DISABLE_UPDATE_NOTIFICATION: "true",
+        FORCE_COLOR: "0",
+      },
+      stdio: ["ignore", logFd, logFd],
+    });
+  } catch (error) {
+    throw new Error(`ensureAdminBuild: \`strapi build\` failed (${(error as Error).message})\n--- last lines of ${logFile} ---\n${tail(logFile, 60)}`);
+  } finally {
+    closeSync(logFd);
+  }
+  if (!existsSync(index)) throw new Error(`ensureAdminBuild: \`strapi build\` made no ${index}; see ${logFile}`);
+  return { built: true, ms: Date.now() - started };
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
@@ -78,7 +134,7 @@ export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
         DATABASE_CLIENT: "sqlite",
         DATABASE_FILENAME: dbFile,
         CMS_READONLY_TOKEN_FILE: tokenFile,
-        SERVE_ADMIN: "false",
+        SERVE_ADMIN: opts.serveAdmin ? "true" : "false",
         STRAPI_TELEMETRY_DISABLED: "true",
         STRAPI_DISABLE_UPDATE_NOTIFICATION: "true",
         BROWSER: "none",
