@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what the tests need from Debian's packages when it is missing: Chromium for
-# the Playwright end-to-end tests, Varnish for the CDN purge test. Needs root (or sudo);
+# the Playwright end-to-end tests, Varnish for the CDN purge test, Redis for the
+# several-instances tests. Needs root (or sudo);
 # does nothing when all is there.
 set -euo pipefail
 
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/sbin/varnishd ] || missing+=(varnish)
+[ -x /usr/bin/redis-server ] || missing+=(redis-server)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "Installing from Debian's packages: ${missing[*]}"

@@ -14,7 +14,11 @@ import {
   renderFlagsContext,
   type SharedServices,
 } from "../app/lib/request-context.server.ts";
+import { connectRedis } from "../app/lib/redis.server.ts";
+import { cachedResponseCodec } from "./cache/cached-response-codec.ts";
 import { DataCache } from "./cache/data-cache.ts";
+import { InvalidationBus } from "./cache/redis/invalidation-bus.ts";
+import { redisRemoteCache } from "./cache/redis/remote-cache.ts";
 import { Invalidations } from "./cache/invalidations.ts";
 import { IsrCache } from "./cache/isr-cache.ts";
 import { MemoryStore } from "./cache/memory-store.ts";
@@ -48,9 +52,22 @@ const invalidations = new Invalidations();
 let evictions = 0;
 let bypasses = 0;
 const pageStore = new MemoryStore<CachedResponse>(env.PAGE_CACHE_MAX_BYTES * 0.75, () => evictions++);
+
+/**
+ * With REDIS_URL, instances share rendered pages and locks (remote) and hear each other's
+ * invalidations (bus); the in-process store stays in front as the local layer.
+ */
+function sharedLayer() {
+  if (!env.REDIS_URL) return undefined;
+  const publisher = connectRedis(env.REDIS_URL, "page cache");
+  new InvalidationBus(invalidations, publisher, connectRedis(env.REDIS_URL, "invalidations"));
+  return redisRemoteCache(publisher, cachedResponseCodec);
+}
+
 const pageCache = new IsrCache<CachedResponse>({
   store: pageStore,
   invalidations,
+  remote: production ? sharedLayer() : undefined,
   onError: (key, error) => console.error(`[cache] regenerating ${key} failed; serving the stale page`, String(error)),
 });
 const services: SharedServices = {

@@ -85,6 +85,10 @@ const envSchema = z
     FASTLY_API_BASE: httpUrl("Fastly's API base, for tests").optional(),
     /** The HTTP cache (Varnish, nginx) that takes PURGE/BAN requests, e.g. http://127.0.0.1:6081. */
     CDN_PURGE_URL: httpUrl("the address of the HTTP cache that takes PURGE/BAN").optional(),
+    /** Redis for several instances: shared page cache, invalidations, locks and rate limits. Unset: this process only. */
+    REDIS_URL: z
+      .url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" })
+      .optional(),
     /** Requests a client (IP) may make to each auth form or endpoint per window. */
     AUTH_RATE_LIMIT_MAX: z.coerce.number({ error: missingOr("must be a whole number") }).int().min(1),
     AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ error: missingOr("must be a whole number") }).int().min(1),

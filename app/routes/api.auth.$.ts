@@ -10,7 +10,7 @@ async function handle(request: Request): Promise<Response> {
   if (request.method === "POST") {
     try {
       assertSameOrigin(request, getEnv().APP_PUBLIC_URL);
-      getAuthRateLimiter().hit(clientIpOf(request), new URL(request.url).pathname);
+      await getAuthRateLimiter().hit(clientIpOf(request), new URL(request.url).pathname);
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
       return Response.json({ code: error.code, message: error.message }, { status: error.status });

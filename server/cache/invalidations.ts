@@ -14,16 +14,27 @@ export interface InvalidationClock {
   (): number;
 }
 
+export type InvalidationKind = "tag" | "prefix";
+
+/** Told about every invalidation made here (not about merged ones): how other instances hear of it. */
+export type InvalidationListener = (kind: InvalidationKind, key: string, at: number) => void;
+
 export class Invalidations {
   private readonly tags = new Map<string, number>();
   /** `/jobs/*` is stored as `/jobs/`; `/*` as `/`. */
   private readonly prefixes = new Map<string, number>();
+  private readonly listeners: InvalidationListener[] = [];
 
   constructor(private readonly now: InvalidationClock = Date.now) {}
+
+  onInvalidate(listener: InvalidationListener): void {
+    this.listeners.push(listener);
+  }
 
   revalidateTag(tag: string): number {
     const at = this.now();
     this.tags.set(tag, at);
+    for (const listener of this.listeners) listener("tag", tag, at);
     return at;
   }
 
@@ -31,14 +42,16 @@ export class Invalidations {
   revalidatePath(path: string): number {
     if (path.endsWith("/*")) {
       const at = this.now();
-      this.prefixes.set(path.slice(0, -1), at);
+      const prefix = path.slice(0, -1);
+      this.prefixes.set(prefix, at);
+      for (const listener of this.listeners) listener("prefix", prefix, at);
       return at;
     }
     return this.revalidateTag(pathTag(path));
   }
 
   /** Applies an invalidation recorded elsewhere (another instance), keeping the latest time. */
-  merge(kind: "tag" | "prefix", key: string, at: number): void {
+  merge(kind: InvalidationKind, key: string, at: number): void {
     const map = kind === "tag" ? this.tags : this.prefixes;
     if ((map.get(key) ?? -Infinity) < at) map.set(key, at);
   }

@@ -1,4 +1,5 @@
 import { isEntryStale, type Invalidations } from "./invalidations.ts";
+import type { RemoteCache } from "./redis/remote-cache.ts";
 import type { CacheEntry, CacheStore } from "./types.ts";
 
 /**
@@ -38,6 +39,10 @@ export interface IsrCacheOptions<V> {
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
   onError?: (key: string, error: unknown) => void;
+  /** Shared entries and regeneration locks across instances (Redis); none: this process only. */
+  remote?: RemoteCache<V>;
+  /** How long one instance may hold a key's regeneration lock (ms). */
+  lockMs?: number;
 }
 
 export interface Served<V> {
@@ -75,7 +80,12 @@ export class IsrCache<V> {
    * the same result is handed to every concurrent caller and to later visitors.
    */
   async get(key: string, path: string, render: () => Promise<Rendered<V>>): Promise<Served<V>> {
-    const entry = this.options.store.get(key);
+    let entry = this.options.store.get(key);
+    if (!entry && this.options.remote) {
+      // Rendered by another instance?
+      entry = await this.options.remote.fetch(key);
+      if (entry) this.options.store.set(key, entry);
+    }
     if (entry) {
       if (!this.isStale(entry)) {
         this.counters.hits++;
@@ -99,13 +109,45 @@ export class IsrCache<V> {
     if (this.inFlight.has(key)) return;
     const failure = this.failures.get(key);
     if (failure && this.now() < failure.retryAt) return;
-    this.counters.regenerations++;
-    this.track(key, this.renderAndStore(key, path, render)).then(
+    this.track(key, this.regenerate(key, path, render)).then(
       (served) => {
         if (served.failed) this.recordFailure(key, new Error(`regeneration of ${key} failed`));
       },
       (error: unknown) => this.recordFailure(key, error),
     );
+  }
+
+  /** Regenerates a stale key, unless another instance already did or is doing it. */
+  private async regenerate(key: string, path: string, render: () => Promise<Rendered<V>>): Promise<Served<V>> {
+    const remote = this.options.remote;
+    if (!remote) {
+      this.counters.regenerations++;
+      return this.renderAndStore(key, path, render);
+    }
+    const local = this.options.store.get(key);
+    const freshShared = async () => {
+      const shared = await remote.fetch(key);
+      return shared && !this.isStale(shared) && shared.generatedAt > (local?.generatedAt ?? -Infinity) ? shared : undefined;
+    };
+    const adopt = (shared: CacheEntry<V>): Served<V> => {
+      this.options.store.set(key, shared);
+      return { value: shared.value, status: "MISS", entry: shared };
+    };
+    const before = await freshShared();
+    if (before) return adopt(before);
+    if (local && !(await remote.lock(key, this.options.lockMs ?? 30_000))) {
+      // Another instance is regenerating it; its result reaches us through Redis.
+      return { value: local.value, status: "STALE" };
+    }
+    try {
+      // It may have finished between our look and our lock.
+      const meanwhile = await freshShared();
+      if (meanwhile) return adopt(meanwhile);
+      this.counters.regenerations++;
+      return await this.renderAndStore(key, path, render);
+    } finally {
+      await remote.unlock(key);
+    }
   }
 
   private track(key: string, work: Promise<Served<V>>): Promise<Served<V>> {
@@ -132,6 +174,7 @@ export class IsrCache<V> {
         size: rendered.size,
       };
       this.options.store.set(key, entry);
+      await this.options.remote?.store(key, entry);
       this.failures.delete(key);
       return { value: rendered.value, status: "MISS", entry };
     }

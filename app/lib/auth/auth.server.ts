@@ -6,7 +6,8 @@ import { createCmsUsers } from "./cms-users.server.ts";
 import { cmsCredentials } from "./plugins/cms-credentials.server.ts";
 import { cmsOAuth } from "./plugins/cms-oauth.server.ts";
 import { cmsSession } from "./plugins/cms-session.server.ts";
-import { RateLimiter } from "./rate-limit.server.ts";
+import { connectRedis } from "../redis.server.ts";
+import { LocalRateLimiter, RedisRateLimiter, type RateLimiter } from "./rate-limit.server.ts";
 import { CLIENT_IP_HEADER } from "./request-guards.server.ts";
 
 /**
@@ -94,7 +95,10 @@ export function getAuth(): Auth {
 /** The rate limiter shared by the auth forms and the /api/auth endpoints. */
 export function getAuthRateLimiter(): RateLimiter {
   const env = getEnv();
-  limiter ??= new RateLimiter(env.AUTH_RATE_LIMIT_MAX, env.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000);
+  const windowMs = env.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000;
+  limiter ??= env.REDIS_URL
+    ? new RedisRateLimiter(connectRedis(env.REDIS_URL, "rate limit"), env.AUTH_RATE_LIMIT_MAX, windowMs)
+    : new LocalRateLimiter(env.AUTH_RATE_LIMIT_MAX, windowMs);
   return limiter;
 }
 

@@ -40,7 +40,7 @@ export async function runAuthForm<T>(
   let fields: Record<string, string> = {};
   try {
     assertSameOrigin(request, getEnv().APP_PUBLIC_URL);
-    getAuthRateLimiter().hit(clientIpOf(request), path);
+    await getAuthRateLimiter().hit(clientIpOf(request), path);
     const body = await readBodyWithLimit(request, FORM_BODY_LIMIT);
     fields = Object.fromEntries([...new URLSearchParams(body)].filter(([name]) => !name.startsWith("$")));
     const result = await call(fields);

@@ -1,10 +1,15 @@
-import { tooManyRequests } from "./errors.server.ts";
+import type { Redis } from "ioredis";
 
-/**
- * Fixed-window rate limits for the auth forms and endpoints, per real client IP and path,
- * in this process. (A shared store for several instances is issue 6.)
- */
-export class RateLimiter {
+import { whenReady } from "../redis.server.ts";
+import { AuthError, tooManyRequests } from "./errors.server.ts";
+
+/** Counts one request of a client to a path; throws a 429 AuthError once the window's budget is spent. */
+export interface RateLimiter {
+  hit(clientIp: string, path: string): Promise<void>;
+}
+
+/** Fixed windows in this process. */
+export class LocalRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
 
   constructor(
@@ -13,8 +18,7 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Counts one request; throws a 429 AuthError once the window's budget is spent. */
-  hit(clientIp: string, path: string): void {
+  async hit(clientIp: string, path: string): Promise<void> {
     const now = this.now();
     if (this.windows.size > 10_000) this.sweep(now);
     const key = `${clientIp} ${path}`;
@@ -29,5 +33,39 @@ export class RateLimiter {
 
   private sweep(now: number) {
     for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+  }
+}
+
+/**
+ * The same windows in Redis, so the limit holds across instances. While Redis is down each
+ * instance counts for itself (a looser limit, never a refusal because of Redis).
+ */
+export class RedisRateLimiter implements RateLimiter {
+  private readonly fallback: LocalRateLimiter;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly max: number,
+    private readonly windowMs: number,
+    private readonly prefix = "acme",
+  ) {
+    this.fallback = new LocalRateLimiter(max, windowMs);
+  }
+
+  async hit(clientIp: string, path: string): Promise<void> {
+    const key = `${this.prefix}:ratelimit:${clientIp}:${path}`;
+    let count: number;
+    let ttlMs: number;
+    await whenReady(this.redis);
+    try {
+      const results = await this.redis.multi().incr(key).pexpire(key, this.windowMs, "NX").pttl(key).exec();
+      count = Number(results?.[0]?.[1]);
+      ttlMs = Number(results?.[2]?.[1]);
+      if (!Number.isFinite(count)) throw new Error("no answer");
+    } catch (error) {
+      if (error instanceof AuthError) throw error;
+      return this.fallback.hit(clientIp, path);
+    }
+    if (count > this.max) throw tooManyRequests(Math.max(1, Math.ceil(ttlMs / 1000)));
   }
 }

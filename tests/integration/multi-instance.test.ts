@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startApp, type AppHandle } from "../support/app-server.ts";
+import { RedisServer } from "../support/redis-server.ts";
+import { StandInCms } from "../support/stand-in-cms.ts";
+
+// Two instances of the production site sharing one real Redis, behind no load balancer:
+// the tests send each request to the instance they choose.
+const SECRET = "revalidate-secret-0123456789";
+const METRICS = "metrics-secret-0123456789";
+const redis = new RedisServer(3601);
+const cms = new StandInCms(3602);
+let a: AppHandle;
+let b: AppHandle;
+
+beforeAll(async () => {
+  await redis.start();
+  await cms.start();
+  for (const [fullPath, title] of [
+    ["/company", "Company"],
+    ["/jobs", "Jobs"],
+    ["/careers", "Careers"],
+    ["/outage", "Before the outage"],
+  ] as const) {
+    cms.setPage({ fullPath, title });
+  }
+  cms.users.set("ann@example.com", { id: 1, password: "Right-password-1", blocked: false });
+  const env = {
+    CMS_URL: cms.url,
+    CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789",
+    CMS_REVALIDATE_SECRET: SECRET,
+    METRICS_SECRET: METRICS,
+    REDIS_URL: redis.url,
+    AUTH_RATE_LIMIT_MAX: "4",
+  };
+  [a, b] = await Promise.all([startApp({ port: 3603, env }), startApp({ port: 3604, env })]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await cms.stop();
+  await redis.stop();
+});
+
+async function get(app: AppHandle, path: string) {
+  const response = await fetch(`${app.url}${path}`);
+  return { status: response.status, cache: response.headers.get("x-cache"), text: await response.text() };
+}
+
+async function revalidate(app: AppHandle, fullPaths: string[]) {
+  const response = await fetch(`${app.url}/api/cms-revalidate`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
+    body: JSON.stringify({ uid: "api::page.page", next: { fullPaths } }),
+  });
+  expect(response.status).toBe(200);
+}
+
+async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 8_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await probe();
+  while (!accept(last)) {
+    if (Date.now() > deadline) throw new Error(`${what}: last ${JSON.stringify(last).slice(0, 300)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    last = await probe();
+  }
+  return last;
+}
+
+async function regenerations(app: AppHandle) {
+  const text = await (await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS}` } })).text();
+  return Number(/^isr_cache_regenerations_total (\d+)$/m.exec(text)?.[1]);
+}
+
+describe("several instances with Redis", () => {
+  it("a page rendered by instance A is a HIT on instance B", async () => {
+    expect((await get(a, "/company")).cache).toBe("MISS");
+    const onB = await get(b, "/company");
+    expect(onB.cache).toBe("HIT");
+    expect(onB.text).toContain("Company");
+  });
+
+  it("a revalidation received by A makes B serve STALE, then the fresh page", async () => {
+    await get(a, "/careers");
+    await eventually(() => get(b, "/careers"), (result) => result.cache === "HIT", "B caches /careers");
+    cms.setPage({ fullPath: "/careers", title: "Careers, renamed" });
+    await revalidate(a, ["/careers"]);
+    const stale = await eventually(() => get(b, "/careers"), (result) => result.cache !== "HIT", "B hears of it");
+    expect(stale.cache).toBe("STALE");
+    expect(stale.text).not.toContain("Careers, renamed");
+    await eventually(() => get(b, "/careers"), (result) => result.cache === "HIT" && result.text.includes("Careers, renamed"), "B fresh");
+  });
+
+  it("200 concurrent requests over both instances on one stale key regenerate it once", async () => {
+    await get(a, "/jobs");
+    await eventually(() => get(b, "/jobs"), (result) => result.cache === "HIT", "B caches /jobs");
+    await eventually(() => get(a, "/jobs"), (result) => result.cache === "HIT", "A caches /jobs");
+    const before = (await regenerations(a)) + (await regenerations(b));
+    cms.setPage({ fullPath: "/jobs", title: "Jobs, renamed" });
+    await revalidate(a, ["/jobs"]);
+    await eventually(() => get(b, "/jobs").then((result) => result.cache), (cache) => cache !== "HIT", "B hears of it");
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => get(i % 2 ? a : b, "/jobs")));
+    expect(results.every((result) => result.status === 200)).toBe(true);
+    await eventually(() => get(a, "/jobs"), (result) => result.text.includes("Jobs, renamed"), "A fresh");
+    await eventually(() => get(b, "/jobs"), (result) => result.text.includes("Jobs, renamed"), "B fresh");
+    const after = (await regenerations(a)) + (await regenerations(b));
+    // The probe above on B may have started its one regeneration before the burst: one in total.
+    expect(after - before).toBe(1);
+  });
+
+  it("the auth rate limit counts requests across both instances", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const app = i % 2 ? b : a;
+      const response = await fetch(`${app.url}/api/auth/sign-in-cms`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: app.url },
+        body: JSON.stringify({ email: "ann@example.com", password: "wrong" }),
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+  });
+
+  it("with Redis down nothing fails; once it is back the instances reconnect and catch up", async () => {
+    await get(a, "/outage");
+    await eventually(() => get(b, "/outage"), (result) => result.cache === "HIT", "B caches /outage");
+    await redis.stop();
+    for (const app of [a, b]) {
+      for (const path of ["/company", "/outage", "/not-cached-yet"]) {
+        expect((await get(app, path)).status).toBeLessThan(500);
+      }
+    }
+    cms.setPage({ fullPath: "/outage", title: "After the outage" });
+    await revalidate(a, ["/outage"]); // A alone hears it now; B must learn it later
+    expect((await get(b, "/outage")).cache).toBe("HIT");
+
+    await redis.start();
+    await eventually(() => get(b, "/outage"), (result) => result.text.includes("After the outage"), "B caught up", 15_000);
+    expect(a.output() + b.output()).toContain("[redis] page cache: reconnected");
+  }, 30_000);
+});
