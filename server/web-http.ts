@@ -6,7 +6,8 @@ import type { Request as ExpressRequest, Response as ExpressResponse } from "exp
 /** Express <-> Web Fetch API, for React Router's handler and the ISR cache. */
 
 export function toWebRequest(req: ExpressRequest, res: ExpressResponse): Request {
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
+  // Concatenated, not resolved: `new URL("//x", base)` would read "//x" as another host.
+  const url = new URL(`${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;

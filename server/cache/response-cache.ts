@@ -96,7 +96,8 @@ export function serveFreshHit(cache: IsrCache<CachedResponse>, req: IncomingMess
 export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
-    const url = new URL(req.originalUrl, "http://cache.local");
+    // Concatenated, not resolved: `new URL("//x", base)` would read "//x" as another host.
+    const url = new URL(`http://cache.local${req.originalUrl}`);
     const path = pagePathOf(url.pathname);
     if (!options.isCacheablePath(path)) return next();
 
