@@ -47,8 +47,9 @@ describe("default-locale variants for revalidation", () => {
     ["/", ["/en", "/"]],
     ["/jobs/*", ["/en/jobs/*", "/jobs/*"]],
     ["/*", ["/*"]],
-    ["/en/careers", ["/en/careers"]],
-    ["/en", ["/en"]],
+    ["/en/careers", ["/en/careers", "/careers"]],
+    ["/en", ["/en", "/"]],
+    ["/en/jobs/*", ["/en/jobs/*", "/jobs/*"]],
     ["/de/careers", ["/de/careers"]],
     ["/english-courses", ["/en/english-courses", "/english-courses"]],
   ])("%s → %j", (path, expected) => {

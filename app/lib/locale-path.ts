@@ -61,11 +61,17 @@ export function localePrefixedPath(fullPath: string, locale: string): string {
  * The paths to revalidate for one path the CMS sent (spec.md, "Front-end revalidation
  * endpoint"): a default-locale page is cached under both its URLs, so `/careers` becomes
  * `/en/careers` and `/careers`, `/` becomes `/en` and `/`, `/jobs/*` becomes `/en/jobs/*` and
- * `/jobs/*`. `/*` already covers everything, and a path that starts with a locale is kept as is.
+ * `/jobs/*`. `/*` already covers everything. A path that starts with a locale is not prefixed
+ * again; when that locale is the default one (redirect sources come this way: `/en/old`), its
+ * unprefixed twin is revalidated too, since the site answers it the same.
  */
 export function withDefaultLocaleVariants(path: string, config: LocaleConfig): string[] {
   if (path === "/*") return [path];
   const first = path.split("/")[1] ?? "";
+  if (first === config.defaultLocale) {
+    const unprefixed = path.slice(first.length + 1) || "/";
+    return [path, unprefixed];
+  }
   if (config.locales.includes(first)) return [path];
   const prefixed = path === "/" ? `/${config.defaultLocale}` : `/${config.defaultLocale}${path}`;
   return [prefixed, path];

@@ -14,7 +14,7 @@ type Json = Record<string, any>;
 /** The content-manager call of the shared admin session (one admin login per worker). */
 async function cm(method: string, path: string, body?: unknown): Promise<Json> {
   const admin = await StrapiAdmin.login(cmsUrl());
-  return (admin as unknown as { call(m: string, p: string, b?: unknown): Promise<Json> }).call(method, path, body);
+  return (await admin.call(method, path, body)) as Json;
 }
 
 async function createPage(data: Json, parent?: string): Promise<string> {
@@ -115,4 +115,22 @@ test("a page move: the children's new URLs work, the old ones redirect", async (
   } finally {
     for (const id of [grandchild, child, to, from]) await deletePage(id).catch(() => undefined);
   }
+});
+
+test("a redirect an editor publishes answers at once; unpublished, the path is a 404 again", async ({ request }, info) => {
+  const REDIRECTS = "/content-manager/collection-types/api::redirect.redirect";
+  const slug = slugFor("redirect", info.project.name);
+  const path = `/${slug}`;
+  expect((await request.get(path, { maxRedirects: 0 })).status()).toBe(404);
+  await request.get(path, { maxRedirects: 0 }); // cached as a 404
+
+  const { data: created } = await cm("POST", REDIRECTS, { source: `/en${path}`, destination: "/jobs", permanent: false });
+  await cm("POST", `${REDIRECTS}/${created.documentId}/actions/publish`, {});
+  await shows(request, path, (status) => status === 307);
+  const answer = await request.get(path, { maxRedirects: 0 });
+  expect(answer.headers().location).toBe("/jobs");
+
+  await cm("POST", `${REDIRECTS}/${created.documentId}/actions/unpublish`, {});
+  await shows(request, path, (status) => status === 404);
+  await cm("DELETE", `${REDIRECTS}/${created.documentId}`);
 });

@@ -37,7 +37,8 @@ export class StrapiAdmin {
     return new StrapiAdmin(cmsUrl, data.token);
   }
 
-  private async call(method: string, path: string, body?: unknown): Promise<unknown> {
+  /** Any admin API call with this admin's token (content-manager paths, for instance). */
+  async call(method: string, path: string, body?: unknown): Promise<unknown> {
     const response = await fetch(`${this.cmsUrl}${path}`, {
       method,
       headers: { authorization: `Bearer ${this.token}`, "content-type": "application/json" },
