@@ -15,6 +15,8 @@ export interface StandInPage {
 
 export class StandInCms {
   mode: "healthy" | "garbage" | "error" = "healthy";
+  /** Answers content requests this much later (a slow CMS). */
+  delayMs = 0;
   pages = new Map<string, StandInPage>();
   navbar = [{ label: "Home", url: "/" }];
   footerNote = "Stand-in footer";
@@ -36,7 +38,10 @@ export class StandInCms {
   }
 
   async start() {
-    this.server = createServer((req, res) => this.answer(req, res));
+    this.server = createServer((req, res) => {
+      if (this.delayMs > 0) setTimeout(() => this.answer(req, res), this.delayMs);
+      else this.answer(req, res);
+    });
     await new Promise<void>((resolve) => this.server?.listen(this.port, "127.0.0.1", resolve));
   }
 
