@@ -5,10 +5,11 @@
  *   connections), server on core 0 and load generator on core 1;
  * - time from a revalidation received by instance A to instance B serving STALE (p50, p99).
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 
 import { projectRoot, stopProcessGroup } from "../tests/support/app-server.ts";
+import { buildSite, load, waitFor } from "./support.ts";
 import { RedisServer } from "../tests/support/redis-server.ts";
 import { StandInCms } from "../tests/support/stand-in-cms.ts";
 
@@ -36,30 +37,12 @@ function instance(port: number, cmsUrl: string, redisUrl?: string): ChildProcess
   });
 }
 
-async function waitFor(url: string) {
-  for (let i = 0; i < 600; i++) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error(`${url} did not come up`);
-}
 
-function load(url: string) {
-  const out = execFileSync("taskset", ["-c", "1", process.execPath, "bench/load.mjs", url, String(SECONDS)], {
-    cwd: projectRoot,
-    encoding: "utf8",
-  });
-  return JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { requestsPerSecond: number; p50: number; p99: number; errors: number };
-}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function main() {
-  execFileSync(path.join(projectRoot, "node_modules/.bin/react-router"), ["build"], { cwd: projectRoot, stdio: "ignore" });
+  buildSite();
   const redis = new RedisServer(4401);
   const cms = new StandInCms(4402);
   cms.setPage({ fullPath: "/company", title: "Company", paragraphs: 40 });
@@ -78,7 +61,7 @@ async function main() {
     console.log("| store | requests/s | p50 ms | p99 ms | errors |");
     console.log("|---|---:|---:|---:|---:|");
     for (const [name, port] of [["Redis (with local layer)", 4403], ["in-process only", 4405]] as const) {
-      const result = load(`http://127.0.0.1:${port}/company`);
+      const result = load(`http://127.0.0.1:${port}/company`, SECONDS);
       console.log(`| ${name} | ${result.requestsPerSecond.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`);
     }
 

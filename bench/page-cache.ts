@@ -9,7 +9,7 @@
  * Then: the time to invalidate a tag with 100,000 entries cached, and the number of
  * regenerations started by 500 concurrent requests on one stale key.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,6 +19,7 @@ import { Invalidations } from "../server/cache/invalidations.ts";
 import { IsrCache } from "../server/cache/isr-cache.ts";
 import { MemoryStore } from "../server/cache/memory-store.ts";
 import { projectRoot, stopProcessGroup } from "../tests/support/app-server.ts";
+import { buildSite, load, waitFor } from "./support.ts";
 import { StandInCms } from "../tests/support/stand-in-cms.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -31,29 +32,10 @@ function pinned(core: number, command: string, args: string[], env: NodeJS.Proce
   return spawn("taskset", ["-c", String(core), command, ...args], { cwd: projectRoot, env, stdio: ["ignore", "inherit", "inherit"], detached: true });
 }
 
-async function waitFor(url: string) {
-  for (let i = 0; i < 600; i++) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error(`${url} did not come up`);
-}
 
-function load(url: string, headers: Record<string, string> = {}) {
-  const out = execFileSync(
-    "taskset",
-    ["-c", "1", process.execPath, "bench/load.mjs", url, String(SECONDS), ...Object.entries(headers).map(([k, v]) => `${k}=${v}`)],
-    { cwd: projectRoot, encoding: "utf8" },
-  );
-  return JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { requestsPerSecond: number; p50: number; p99: number; errors: number };
-}
 
 async function main() {
-  execFileSync(path.join(projectRoot, "node_modules/.bin/react-router"), ["build"], { cwd: projectRoot, stdio: "ignore" });
+  buildSite();
   const cms = new StandInCms(4312);
   cms.setPage({ fullPath: "/company", title: "Company", paragraphs: 40 });
   cms.setPage({ fullPath: "/jobs", title: "Jobs" });
@@ -92,7 +74,7 @@ async function main() {
         ["(b) uncached render", `${appUrl}/company`, { ...enc, cookie: "bench=1" }],
         ["(c) plain node:http", `http://127.0.0.1:${PLAIN_PORT}/`, enc],
       ] as const) {
-        const result = load(url, headers);
+        const result = load(url, SECONDS, headers);
         results[`${name}|${encoding}`] = result.requestsPerSecond;
         console.log(`| ${name} | ${encoding} | ${result.requestsPerSecond.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`);
       }
