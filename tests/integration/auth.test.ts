@@ -168,6 +168,19 @@ describe("auth endpoints and sessions", () => {
     }
   });
 
+  it("a session cookie replayed after sign-out is refused", async () => {
+    const cookie = await signIn("bob@example.com", "Right-password-2");
+    expect((await (await fetch(`${app.url}/api/auth/get-session`, { headers: { cookie } })).json())?.user?.email).toBe(
+      "bob@example.com",
+    );
+    const signOut = await postForm(app.url, "/sign-out", {}, { cookie });
+    expect(signOut.status).toBe(303);
+    // The browser dropped its cookies; a copy of them is sent again.
+    expect(await (await fetch(`${app.url}/api/auth/get-session`, { headers: { cookie } })).json()).toBeNull();
+    const account = await fetch(`${app.url}/account`, { headers: { cookie }, redirect: "manual" });
+    expect(account.status).toBe(302);
+  });
+
   it("a JSON post from another origin is refused", async () => {
     const response = await postJson(app.url, "/api/auth/sign-in-cms", { email: "ann@example.com", password: "Right-password-1" }, {
       origin: "https://evil.example",

@@ -122,6 +122,27 @@ describe("several instances with Redis", () => {
     expect(statuses).toEqual([401, 401, 401, 401, 429]);
   });
 
+  it("a session signed out on one instance is refused on the other", async () => {
+    // Registering signs in too (and does not use up the sign-in rate limit of the test below).
+    const signIn = await fetch(`${a.url}/api/auth/register-cms`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: a.url },
+      body: JSON.stringify({ email: "cat@example.com", password: "Right-password-3", passwordConfirmation: "Right-password-3" }),
+    });
+    expect(signIn.status).toBe(200);
+    const cookie = signIn.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+    const session = async (app: AppHandle) =>
+      (await (await fetch(`${app.url}/api/auth/get-session`, { headers: { cookie } })).json()) as { user?: { email: string } } | null;
+    expect((await session(b))?.user?.email).toBe("cat@example.com");
+    const signOut = await fetch(`${a.url}/api/auth/sign-out`, {
+      method: "POST",
+      headers: { cookie, origin: a.url, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(signOut.status).toBe(200);
+    expect(await session(b)).toBeNull();
+  });
+
   it("with Redis down nothing fails; once it is back the instances reconnect and catch up", async () => {
     await get(a, "/outage");
     await eventually(() => get(b, "/outage"), (result) => result.cache === "HIT", "B caches /outage");

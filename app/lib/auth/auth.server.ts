@@ -5,7 +5,8 @@ import { getEnv, type Env } from "../env.server.ts";
 import { createCmsUsers } from "./cms-users.server.ts";
 import { cmsCredentials } from "./plugins/cms-credentials.server.ts";
 import { cmsOAuth } from "./plugins/cms-oauth.server.ts";
-import { cmsSession } from "./plugins/cms-session.server.ts";
+import { cmsSession, sessionRevocation } from "./plugins/cms-session.server.ts";
+import { LocalRevocations, RedisRevocations } from "./revocations.server.ts";
 import { connectRedis } from "../redis.server.ts";
 import { LocalRateLimiter, RedisRateLimiter, type RateLimiter } from "./rate-limit.server.ts";
 import { CLIENT_IP_HEADER } from "./request-guards.server.ts";
@@ -20,6 +21,7 @@ const WEEK_SECONDS = 7 * 24 * 60 * 60;
 
 function createAuth(env: Env) {
   const cmsUsers = createCmsUsers({ baseUrl: env.CMS_URL, timeoutMs: env.CMS_FETCH_TIMEOUT_MS });
+  const revocations = env.REDIS_URL ? new RedisRevocations(connectRedis(env.REDIS_URL, "sessions")) : new LocalRevocations();
   const socialProviders: Parameters<typeof betterAuth>[0]["socialProviders"] = {};
   if (env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET) {
     socialProviders.github = { clientId: env.GITHUB_CLIENT_ID, clientSecret: env.GITHUB_CLIENT_SECRET, scope: ["user:email"] };
@@ -74,7 +76,8 @@ function createAuth(env: Env) {
     telemetry: { enabled: false },
     plugins: [
       cmsCredentials(() => cmsUsers),
-      cmsSession(() => cmsUsers),
+      cmsSession(() => cmsUsers, revocations),
+      sessionRevocation(revocations),
       cmsOAuth({ cmsUrl: env.CMS_URL, secret: env.CMS_OAUTH_SYNC_SECRET, timeoutMs: env.CMS_FETCH_TIMEOUT_MS }),
       ...oidc,
     ],

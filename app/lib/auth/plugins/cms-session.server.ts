@@ -1,7 +1,10 @@
+import type { BetterAuthPlugin } from "better-auth";
+import { createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { deleteSessionCookie } from "better-auth/cookies";
 import { customSession } from "better-auth/plugins";
 
 import type { CmsUsers } from "../cms-users.server.ts";
+import type { SessionRevocations } from "../revocations.server.ts";
 import { toPublicUser, type SessionUser } from "../session-user.ts";
 
 /**
@@ -12,12 +15,12 @@ import { toPublicUser, type SessionUser } from "../session-user.ts";
  * - 429, 5xx, timeout: the session is kept as it is (a CMS hiccup logs nobody out), logged.
  * What it returns is what leaves the server: never the JWT, never the session token.
  */
-export function cmsSession(cms: () => CmsUsers) {
+export function cmsSession(cms: () => CmsUsers, revocations: SessionRevocations) {
   // Returning null means "no session" (the endpoint answers null); the library's type does not say so.
   return customSession(async ({ user, session }, ctx): Promise<Record<string, unknown>> => {
     const stored = user as unknown as SessionUser;
     const publicSession = { id: session.id, userId: session.userId, expiresAt: session.expiresAt };
-    if (!stored.cmsJWT) {
+    if (!stored.cmsJWT || (await revocations.isRevoked(session.id))) {
       deleteSessionCookie(ctx);
       return null as never;
     }
@@ -42,4 +45,22 @@ export function cmsSession(cms: () => CmsUsers) {
       return { session: publicSession, user: toPublicUser(stored) };
     }
   });
+}
+
+/** Signing out records the session as revoked, so a copy of its cookie is refused from then on. */
+export function sessionRevocation(revocations: SessionRevocations) {
+  return {
+    id: "session-revocation",
+    hooks: {
+      before: [
+        {
+          matcher: (ctx) => ctx.path === "/sign-out",
+          handler: createAuthMiddleware(async (ctx) => {
+            const current = await getSessionFromCtx(ctx);
+            if (current) await revocations.revoke(current.session.id, new Date(current.session.expiresAt));
+          }),
+        },
+      ],
+    },
+  } satisfies BetterAuthPlugin;
 }
