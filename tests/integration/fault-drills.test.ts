@@ -42,6 +42,25 @@ describe("fault drills", () => {
     expect((await fetch(`${app.url}/slow`)).status).toBe(200);
   }, 30_000);
 
+  it("the CMS stopped: cached pages keep being served, and all recovers when it is back", async () => {
+    await fetch(`${app.url}/`);
+    expect((await fetch(`${app.url}/`)).headers.get("x-cache")).toBe("HIT");
+    await cms.stop();
+    try {
+      const cached = await fetch(`${app.url}/`);
+      expect(cached.status).toBe(200);
+      expect(await cached.text()).toContain("Home");
+      const uncached = await fetch(`${app.url}/never-rendered`);
+      expect(uncached.status).toBe(503);
+    } finally {
+      await cms.start();
+    }
+    cms.setPage({ fullPath: "/late", title: "Back again" });
+    const back = await fetch(`${app.url}/late`);
+    expect(back.status).toBe(200);
+    expect(await back.text()).toContain("Back again");
+  }, 30_000);
+
   it("a restarted site keeps its visitors signed in, and its cache fills again", async () => {
     const signIn = await fetch(`${app.url}/api/auth/sign-in-cms`, {
       method: "POST",

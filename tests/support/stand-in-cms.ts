@@ -122,6 +122,8 @@ export class StandInCms {
         return json(200, { jwt: `stand-in-jwt-${user.id}`, user: userJson(body.email ?? "", user) });
       }
       if (url.pathname === "/api/auth/forgot-password") return json(200, { ok: true });
+      // No reset codes are ever issued here: any code is wrong, as Strapi says it.
+      if (url.pathname === "/api/auth/reset-password") return fail(400, "Incorrect code provided");
       return fail(404, "Not Found");
     });
   }

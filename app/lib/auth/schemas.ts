@@ -36,7 +36,7 @@ export const registerSchema = z
 export const forgotPasswordSchema = z.object({ email });
 export const resetPasswordSchema = z
   .object({
-    code: z.string({ error: "The reset link is incomplete." }).min(1, "The reset link is incomplete.").max(512),
+    code: z.string({ error: "The reset link is incomplete." }).trim().min(1, "The reset link is incomplete.").max(512),
     password: newPassword,
     passwordConfirmation: confirmation,
   })
