@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import express from "express";
 import { createRequestHandler, type RouterContextProvider } from "react-router";
-import "react-router";
 
 import { AUTH_PAGE_PATHS } from "../app/lib/auth/paths.ts";
 import { getServerSession } from "../app/lib/auth/session.server.ts";

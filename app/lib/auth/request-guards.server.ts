@@ -13,20 +13,20 @@ export function clientIpOf(request: Request): string {
  */
 export function assertSameOrigin(request: Request, appPublicUrl: string): void {
   const expected = new URL(appPublicUrl).origin;
-  const origin = request.headers.get("origin");
-  const referer = request.headers.get("referer");
-  let source: string | null = null;
-  if (origin && origin !== "null") source = origin;
-  else if (referer) {
-    try {
-      source = new URL(referer).origin;
-    } catch {
-      source = "invalid";
-    }
-  } else if (origin === "null") source = "null";
-  const crossSite = request.headers.get("sec-fetch-site") === "cross-site";
-  if ((source !== null && source !== expected) || crossSite) {
+  const source = request.headers.get("origin") ?? originOf(request.headers.get("referer"));
+  // No Origin and no Referer: not a browser acting for another site (curl, server to server).
+  const foreign = source !== null && source !== expected;
+  if (foreign || request.headers.get("sec-fetch-site") === "cross-site") {
     throw new AuthError(403, "CROSS_ORIGIN", "This form can only be sent from this site.");
+  }
+}
+
+function originOf(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "invalid";
   }
 }
 

@@ -3,7 +3,7 @@ import { APIError, createAuthEndpoint, getSessionFromCtx } from "better-auth/api
 import * as z from "zod";
 
 import type { CmsUsers } from "../cms-users.server.ts";
-import { AuthError } from "../errors.server.ts";
+import { asApiErrors } from "../errors.server.ts";
 import {
   fieldErrorsOf,
   forgotPasswordSchema,
@@ -27,18 +27,6 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
     throw new APIError(400, { code: "INVALID_INPUT", message: "Please correct the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) });
   }
   return parsed.data;
-}
-
-/** Turns an AuthError into better-auth's error response (status, code, message, field errors). */
-async function asApiErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof AuthError) {
-      throw new APIError(error.status as 400, { code: error.code, message: error.message, fieldErrors: error.fieldErrors });
-    }
-    throw error;
-  }
 }
 
 const bodyOf = { method: "POST" as const, body: z.unknown() };

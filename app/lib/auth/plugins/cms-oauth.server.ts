@@ -3,7 +3,7 @@ import { APIError, createAuthEndpoint, createAuthMiddleware, getSessionFromCtx }
 import { deleteSessionCookie } from "better-auth/cookies";
 
 import { syncOAuthUserWithCms, type OAuthIdentity } from "../cms-oauth-sync.server.ts";
-import { AuthError } from "../errors.server.ts";
+import { AuthError, asApiErrors } from "../errors.server.ts";
 import { toPublicUser } from "../session-user.ts";
 import { startCmsSession } from "./start-session.server.ts";
 
@@ -77,20 +77,15 @@ export function cmsOAuth(config: CmsOAuthConfig) {
         if (!session || !user?.provider || user.provider === "credentials") {
           throw new APIError(401, { code: "UNAUTHORIZED", message: "Sign in with a provider first." });
         }
-        try {
-          const synced = await syncSession(ctx as never, config, {
-            provider: user.provider,
+        const synced = await asApiErrors(() =>
+          syncSession(ctx as never, config, {
+            provider: user.provider!,
             email: session.user.email,
             emailVerified: Boolean(session.user.emailVerified),
             name: session.user.name,
-          });
-          return ctx.json({ user: toPublicUser(synced) });
-        } catch (error) {
-          if (error instanceof AuthError) {
-            throw new APIError(error.status as 400, { code: error.code, message: error.message });
-          }
-          throw error;
-        }
+          }),
+        );
+        return ctx.json({ user: toPublicUser(synced) });
       }),
     },
   } satisfies BetterAuthPlugin;
