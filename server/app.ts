@@ -28,6 +28,7 @@ import {
   type CachedResponse,
   type PageRender,
 } from "./cache/response-cache.ts";
+import { canonicalRequests } from "./canonical-request.ts";
 import { securityHeaderList } from "./security-headers.ts";
 import { sendWebResponse, toWebRequest, trustProxySetting } from "./web-http.ts";
 
@@ -108,8 +109,13 @@ export function serveCachedPage(req: IncomingMessage, res: ServerResponse): bool
   return serveFreshHit(pageCache, req, res);
 }
 
+/** The origin every render is made for: the configured one, never the Host a client sent. */
+const origin = new URL(env.APP_PUBLIC_URL).origin;
+const webRequest = (req: express.Request, res: express.Response) => toWebRequest(req, res, origin);
+
 export const app = express();
 app.set("trust proxy", trustProxySetting(env.TRUST_PROXY));
+app.use(canonicalRequests());
 
 app.get("/metrics", (req, res, next) => {
   if (!env.METRICS_SECRET) return next();
@@ -128,7 +134,7 @@ app.use(
     cache: pageCache,
     render,
     isCacheablePath,
-    toWebRequest,
+    toWebRequest: webRequest,
     send: sendWebResponse,
     baseHeaders: securityHeaderList(env),
     onBypass: () => bypasses++,
@@ -137,7 +143,7 @@ app.use(
 
 app.use(async (req, res, next) => {
   try {
-    const request = toWebRequest(req, res);
+    const request = webRequest(req, res);
     const context = createRequestContext(env, services, sessionJWTOf(request));
     await sendWebResponse(res, await handleRequest(request, context), req.method);
   } catch (error) {

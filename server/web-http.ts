@@ -5,9 +5,14 @@ import type { Request as ExpressRequest, Response as ExpressResponse } from "exp
 
 /** Express <-> Web Fetch API, for React Router's handler and the ISR cache. */
 
-export function toWebRequest(req: ExpressRequest, res: ExpressResponse): Request {
+/**
+ * The Web Request for an Express request. Its URL is the site's own origin (APP_PUBLIC_URL)
+ * plus the request's path and query, never the Host or X-Forwarded-Host a client sent: a
+ * stranger's header must not choose what is rendered (and cached) for everyone.
+ */
+export function toWebRequest(req: ExpressRequest, res: ExpressResponse, origin: string): Request {
   // Concatenated, not resolved: `new URL("//x", base)` would read "//x" as another host.
-  const url = new URL(`${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`);
+  const url = new URL(`${origin}${req.originalUrl}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;

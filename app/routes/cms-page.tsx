@@ -12,11 +12,8 @@ import { cmsContext } from "../lib/request-context.server.ts";
 const NOT_FOUND = { message: "There is no page at this address." };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  // The path is canonical already: other spellings were redirected before the router (server/app.ts).
   const url = new URL(request.url);
-  // One URL per page: `/company/` answers with a permanent redirect to `/company`.
-  if (url.pathname.length > 1 && url.pathname.endsWith("/")) {
-    throw redirect(`${url.pathname.replace(/\/+$/, "") || "/"}${url.search}`, 308);
-  }
   const target = parseLocalePath(url.pathname, localeConfig());
   if (!target) throw data(NOT_FOUND, { status: 404 });
 

@@ -5,7 +5,7 @@ import { AuthForm, Field } from "../components/auth-form.tsx";
 import { getAuth, oauthProviders } from "../lib/auth/auth.server.ts";
 import { redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
 import { AUTH_PAGES } from "../lib/auth/paths.ts";
-import { safeRedirectPath } from "../lib/auth/request-guards.server.ts";
+import { safeRedirectPath } from "../lib/redirect-target.ts";
 import { getServerSession } from "../lib/auth/session.server.ts";
 import { getEnv } from "../lib/env.server.ts";
 

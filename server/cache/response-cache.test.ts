@@ -26,7 +26,7 @@ async function serve(render: (request: Request) => Promise<PageRender>) {
         return render(request);
       },
       isCacheablePath: (path) => !path.startsWith("/api/"),
-      toWebRequest,
+      toWebRequest: (req, res) => toWebRequest(req, res, "http://site.test"),
       send: sendWebResponse,
     }),
   );

@@ -18,6 +18,8 @@ export class StandInCms {
   /** Answers content requests this much later (a slow CMS). */
   delayMs = 0;
   pages = new Map<string, StandInPage>();
+  /** Published redirects by source (a locale-prefixed path such as `/en/old`). */
+  redirects = new Map<string, { destination: string; permanent: boolean }>();
   navbar = [{ label: "Home", url: "/" }];
   footerNote = "Stand-in footer";
   requests: string[] = [];
@@ -81,6 +83,11 @@ export class StandInCms {
             ]
           : [],
       });
+    }
+    if (url.pathname === "/api/redirects") {
+      const source = url.searchParams.get("filters[source][$eq]") ?? "";
+      const redirect = this.redirects.get(source);
+      return json({ data: redirect ? [{ documentId: `redirect-${source}`, source, ...redirect }] : [] });
     }
     if (url.pathname === "/api/navbar") return json({ data: { links: this.navbar } });
     if (url.pathname === "/api/footer") return json({ data: { links: [], note: this.footerNote } });

@@ -29,18 +29,3 @@ function originOf(url: string | null): string | null {
     return "invalid";
   }
 }
-
-/** Where to go after signing in: a path on this site only, never another host. */
-export function safeRedirectPath(value: FormDataEntryValue | string | null | undefined, fallback = "/account"): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) {
-    return fallback;
-  }
-  if (/[\u0000-\u001f\\]/.test(value)) return fallback;
-  try {
-    const url = new URL(value, "http://site.invalid");
-    if (url.origin !== "http://site.invalid") return fallback;
-    return `${url.pathname}${url.search}${url.hash}`;
-  } catch {
-    return fallback;
-  }
-}

@@ -1,0 +1,201 @@
+import { request as httpRequest } from "node:http";
+
+import getPort from "get-port";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startApp, type AppHandle } from "../support/app-server.ts";
+import { StandInCms } from "../support/stand-in-cms.ts";
+
+// The attacks of the security review, against the production build: a Host header or a path
+// spelling must never choose what the cache stores for everyone, and no redirect the site
+// builds may lead to another host.
+const SECRET = "revalidate-secret-0123456789";
+let cms: StandInCms;
+let app: AppHandle;
+
+beforeAll(async () => {
+  cms = new StandInCms(await getPort());
+  await cms.start();
+  cms.setPage({ fullPath: "/", title: "Home" });
+  cms.setPage({ fullPath: "/about", title: "About us" });
+  cms.setPage({ fullPath: "/company", title: "Company" });
+  cms.setPage({ fullPath: "/evil.com", title: "A page called evil.com" });
+  cms.users.set("ann@example.com", { id: 1, password: "Right-password-1", blocked: false });
+  app = await startApp({
+    port: await getPort(),
+    env: {
+      CMS_URL: cms.url,
+      CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789",
+      CMS_REVALIDATE_SECRET: SECRET,
+      AUTH_RATE_LIMIT_MAX: "1000",
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await cms?.stop();
+});
+
+/** A raw request: fetch() would not send a hostile Host or an unnormalised path. */
+function raw(path: string, headers: Record<string, string> = {}) {
+  const { port } = new URL(app.url);
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>(
+    (resolve, reject) => {
+      const req = httpRequest({ host: "127.0.0.1", port, path, headers, setHost: !("host" in headers) }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      });
+      req.on("error", reject);
+      req.end();
+    },
+  );
+}
+
+async function revalidate(fullPaths: string[]) {
+  const response = await fetch(`${app.url}/api/cms-revalidate`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
+    body: JSON.stringify({ uid: "api::page.page", next: { fullPaths } }),
+  });
+  expect(response.status).toBe(200);
+}
+
+/** Polls until `path` answers with `text` (a background regeneration has landed). */
+async function eventually(path: string, text: string) {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const response = await raw(path);
+    if (response.text.includes(text)) return response;
+    if (Date.now() > deadline) throw new Error(`${path} never showed ${text}: ${response.text.slice(0, 300)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("the Host header cannot choose what is rendered or cached", () => {
+  const hosts = ["x?", "x\\", "x#", "evil.example", "evil.example/other?", "127.0.0.1:1"];
+
+  it.each(hosts.map((host, index) => [host, index]))("Host: %s on a page nobody asked for yet renders that page", async (host, index) => {
+    cms.setPage({ fullPath: `/about-${index}`, title: `About number ${index}` });
+    // The attack: the entry is missing, so this request's render is the one that gets stored.
+    const attack = await raw(`/about-${index}`, { host: String(host), "x-forwarded-host": "evil.example" });
+    expect(attack.status).toBe(200);
+    expect(attack.text).toContain(`About number ${index}`);
+    expect(attack.text).not.toContain("<h1>Home</h1>");
+    // What everybody else now gets from the cache.
+    const next = await raw(`/about-${index}`);
+    expect(next.headers["x-cache"]).toBe("HIT");
+    expect(next.text).toContain(`About number ${index}`);
+    expect(next.text).not.toMatch(/evil\.example|x\?|x\\/);
+  });
+
+  it("a stale page regenerated for a request with a hostile Host is still that page", async () => {
+    await raw("/about");
+    cms.setPage({ fullPath: "/about", title: "About us, revised" });
+    await revalidate(["/about"]);
+    // This request gets the stale page and starts the regeneration with its own URL.
+    const attack = await raw("/about", { host: "x?" });
+    expect(attack.headers["x-cache"]).toBe("STALE");
+    const regenerated = await eventually("/about", "About us, revised");
+    expect(regenerated.text).not.toContain("<h1>Home</h1>");
+  });
+});
+
+describe("one spelling per page", () => {
+  it.each([
+    ["//company", "/company"],
+    ["/%63ompany", "/company"],
+    ["/en//company", "/en/company"],
+    ["/company/", "/company"],
+    ["/company//", "/company"],
+    ["/x/../company", "/company"],
+    ["/%2e/company", "/company"],
+    ["/company?utm_source=news", null],
+    ["//company/?a=1", "/company?a=1"],
+  ])("%s redirects (308) to %s before the cache", async (path, location) => {
+    const response = await raw(path);
+    if (location === null) {
+      expect(response.status).toBe(200);
+      return;
+    }
+    expect(response.status).toBe(308);
+    expect(response.headers.location).toBe(location);
+    expect(response.headers["x-cache"]).toBeUndefined();
+  });
+
+  it("a revalidation of /company reaches every way of asking for it", async () => {
+    cms.setPage({ fullPath: "/company", title: "Company, first" });
+    await revalidate(["/company"]);
+    expect((await raw("/company")).text).toContain("Company, first");
+    cms.setPage({ fullPath: "/company", title: "Company, second" });
+    await revalidate(["/company"]);
+    await eventually("/company", "Company, second");
+    for (const spelling of ["//company", "/%63ompany", "/company/", "/en/../company"]) {
+      const redirect = await raw(spelling);
+      expect(redirect.headers.location).toBe("/company");
+      expect((await raw("/company")).text).toContain("Company, second");
+    }
+  });
+
+  it("a path that has no canonical form is a 400, not a cache entry", async () => {
+    for (const path of ["/%", "/a%2fb", "/a%00b", "/%ff"]) {
+      const response = await raw(path);
+      expect(response.status, path).toBe(400);
+      expect(response.text).toMatch(/Check the address/);
+      expect(response.headers["x-cache"]).toBeUndefined();
+    }
+  });
+});
+
+describe("no redirect leads off-site", () => {
+  it("GET //evil.com/ stays on this site, and the cache keeps no such redirect", async () => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const response = await raw("//evil.com/");
+      expect(response.status).toBe(308);
+      expect(response.headers.location).toBe("/evil.com");
+    }
+  });
+
+  it("CMS redirects with //, /\\ and dot tricks become paths on this site", async () => {
+    for (const [source, destination, expected] of [
+      ["/en/old-a", "//evil.example/x", "/evil.example/x"],
+      ["/en/old-b", "/\\evil.example", "/evil.example"],
+      ["/en/old-c", "/.//evil.example", "/evil.example"],
+      ["/en/old-d", "/jobs/", "/jobs"],
+    ] as const) {
+      cms.redirects.set(source, { destination, permanent: false });
+      const response = await raw(source.replace(/^\/en/, ""));
+      expect(response.status, source).toBe(307);
+      expect(response.headers.location, source).toBe(expected);
+    }
+  });
+
+  it("sign-in: hostile redirectTo values land on this site", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.constantFrom("/.//evil.com", "/a/..//evil.com", "/%2e//evil.com", "//evil.com", "/\\evil.com", "https://evil.com", "/%2e%2e/%2e%2e//evil.com"),
+          fc
+            .array(fc.constantFrom("/", "\\", ".", "..", "%2e", "%2f", "%5c", "evil.com", "@", "http:", "javascript:"), { maxLength: 6 })
+            .map((pieces) => pieces.join("")),
+        ),
+        async (redirectTo) => {
+          const response = await fetch(`${app.url}/sign-in`, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded", origin: app.url },
+            body: new URLSearchParams({ email: "ann@example.com", password: "Right-password-1", redirectTo }),
+            redirect: "manual",
+          });
+          const location = response.headers.get("location");
+          expect(location, redirectTo).not.toBeNull();
+          expect(new URL(location!, `${app.url}/sign-in`).origin, `${redirectTo} -> ${location}`).toBe(app.url);
+          expect(location).toMatch(/^\/(?![/\\])/);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 60_000);
+});
