@@ -1,0 +1,155 @@
+'use strict';
+
+/**
+ * A password change or reset ends the user's other sessions.
+ *
+ * users-permissions' JWTs (the default 'legacy-support' mode) are never revoked: a password
+ * change issues a new one, and every older one stays valid until it expires. The site's
+ * session cookie carries such a JWT, so a copy of a cookie outlived the change of password.
+ *
+ * The user has a private `sessionsValidAfter` datetime, stored with the user (it survives
+ * restarts, is shared by every instance, needs no Redis):
+ * - set to "now" by any write that sets a password (change-password, reset-password, an
+ *   admin's edit), in the database lifecycle, so no route can skip it;
+ * - never set from outside: whatever a caller sends for it is dropped (PUT /api/users/:id
+ *   passes the request body to the database as it is);
+ * - every JWT issued before it is refused by the JWT service, on every content-API route.
+ *   The site validates its session with GET /api/users/me on every request, so the 401
+ *   signs that session out.
+ *
+ * Which time is compared: the JWT's issue time, from the CMS's clock, the clock that also
+ * sets sessionsValidAfter (the site's session createdAt would bring the site's clock, and
+ * any skew between the two machines, into it). jsonwebtoken's `iat` has whole seconds only:
+ * the token issued for the change itself has the same `iat` as the change. So every token
+ * carries `iatMs`, its issue time in milliseconds; tokens without it (issued before this
+ * code) fall back to `iat`. The session that made the change gets a token issued after the
+ * change, and stays valid.
+ */
+
+const FIELD = 'sessionsValidAfter';
+const ISSUED_AT_MS = 'iatMs';
+const USER_UID = 'plugin::users-permissions.user';
+
+/** The attribute added to plugin::users-permissions.user: not in the API's output, not writable, not in the admin's forms. */
+const SESSIONS_VALID_AFTER_ATTRIBUTE = {
+  type: 'datetime',
+  private: true,
+  configurable: false,
+  writable: false,
+  visible: false,
+};
+
+/** A JWT payload with its issue time in milliseconds added (a plain object, or a model with toJSON). */
+function withIssuedAtMs(payload, nowMs) {
+  const plain = payload && typeof payload.toJSON === 'function' ? payload.toJSON() : payload;
+  if (!plain || typeof plain !== 'object' || Array.isArray(plain)) return payload;
+  return { ...plain, [ISSUED_AT_MS]: nowMs };
+}
+
+/** When a verified token was issued, in ms: `iatMs`, else `iat` (seconds), else null (e.g. refresh-mode access tokens). */
+function issuedAtMs(payload) {
+  if (!payload || typeof payload !== 'object') return null;
+  const ms = payload[ISSUED_AT_MS];
+  if (typeof ms === 'number' && Number.isFinite(ms)) return ms;
+  const seconds = payload.iat;
+  if (typeof seconds === 'number' && Number.isFinite(seconds)) return seconds * 1000;
+  return null;
+}
+
+/** A stored sessionsValidAfter (ISO string, Date, ms, null) in ms, or null when unset or unreadable. */
+function validAfterMs(value) {
+  if (value === null || value === undefined || value === '') return null;
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(String(value));
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** Whether a token was issued before the user's sessionsValidAfter (and so must be refused). */
+function issuedBeforeValidAfter(payload, storedValidAfter) {
+  const after = validAfterMs(storedValidAfter);
+  const issued = issuedAtMs(payload);
+  return after !== null && issued !== null && issued < after;
+}
+
+/**
+ * The data of a user write, made safe (in place): a caller's sessionsValidAfter is dropped;
+ * a new password sets it to now. Returns whether it was set.
+ */
+function guardUserData(data, nowMs) {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return false;
+  delete data[FIELD];
+  if (typeof data.password === 'string' && data.password.length > 0) {
+    data[FIELD] = new Date(nowMs);
+    return true;
+  }
+  return false;
+}
+
+/** Database lifecycles of the user: every create and update goes through guardUserData. */
+function userLifecycles(now = Date.now) {
+  const one = (event) => {
+    guardUserData(event.params?.data, now());
+  };
+  const many = (event) => {
+    const data = event.params?.data;
+    for (const item of Array.isArray(data) ? data : [data]) guardUserData(item, now());
+  };
+  return { beforeCreate: one, beforeUpdate: one, beforeCreateMany: many, beforeUpdateMany: many };
+}
+
+/**
+ * Wraps the plugin's JWT service: issue() adds `iatMs`; verify() (which getToken, and so
+ * the authentication of every request, goes through) refuses a token issued before the
+ * user's sessionsValidAfter, as it refuses a token with a bad signature.
+ */
+function wrapJwtService(service, { strapi, now = Date.now }) {
+  const issue = service.issue;
+  const verify = service.verify;
+  return Object.assign(service, {
+    issue(payload, jwtOptions) {
+      return issue.call(this, withIssuedAtMs(payload, now()), jwtOptions);
+    },
+    async verify(token) {
+      const payload = await verify.call(this, token);
+      if (payload && payload.id !== undefined && issuedAtMs(payload) !== null) {
+        const user = await strapi.db.query(USER_UID).findOne({ where: { id: payload.id }, select: ['id', FIELD] });
+        if (user && issuedBeforeValidAfter(payload, user[FIELD])) throw new Error('Invalid token.');
+      }
+      return payload;
+    },
+  });
+}
+
+/** Applies all of the above to the users-permissions plugin (src/extensions/users-permissions/strapi-server.js). */
+function extendUsersPermissions(plugin) {
+  const user = plugin.contentTypes.user;
+  user.schema.attributes[FIELD] = { ...SESSIONS_VALID_AFTER_ATTRIBUTE };
+  const own = userLifecycles();
+  const existing = user.lifecycles ?? {};
+  user.lifecycles = { ...existing };
+  for (const [name, handler] of Object.entries(own)) {
+    const previous = existing[name];
+    user.lifecycles[name] = previous
+      ? async (event) => {
+          await previous(event);
+          handler(event);
+        }
+      : handler;
+  }
+  const createJwtService = plugin.services.jwt;
+  plugin.services.jwt = (context) => wrapJwtService(createJwtService(context), { strapi: context.strapi });
+  return plugin;
+}
+
+module.exports = {
+  FIELD,
+  ISSUED_AT_MS,
+  SESSIONS_VALID_AFTER_ATTRIBUTE,
+  withIssuedAtMs,
+  issuedAtMs,
+  validAfterMs,
+  issuedBeforeValidAfter,
+  guardUserData,
+  userLifecycles,
+  wrapJwtService,
+  extendUsersPermissions,
+};

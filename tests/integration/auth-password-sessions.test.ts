@@ -1,0 +1,218 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startApp, type AppHandle } from "../support/app-server.ts";
+import { waitForMail } from "../support/cms-mail.ts";
+import { startCms, type CmsHandle } from "../support/cms-server.ts";
+import { StrapiAdmin } from "../support/strapi-admin.ts";
+
+/**
+ * The attack: someone holds a copy of a victim's session cookie (or of a CMS JWT). The
+ * victim changes or resets the password. Before the fix the copy stayed signed in until the
+ * cookie expired (7 days), and the CMS JWT in it stayed valid for 30 days.
+ * Now the CMS records, on the user, when the password last changed (`sessionsValidAfter`,
+ * private) and refuses every JWT issued before; the site signs such a session out.
+ * Real Strapi and the production build of the site.
+ */
+
+const CMS_PORT = 3481;
+const APP_PORT = 3482;
+const TIMEOUT = 240_000;
+const dir = mkdtempSync(path.join(tmpdir(), "auth-password-sessions-"));
+const dbFile = path.join(dir, "cms.db");
+const mailDir = path.join(dir, "mail");
+const appUrl = `http://127.0.0.1:${APP_PORT}`;
+const cmsEnv = { CLIENT_URL: appUrl, CMS_MAIL_DIR: mailDir };
+let cms: CmsHandle;
+let app: AppHandle;
+
+beforeAll(async () => {
+  cms = await startCms({ port: CMS_PORT, dbFile, fresh: true, env: cmsEnv });
+  app = await startApp({
+    port: APP_PORT,
+    env: { CMS_URL: cms.url, CMS_REST_READONLY_API_KEY: cms.token, CMS_FETCH_TIMEOUT_MS: "5000", AUTH_RATE_LIMIT_MAX: "1000" },
+  });
+}, TIMEOUT);
+
+afterAll(async () => {
+  await app?.stop();
+  await cms?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}, TIMEOUT);
+
+type Json = Record<string, any>;
+
+async function postSite(apiPath: string, body: unknown, cookie = "") {
+  return fetch(`${app.url}${apiPath}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: app.url, ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+async function postCms(apiPath: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${cms.url}${apiPath}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+/** The Cookie header a browser sends after these Set-Cookie headers. */
+function cookieOf(response: Response): string {
+  const cookie = response.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0] ?? "")
+    .filter((pair) => !pair.endsWith("="))
+    .join("; ");
+  expect(cookie).toContain("session_token=");
+  return cookie;
+}
+
+async function signIn(email: string, password: string): Promise<string> {
+  const response = await postSite("/api/auth/sign-in-cms", { email, password });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return cookieOf(response);
+}
+
+/** Who the site thinks is signed in with this cookie (null: signed out). */
+async function sessionEmail(cookie: string): Promise<string | null> {
+  const response = await fetch(`${app.url}/api/auth/get-session`, { headers: { cookie } });
+  const body = (await response.json()) as { user?: { email: string } } | null;
+  return body?.user?.email ?? null;
+}
+
+async function cmsMe(jwt: string) {
+  const response = await fetch(`${cms.url}/api/users/me`, { headers: { authorization: `Bearer ${jwt}` } });
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+async function registerInCms(email: string, password: string) {
+  const registered = await postCms("/api/auth/local/register", { username: email, email, password });
+  expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+  return registered.body as { jwt: string; user: { id: number } };
+}
+
+describe("a password change or reset ends the other sessions (real Strapi)", () => {
+  const email = "victim@example.com";
+  let victim = "";
+  let copy = "";
+  let oldJwt = "";
+
+  it("change password: a copied cookie, another device's session and older CMS JWTs are refused; the session that changed it stays", async () => {
+    await registerInCms(email, "Old-passw0rd!");
+    victim = await signIn(email, "Old-passw0rd!");
+    copy = victim; // what the attacker holds
+    const otherDevice = await signIn(email, "Old-passw0rd!");
+    oldJwt = (await postCms("/api/auth/local", { identifier: email, password: "Old-passw0rd!" })).body.jwt as string;
+    expect(await sessionEmail(copy)).toBe(email);
+    expect((await cmsMe(oldJwt)).status).toBe(200);
+
+    const changed = await postSite(
+      "/api/auth/update-password-cms",
+      { currentPassword: "Old-passw0rd!", password: "New-passw0rd!", passwordConfirmation: "New-passw0rd!" },
+      victim,
+    );
+    expect(changed.status, await changed.clone().text()).toBe(200);
+    victim = cookieOf(changed);
+
+    // The copy: signed out, its cookies expired.
+    const refused = await fetch(`${app.url}/api/auth/get-session`, { headers: { cookie: copy } });
+    expect(await refused.json()).toBeNull();
+    expect(refused.headers.getSetCookie().join()).toMatch(/better-auth\.session_token=; Max-Age=0/);
+    const account = await fetch(`${app.url}/account`, { headers: { cookie: copy }, redirect: "manual" });
+    expect(account.status).toBe(302);
+    expect(await sessionEmail(otherDevice)).toBeNull();
+    // The CMS itself refuses the old JWT, not only the site.
+    expect((await cmsMe(oldJwt)).status).toBe(401);
+
+    // The session that changed the password goes on; new sign-ins work.
+    expect(await sessionEmail(victim)).toBe(email);
+    expect(await sessionEmail(await signIn(email, "New-passw0rd!"))).toBe(email);
+  });
+
+  it("still so after a restart of the CMS (the time is stored on the user)", async () => {
+    await cms.stop();
+    cms = await startCms({ port: CMS_PORT, dbFile, env: cmsEnv });
+    expect(await sessionEmail(copy)).toBeNull();
+    expect((await cmsMe(oldJwt)).status).toBe(401);
+    expect(await sessionEmail(victim)).toBe(email);
+  }, TIMEOUT);
+
+  it("reset password: every session from before the reset is refused; the reset's own session works", async () => {
+    const before = Date.now();
+    expect((await postSite("/api/auth/forgot-password-cms", { email })).status).toBe(200);
+    const mail = await waitForMail(mailDir, email, { after: before });
+    const code = new URL(mail.resetLink!).searchParams.get("code");
+    const reset = await postSite("/api/auth/reset-password-cms", { code, password: "Third-passw0rd!", passwordConfirmation: "Third-passw0rd!" });
+    expect(reset.status, await reset.clone().text()).toBe(200);
+    expect(await sessionEmail(victim)).toBeNull();
+    expect(await sessionEmail(cookieOf(reset))).toBe(email);
+  });
+
+  it("an administrator setting a password in the admin panel ends the sessions too", async () => {
+    const cookie = await signIn(email, "Third-passw0rd!");
+    const admin = await StrapiAdmin.login(cms.url);
+    const uid = "plugin::users-permissions.user";
+    const query = new URLSearchParams({ "filters[$and][0][email][$eq]": email });
+    const { results } = (await admin.call("GET", `/content-manager/collection-types/${uid}?${query}`)) as {
+      results: Array<{ documentId: string }>;
+    };
+    await admin.call("PUT", `/content-manager/collection-types/${uid}/${results[0]!.documentId}`, { password: "Admin-set-passw0rd!" });
+    expect(await sessionEmail(cookie)).toBeNull();
+  });
+
+  it("sessionsValidAfter is in no API answer, and no client can set it (not even one allowed to update users)", async () => {
+    const other = "setter@example.com";
+    const { user } = await registerInCms(other, "Setter-passw0rd!");
+    const before = (await postCms("/api/auth/local", { identifier: other, password: "Setter-passw0rd!" })).body.jwt as string;
+    const changed = await postCms(
+      "/api/auth/change-password",
+      { currentPassword: "Setter-passw0rd!", password: "Setter-passw0rd-2!", passwordConfirmation: "Setter-passw0rd-2!" },
+      { authorization: `Bearer ${before}` },
+    );
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const current = changed.body.jwt as string;
+    expect(Object.keys(changed.body.user)).not.toContain("sessionsValidAfter");
+    const me = await cmsMe(current);
+    expect(me.status).toBe(200);
+    expect(Object.keys(me.body)).not.toContain("sessionsValidAfter");
+
+    // The user's own JWT may not update users at all.
+    const own = await fetch(`${cms.url}/api/users/${user.id}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", authorization: `Bearer ${current}` },
+      body: JSON.stringify({ sessionsValidAfter: null }),
+    });
+    expect(own.status).toBe(403);
+
+    // A full-access API token may (PUT /api/users/:id hands its body to the database as it is):
+    // clearing the time must not revive the old JWT, a future time must not sign the user out.
+    const admin = await StrapiAdmin.login(cms.url);
+    const { data: token } = (await admin.call("POST", "/admin/api-tokens", {
+      name: "sessions-valid-after-test",
+      type: "full-access",
+      lifespan: null,
+    })) as { data: { accessKey: string } };
+    for (const value of [null, "1970-01-01T00:00:00.000Z", "2999-01-01T00:00:00.000Z"]) {
+      const put = await fetch(`${cms.url}/api/users/${user.id}`, {
+        method: "PUT",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token.accessKey}` },
+        body: JSON.stringify({ sessionsValidAfter: value, username: `setter-${String(value).slice(0, 4)}` }),
+      });
+      const body = (await put.json()) as Json;
+      expect(put.status, JSON.stringify(body)).toBe(200);
+      expect(Object.keys(body)).not.toContain("sessionsValidAfter");
+      expect((await cmsMe(before)).status).toBe(401);
+      expect((await cmsMe(current)).status).toBe(200);
+    }
+    const listed = await fetch(`${cms.url}/api/users?filters[id][$eq]=${user.id}`, {
+      headers: { authorization: `Bearer ${token.accessKey}` },
+    });
+    expect(JSON.stringify(await listed.json())).not.toContain("sessionsValidAfter");
+  });
+});
