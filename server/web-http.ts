@@ -31,8 +31,43 @@ export function toWebRequest(req: ExpressRequest, res: ExpressResponse, origin: 
     method: req.method,
     headers,
     signal: controller.signal,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
+    ...(hasBody ? { body: bodyStream(req), duplex: "half" } : {}),
   } as RequestInit);
+}
+
+/**
+ * The request body as a Web stream. Not Readable.toWeb(): on Node 20 it crashes the process
+ * ("Controller is already closed") when a reader cancels it (a body over its limit) while the
+ * client is still sending. Cancelling here stops reading and leaves the socket to the answer.
+ */
+function bodyStream(req: ExpressRequest): ReadableStream<Uint8Array> {
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on("data", (chunk: Buffer) => {
+        if (done) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 1) <= 0) req.pause();
+      });
+      req.once("end", () => {
+        if (done) return;
+        done = true;
+        controller.close();
+      });
+      req.once("error", (error) => {
+        if (done) return;
+        done = true;
+        controller.error(error);
+      });
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      done = true;
+      req.pause();
+    },
+  });
 }
 
 export async function sendWebResponse(res: ExpressResponse, response: Response, method: string): Promise<void> {
@@ -56,8 +91,8 @@ export async function sendWebResponse(res: ExpressResponse, response: Response, 
   }
 }
 
-/** TRUST_PROXY as Express's "trust proxy" setting: false, true, a hop count, or a list of addresses. */
+/** TRUST_PROXY as Express's "trust proxy" setting: false, a hop count, or a list of addresses (env refuses true). */
 export function trustProxySetting(value: string): boolean | number | string {
-  if (value === "true" || value === "false") return value === "true";
+  if (value === "false") return false;
   return /^\d+$/.test(value) ? Number(value) : value;
 }

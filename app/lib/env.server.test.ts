@@ -71,6 +71,12 @@ describe("environment validation", () => {
     expect(problems.join("\n")).not.toContain("short-secret");
   });
 
+  it("refuses TRUST_PROXY=true (clients would choose their own IP), accepts hop counts and addresses", () => {
+    expect(problemsOf({ ...production, TRUST_PROXY: "true" }).join("\n")).toMatch(/TRUST_PROXY: must not be true .*hop count/);
+    expect(parseEnv({ ...production, TRUST_PROXY: "1" }).TRUST_PROXY).toBe("1");
+    expect(parseEnv({ ...production, TRUST_PROXY: "loopback,10.0.0.0/8" }).TRUST_PROXY).toBe("loopback,10.0.0.0/8");
+  });
+
   it("in development works with no variables, reading the token the CMS seed wrote", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "env-test-"));
     const tokenFile = path.join(dir, "token");

@@ -92,8 +92,18 @@ const envSchema = z
     /** Requests a client (IP) may make to each auth form or endpoint per window. */
     AUTH_RATE_LIMIT_MAX: z.coerce.number({ error: missingOr("must be a whole number") }).int().min(1),
     AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ error: missingOr("must be a whole number") }).int().min(1),
-    /** Express "trust proxy": how the real client IP is found behind proxies (false, true, a hop count, or addresses). */
-    TRUST_PROXY: z.string({ error: missingOr("must be a string") }),
+    /**
+     * Express "trust proxy": how the real client IP is found behind proxies: `false`, a hop
+     * count (`1` behind one proxy), or the proxies' addresses/subnets (`loopback, 10.0.0.0/8`).
+     * `true` is refused: it trusts every X-Forwarded-For entry, so a client picks its own IP
+     * and with it a fresh rate-limit budget for every request.
+     */
+    TRUST_PROXY: z
+      .string({ error: missingOr("must be a string") })
+      .refine((value) => value.trim().toLowerCase() !== "true", {
+        message:
+          "must not be true (every client could choose its own IP through X-Forwarded-For): use a hop count such as 1, or the proxies' addresses such as loopback,10.0.0.0/8",
+      }),
   })
   .refine((env) => env.CDN_PROVIDER !== "cloudflare" || (env.CLOUDFLARE_ZONE_ID && env.CLOUDFLARE_API_TOKEN), {
     path: ["CDN_PROVIDER"],

@@ -147,9 +147,15 @@ describe("auth endpoints and sessions", () => {
     expect((await me.json()).email).toBe("bob@example.com");
     expect(me.headers.get("cache-control")).toBe("private, no-store");
     expect((await fetch(`${app.url}/api/cms-proxy/users/me`)).status).toBe(401);
-    for (const path of ["users", "users/me/..%2F..%2Fusers", "users/%2e%2e/users", "users%2Fme", "..%2Fadmin/users"]) {
+    // (fetch resolves the encoded dots itself: the second asks for /api/cms-proxy/users too.)
+    for (const path of ["users", "users/%2e%2e/users"]) {
       const response = await fetch(`${app.url}/api/cms-proxy/${path}`, { headers: { cookie } });
       expect(response.status, path).toBe(404);
+    }
+    // An encoded slash has no canonical form: refused before any route (400).
+    for (const path of ["users/me/..%2F..%2Fusers", "users%2Fme", "..%2Fadmin/users"]) {
+      const response = await fetch(`${app.url}/api/cms-proxy/${path}`, { headers: { cookie } });
+      expect(response.status, path).toBe(400);
     }
   });
 
@@ -199,11 +205,9 @@ describe("auth endpoints and sessions", () => {
     expect(blocked.status).toBe(429);
     expect(await blocked.text()).toMatch(/Too many attempts\. Please wait \d+ seconds/);
 
-    const json: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      json.push((await postJson(limited.url, "/api/auth/sign-in-cms", { email: "ann@example.com", password: "wrong" })).status);
-    }
-    expect(json).toEqual([401, 401, 401, 429]);
+    // The JSON endpoint behind the form spends the same budget: still refused.
+    const json = await postJson(limited.url, "/api/auth/sign-in-cms", { email: "ann@example.com", password: "wrong" });
+    expect(json.status).toBe(429);
   });
 
   it("behind HTTPS the cookies are Secure and carry the __Secure- prefix", async () => {

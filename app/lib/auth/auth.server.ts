@@ -8,7 +8,7 @@ import { cmsOAuth } from "./plugins/cms-oauth.server.ts";
 import { cmsSession, sessionRevocation } from "./plugins/cms-session.server.ts";
 import { LocalRevocations, RedisRevocations } from "./revocations.server.ts";
 import { connectRedis } from "../redis.server.ts";
-import { LocalRateLimiter, RedisRateLimiter, type RateLimiter } from "./rate-limit.server.ts";
+import { createRateLimiter, type RateLimiter } from "./rate-limit.server.ts";
 import { CLIENT_IP_HEADER } from "./request-guards.server.ts";
 
 /**
@@ -98,10 +98,11 @@ export function getAuth(): Auth {
 /** The rate limiter shared by the auth forms and the /api/auth endpoints. */
 export function getAuthRateLimiter(): RateLimiter {
   const env = getEnv();
-  const windowMs = env.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000;
-  limiter ??= env.REDIS_URL
-    ? new RedisRateLimiter(connectRedis(env.REDIS_URL, "rate limit"), env.AUTH_RATE_LIMIT_MAX, windowMs)
-    : new LocalRateLimiter(env.AUTH_RATE_LIMIT_MAX, windowMs);
+  limiter ??= createRateLimiter({
+    max: env.AUTH_RATE_LIMIT_MAX,
+    windowSeconds: env.AUTH_RATE_LIMIT_WINDOW_SECONDS,
+    redis: env.REDIS_URL ? connectRedis(env.REDIS_URL, "rate limit") : undefined,
+  });
   return limiter;
 }
 

@@ -4,7 +4,9 @@ import { data } from "react-router";
 import { getEnv } from "../env.server.ts";
 import { BodyTooLargeError, readBodyWithLimit } from "../read-body.server.ts";
 import { getAuthRateLimiter } from "./auth.server.ts";
+import { AUTH_BODY_LIMIT, FORM_BUDGETS } from "./endpoints.ts";
 import { AuthError } from "./errors.server.ts";
+import type { AuthPagePath } from "./paths.ts";
 import { assertSameOrigin, clientIpOf } from "./request-guards.server.ts";
 
 /** What a failed auth form shows: a message, errors next to fields, the values to keep. */
@@ -15,7 +17,6 @@ export interface AuthFormFailure {
   values: Record<string, string>;
 }
 
-const FORM_BODY_LIMIT = 16 * 1024;
 /** Never sent back to the page, whatever happens. */
 const SECRET_FIELDS = new Set(["password", "passwordConfirmation", "currentPassword", "code"]);
 
@@ -32,7 +33,7 @@ function failure(status: number, message: string, fieldErrors: Record<string, st
  */
 export async function runAuthForm<T>(
   request: Request,
-  path: string,
+  path: AuthPagePath,
   call: (fields: Record<string, string>) => Promise<{ headers: Headers; response: T }>,
 ): Promise<
   { ok: true; headers: Headers; response: T; fields: Record<string, string> } | { ok: false; failure: ReturnType<typeof failure> }
@@ -40,8 +41,8 @@ export async function runAuthForm<T>(
   let fields: Record<string, string> = {};
   try {
     assertSameOrigin(request, getEnv().APP_PUBLIC_URL);
-    await getAuthRateLimiter().hit(clientIpOf(request), path);
-    const body = await readBodyWithLimit(request, FORM_BODY_LIMIT);
+    await getAuthRateLimiter().hit(clientIpOf(request), FORM_BUDGETS[path]);
+    const body = await readBodyWithLimit(request, AUTH_BODY_LIMIT);
     fields = Object.fromEntries([...new URLSearchParams(body)].filter(([name]) => !name.startsWith("$")));
     const result = await call(fields);
     return { ok: true, ...result, fields };

@@ -9,3 +9,5 @@ export const AUTH_PAGES = {
 } as const;
 
 export const AUTH_PAGE_PATHS: readonly string[] = Object.values(AUTH_PAGES);
+
+export type AuthPagePath = (typeof AUTH_PAGES)[keyof typeof AUTH_PAGES];

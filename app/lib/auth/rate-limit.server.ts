@@ -1,71 +1,51 @@
 import type { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 
-import { whenReady } from "../redis.server.ts";
-import { AuthError, tooManyRequests } from "./errors.server.ts";
-
-/** Counts one request of a client to a path; throws a 429 AuthError once the window's budget is spent. */
-export interface RateLimiter {
-  hit(clientIp: string, path: string): Promise<void>;
-}
-
-/** Fixed windows in this process. */
-export class LocalRateLimiter implements RateLimiter {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
-
-  constructor(
-    private readonly max: number,
-    private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  async hit(clientIp: string, path: string): Promise<void> {
-    const now = this.now();
-    if (this.windows.size > 10_000) this.sweep(now);
-    const key = `${clientIp} ${path}`;
-    const window = this.windows.get(key);
-    if (!window || window.resetAt <= now) {
-      this.windows.set(key, { count: 1, resetAt: now + this.windowMs });
-      return;
-    }
-    window.count++;
-    if (window.count > this.max) throw tooManyRequests(Math.ceil((window.resetAt - now) / 1000));
-  }
-
-  private sweep(now: number) {
-    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
-  }
-}
+import type { RateLimitBudget } from "./endpoints.ts";
+import { tooManyRequests } from "./errors.server.ts";
 
 /**
- * The same windows in Redis, so the limit holds across instances. While Redis is down each
- * instance counts for itself (a looser limit, never a refusal because of Redis).
+ * Per-client budgets for the auth forms and endpoints (rate-limiter-flexible): `max` attempts
+ * per budget (app/lib/auth/endpoints.ts) and client IP in each window. Keys are a fixed budget
+ * name plus an IP, and each expires with its window (in memory and in Redis alike), so the
+ * state is bounded by the clients seen in one window, whatever paths they send.
+ * With Redis the budgets hold across instances; while Redis is down each instance counts for
+ * itself (the in-memory insurance limiter): a looser limit, never a refusal because of Redis.
  */
-export class RedisRateLimiter implements RateLimiter {
-  private readonly fallback: LocalRateLimiter;
+export interface RateLimiter {
+  /** Counts one attempt; throws a 429 AuthError once the window's budget is spent. */
+  hit(clientIp: string, budget: RateLimitBudget): Promise<void>;
+  /** How many keys this process holds now (its own, or the insurance ones while Redis is down). */
+  localKeys(): number;
+}
 
-  constructor(
-    private readonly redis: Redis,
-    private readonly max: number,
-    private readonly windowMs: number,
-    private readonly prefix = "acme",
-  ) {
-    this.fallback = new LocalRateLimiter(max, windowMs);
-  }
+export interface RateLimitOptions {
+  max: number;
+  windowSeconds: number;
+  redis?: Redis;
+}
 
-  async hit(clientIp: string, path: string): Promise<void> {
-    const key = `${this.prefix}:ratelimit:${clientIp}:${path}`;
-    let count: number;
-    let ttlMs: number;
-    await whenReady(this.redis);
-    try {
-      const results = await this.redis.multi().incr(key).pexpire(key, this.windowMs, "NX").pttl(key).exec();
-      count = Number(results?.[0]?.[1]);
-      ttlMs = Number(results?.[2]?.[1]);
-      if (!Number.isFinite(count)) throw new Error("no answer");
-    } catch (error) {
-      if (error instanceof AuthError) throw error;
-      return this.fallback.hit(clientIp, path);
-    }
-    if (count > this.max) throw tooManyRequests(Math.max(1, Math.ceil(ttlMs / 1000)));
-  }
+export function createRateLimiter(options: RateLimitOptions): RateLimiter {
+  const memory = new RateLimiterMemory({ points: options.max, duration: options.windowSeconds, keyPrefix: "auth" });
+  const limiter: RateLimiterAbstract = options.redis
+    ? new RateLimiterRedis({
+        storeClient: options.redis,
+        points: options.max,
+        duration: options.windowSeconds,
+        keyPrefix: "acme:ratelimit",
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: memory,
+      })
+    : memory;
+  return {
+    async hit(clientIp, budget) {
+      try {
+        await limiter.consume(`${budget}:${clientIp}`);
+      } catch (error) {
+        if (error instanceof RateLimiterRes) throw tooManyRequests(Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
+        throw error;
+      }
+    },
+    localKeys: () => (memory as unknown as { _memoryStorage: { _storage: Map<string, unknown> } })._memoryStorage._storage.size,
+  };
 }

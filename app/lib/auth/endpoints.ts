@@ -1,0 +1,64 @@
+import { AUTH_PAGES, type AuthPagePath } from "./paths.ts";
+
+/**
+ * Which of better-auth's endpoints the site opens under /api/auth, and which rate-limit
+ * budget each state-changing one spends. Everything else better-auth ships (update-user,
+ * change-email, delete-user, sign-up/email, get-access-token, list-accounts, ...) answers 404:
+ * the site does not use it, and get-access-token would hand the provider's access token
+ * (kept in the encrypted account cookie) to any script on the site.
+ *
+ * A form and the JSON endpoint behind it spend the same budget, so a client cannot get twice
+ * the attempts by using both. Budgets are keyed on these names, never on a path a client
+ * sent, so random paths create no rate-limit state.
+ */
+export type RateLimitBudget =
+  | "sign-in"
+  | "register"
+  | "forgot-password"
+  | "reset-password"
+  | "change-password"
+  | "oauth"
+  | "sign-out";
+
+interface Endpoint {
+  method: "GET" | "POST";
+  path: RegExp;
+  /** POSTs spend a budget; GETs read (get-session) or are the provider's redirect back (callbacks). */
+  budget?: RateLimitBudget;
+}
+
+/** The largest body an auth form or endpoint reads (a declared larger one is refused unread). */
+export const AUTH_BODY_LIMIT = 16 * 1024;
+
+const PROVIDER = "[A-Za-z0-9_-]{1,40}";
+
+export const OPEN_ENDPOINTS: readonly Endpoint[] = [
+  { method: "GET", path: /^\/get-session$/ },
+  { method: "GET", path: new RegExp(`^/callback/${PROVIDER}$`) },
+  { method: "GET", path: new RegExp(`^/oauth2/callback/${PROVIDER}$`) },
+  { method: "POST", path: /^\/sign-in-cms$/, budget: "sign-in" },
+  { method: "POST", path: /^\/register-cms$/, budget: "register" },
+  { method: "POST", path: /^\/forgot-password-cms$/, budget: "forgot-password" },
+  { method: "POST", path: /^\/reset-password-cms$/, budget: "reset-password" },
+  { method: "POST", path: /^\/update-password-cms$/, budget: "change-password" },
+  { method: "POST", path: /^\/sync-oauth-cms$/, budget: "oauth" },
+  { method: "POST", path: /^\/sign-in\/social$/, budget: "oauth" },
+  { method: "POST", path: /^\/sign-in\/oauth2$/, budget: "oauth" },
+  { method: "POST", path: /^\/sign-out$/, budget: "sign-out" },
+];
+
+/** The open endpoint for a method and a path under /api/auth (`/sign-in-cms`), or null (404). */
+export function openEndpoint(method: string, path: string): Endpoint | null {
+  const verb = method === "HEAD" ? "GET" : method;
+  return OPEN_ENDPOINTS.find((endpoint) => endpoint.method === verb && endpoint.path.test(path)) ?? null;
+}
+
+/** The budget each auth form spends: the same as its JSON endpoint's. */
+export const FORM_BUDGETS: Record<AuthPagePath, RateLimitBudget> = {
+  [AUTH_PAGES.signIn]: "sign-in",
+  [AUTH_PAGES.register]: "register",
+  [AUTH_PAGES.forgotPassword]: "forgot-password",
+  [AUTH_PAGES.resetPassword]: "reset-password",
+  [AUTH_PAGES.account]: "change-password",
+  [AUTH_PAGES.signOut]: "sign-out",
+};
