@@ -30,7 +30,7 @@ if (!existsSync(path.join(root, "build/server/index.js"))) {
 let redisUrl = process.env.REDIS_URL;
 if (!redisUrl) {
   const redisPort = process.env.REDIS_PORT ?? "6390";
-  children.push(spawn("redis-server", ["--port", redisPort, "--bind", "127.0.0.1", "--save", ""], { stdio: "ignore" }));
+  children.push(spawn("redis-server", ["--port", redisPort, "--bind", "127.0.0.1", "--save", "", "--maxmemory", "256mb", "--maxmemory-policy", "allkeys-lru"], { stdio: "ignore" }));
   redisUrl = `redis://127.0.0.1:${redisPort}`;
   console.log(`[cluster] Redis at ${redisUrl}`);
 }

@@ -13,7 +13,7 @@ import {
   renderFlagsContext,
   type SharedServices,
 } from "../app/lib/request-context.server.ts";
-import { connectRedis } from "../app/lib/redis.server.ts";
+import { connectRedis, warnIfUnbounded } from "../app/lib/redis.server.ts";
 import { cachedResponseCodec } from "./cache/cached-response-codec.ts";
 import { DataCache } from "./cache/data-cache.ts";
 import { InvalidationBus } from "./cache/redis/invalidation-bus.ts";
@@ -60,6 +60,7 @@ const pageStore = new MemoryStore<CachedResponse>(env.PAGE_CACHE_MAX_BYTES * 0.7
 function sharedLayer() {
   if (!env.REDIS_URL) return undefined;
   const publisher = connectRedis(env.REDIS_URL, "page cache");
+  void warnIfUnbounded(publisher);
   new InvalidationBus(invalidations, publisher, connectRedis(env.REDIS_URL, "invalidations"));
   return redisRemoteCache(publisher, cachedResponseCodec);
 }

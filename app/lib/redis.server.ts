@@ -52,3 +52,29 @@ export async function orFallback<T>(work: () => Promise<T>, fallback: T): Promis
     return fallback;
   }
 }
+
+/**
+ * Warns, once the connection is up, when Redis may grow without limit (no maxmemory) or
+ * refuse writes when full (noeviction): the page cache writes an entry per rendered page.
+ * Managed services that forbid CONFIG are left alone.
+ */
+export function warnIfUnbounded(redis: Redis, log: (line: string) => void = console.warn): Promise<void> {
+  return new Promise((resolve) => {
+    const check = async () => {
+      try {
+        const [, maxmemory] = (await redis.config("GET", "maxmemory")) as [string, string];
+        const [, policy] = (await redis.config("GET", "maxmemory-policy")) as [string, string];
+        if (maxmemory === "0" || !/lru|lfu|random|ttl/.test(policy)) {
+          log(
+            `[redis] maxmemory is ${maxmemory === "0" ? "unset" : maxmemory} with policy ${policy}: set maxmemory and maxmemory-policy allkeys-lru, or the page cache can fill it`,
+          );
+        }
+      } catch {
+        // CONFIG is disabled (managed Redis): nothing to check.
+      }
+      resolve();
+    };
+    if (redis.status === "ready") void check();
+    else redis.once("ready", () => void check());
+  });
+}

@@ -21,6 +21,11 @@ export interface Rendered<V> {
   tags: string[];
   revalidate: number;
   size: number;
+  /**
+   * False for what only this instance keeps (a not-found answer): never written to the shared
+   * layer, so strangers asking for random paths cannot fill Redis.
+   */
+  shareable?: boolean;
 }
 
 export interface CacheCounters {
@@ -174,7 +179,7 @@ export class IsrCache<V> {
         size: rendered.size,
       };
       this.options.store.set(key, entry);
-      await this.options.remote?.store(key, entry);
+      if (rendered.shareable !== false) await this.options.remote?.store(key, entry);
       this.failures.delete(key);
       return { value: rendered.value, status: "MISS", entry };
     }

@@ -146,7 +146,8 @@ async function renderAnonymously(url: string, path: string, options: ResponseCac
     allTags.reduce((sum, tag) => sum + tag.length, 0) +
     url.length * 2 +
     512; // objects, arrays and map slots, roughly
-  return { value, cacheable, failed: response.status >= 500, tags: allTags, revalidate, size };
+  const notFound = response.status === 404 || response.status === 410;
+  return { value, cacheable, failed: response.status >= 500, tags: allTags, revalidate, size, shareable: !notFound };
 }
 
 /** Every header of a cached answer, once per encoding, as flat [name, value, ...] lists. */

@@ -1,3 +1,4 @@
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";
@@ -106,6 +107,22 @@ describe("several instances with Redis", () => {
     const after = (await regenerations(a)) + (await regenerations(b));
     // The probe above on B may have started its one regeneration before the burst: one in total.
     expect(after - before).toBe(1);
+  });
+
+  it("strangers cannot fill Redis: not-found answers stay local, and the Redis is bounded (allkeys-lru)", async () => {
+    const client = new Redis(redis.url);
+    try {
+      expect((await get(a, "/company")).status).toBe(200);
+      for (let i = 0; i < 20; i++) expect((await get(a, `/no-such-page-${i}`)).status).toBe(404);
+      // Cached locally all the same: the second ask is a HIT on the same instance.
+      expect((await get(a, "/no-such-page-0")).cache).toBe("HIT");
+      const keys = await client.keys("isr:entry:*");
+      expect(keys).toContain("isr:entry:/company");
+      expect(keys.filter((key) => key.includes("no-such-page"))).toEqual([]);
+      expect(await client.config("GET", "maxmemory-policy")).toEqual(["maxmemory-policy", "allkeys-lru"]);
+    } finally {
+      client.disconnect();
+    }
   });
 
   it("the auth rate limit counts requests across both instances", async () => {

@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 
 import type { RateLimitBudget } from "./endpoints.ts";
+import { whenReady } from "../redis.server.ts";
 import { tooManyRequests } from "./errors.server.ts";
 
 /**
@@ -39,6 +40,8 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     : memory;
   return {
     async hit(clientIp, budget) {
+      // A connection still being opened (the first requests after start) is waited for, briefly.
+      if (options.redis) await whenReady(options.redis);
       try {
         await limiter.consume(`${budget}:${clientIp}`);
       } catch (error) {
