@@ -6,6 +6,7 @@ import { createCmsUsers } from "./cms-users.server.ts";
 import { cmsCredentials } from "./plugins/cms-credentials.server.ts";
 import { cmsOAuth } from "./plugins/cms-oauth.server.ts";
 import { cmsSession, sessionRevocation } from "./plugins/cms-session.server.ts";
+import { startMemoryRowSweeper, type RowAdapter } from "./memory-rows.server.ts";
 import { LocalRevocations, RedisRevocations } from "./revocations.server.ts";
 import { connectRedis } from "../redis.server.ts";
 import { createRateLimiter, type RateLimiter } from "./rate-limit.server.ts";
@@ -91,7 +92,12 @@ let limiter: RateLimiter | undefined;
 
 /** This process's better-auth instance. */
 export function getAuth(): Auth {
-  auth ??= createAuth(getEnv());
+  if (!auth) {
+    const created = createAuth(getEnv());
+    // Without a database, OAuth sign-ins leave rows in better-auth's memory adapter: swept.
+    startMemoryRowSweeper(async () => (await created.$context).adapter as unknown as RowAdapter);
+    auth = created;
+  }
   return auth;
 }
 

@@ -1,0 +1,41 @@
+import { memoryAdapter } from "@better-auth/memory-adapter";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { countMemoryRows, startMemoryRowSweeper, type RowAdapter } from "./memory-rows.server.ts";
+
+// better-auth's own memory adapter (what it uses when there is no database), with the rows an
+// OAuth sign-in leaves behind.
+function realMemoryAdapter(): RowAdapter {
+  const db: Record<string, Array<Record<string, unknown>>> = { user: [], session: [], account: [], verification: [] };
+  return memoryAdapter(db)({}) as unknown as RowAdapter;
+}
+
+async function signInLeftovers(adapter: RowAdapter, at: Date, n: number) {
+  const create = (adapter as unknown as { create(q: { model: string; data: Record<string, unknown> }): Promise<unknown> }).create;
+  for (let i = 0; i < n; i++) {
+    const id = `${at.getTime()}-${i}`;
+    await create({ model: "user", data: { id: `u${id}`, email: `${id}@example.com`, name: "x", emailVerified: true, createdAt: at, updatedAt: at } });
+    await create({ model: "account", data: { id: `a${id}`, userId: `u${id}`, accountId: id, providerId: "oidc", createdAt: at, updatedAt: at } });
+    await create({ model: "session", data: { id: `s${id}`, userId: `u${id}`, token: `t${id}`, expiresAt: at, createdAt: at, updatedAt: at } });
+    await create({ model: "verification", data: { id: `v${id}`, identifier: id, value: "state", expiresAt: at, createdAt: at, updatedAt: at } });
+  }
+}
+
+describe("better-auth's memory rows", () => {
+  beforeEach(() => vi.useFakeTimers({ now: new Date("2026-01-01T12:00:00Z") }));
+  afterEach(() => vi.useRealTimers());
+
+  it("never accumulate: rows older than the maximum age are swept every interval", async () => {
+    const adapter = realMemoryAdapter();
+    const stop = startMemoryRowSweeper(async () => adapter, { intervalMs: 60_000, maxAgeMs: 600_000 });
+    // An hour of sign-ins, 50 a minute: without the sweep, 12,000 rows.
+    for (let minute = 0; minute < 60; minute++) {
+      await signInLeftovers(adapter, new Date(), 50);
+      await vi.advanceTimersByTimeAsync(60_000);
+    }
+    // At most the last ten minutes' rows (and their sweep has not run yet for the newest).
+    expect(await countMemoryRows(adapter)).toBeLessThanOrEqual(11 * 50 * 4);
+    expect(await countMemoryRows(adapter)).toBeGreaterThan(0);
+    stop();
+  });
+});
