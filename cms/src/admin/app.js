@@ -1,16 +1,22 @@
-import { useFetchClient, useNotification } from '@strapi/strapi/admin';
+import { useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
 
 /**
  * "Revalidate cache" in the Content Manager's edit view of page, navbar and footer, shown only
  * when the admin URL has ?showRevalidateCache=true. It calls POST /api/revalidate-cache (the
  * CMS's manual revalidation endpoint) with the admin's own token (useFetchClient attaches it):
- * a page sends its fullPath and locale, navbar and footer their tag.
+ * a page sends its fullPath and locale, navbar and footer their tag. Hidden for admins whose role
+ * lacks the "Revalidate the site cache" permission (api::site-cache.revalidate, registered by
+ * src/revalidation/admin-permission.js; the endpoint refuses them with 403 anyway), disabled
+ * while that is being checked.
  */
 const MODELS = {
   'api::page.page': 'path',
   'api::navbar.navbar': 'tag',
   'api::footer.footer': 'tag',
 };
+
+// Module-level: useRBAC re-checks whenever this array changes.
+const REVALIDATE_PERMISSION = [{ action: 'api::site-cache.revalidate' }];
 
 const enabledByUrl = () => {
   try {
@@ -23,8 +29,10 @@ const enabledByUrl = () => {
 const RevalidateCacheAction = ({ model, document }) => {
   const { post } = useFetchClient();
   const { toggleNotification } = useNotification();
+  const { allowedActions, isLoading } = useRBAC(REVALIDATE_PERMISSION);
   const mode = MODELS[model];
   if (!mode || !enabledByUrl()) return null;
+  if (!isLoading && !allowedActions.canRevalidate) return null;
 
   const body = mode === 'tag' ? { tags: [`cms:${model}`] } : document?.fullPath ? { fullPaths: [document.fullPath], locale: document.locale } : null;
 
@@ -32,7 +40,7 @@ const RevalidateCacheAction = ({ model, document }) => {
     label: 'Revalidate cache',
     position: 'panel',
     variant: 'secondary',
-    disabled: body === null,
+    disabled: body === null || isLoading,
     onClick: async () => {
       try {
         const { data } = await post('/api/revalidate-cache', body);

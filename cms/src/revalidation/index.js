@@ -3,6 +3,7 @@
 const { createRevalidationService } = require('./service');
 const { registerRevalidationMiddleware } = require('./middleware');
 const { checkAdminToken } = require('./admin-token');
+const { PERMISSIONS, userCan, missingPermission } = require('./admin-permission');
 
 /**
  * Wiring (src/index.js): register() creates the service and the document middleware;
@@ -32,12 +33,24 @@ const revalidation = () => {
   return service;
 };
 
-/** The admin check for the CMS's own admin-only routes (see admin-token.js). */
-function requireAdmin(strapi, ctx) {
-  return checkAdminToken(ctx.request.header.authorization, {
+/**
+ * The admin check for the CMS's own admin-only routes: a valid admin token of an active admin
+ * (admin-token.js, 401/403), whose roles grant `action` (one of PERMISSIONS, admin-permission.js;
+ * 403 otherwise). { status: 200, user } | { status, message }.
+ */
+async function requireAdmin(strapi, ctx, action) {
+  if (!Object.values(PERMISSIONS).includes(action)) throw new Error(`requireAdmin: unknown admin permission ${action}`);
+  const auth = await checkAdminToken(ctx.request.header.authorization, {
     sessionManager: strapi.sessionManager,
-    findUser: (id) => strapi.db.query('admin::user').findOne({ where: { id }, select: ['id', 'email', 'isActive', 'blocked'] }),
+    findUser: (id) =>
+      strapi.db.query('admin::user').findOne({ where: { id }, select: ['id', 'email', 'isActive', 'blocked'], populate: { roles: { select: ['id', 'code'] } } }),
   });
+  if (auth.status !== 200) return auth;
+  if (!(await userCan(strapi, auth.user, action))) {
+    strapi.log.warn(`[admin-permission] refused ${action} to admin ${auth.user.email}`);
+    return missingPermission(action);
+  }
+  return auth;
 }
 
 function sendError(ctx, status, message, details = {}) {
@@ -47,4 +60,4 @@ function sendError(ctx, status, message, details = {}) {
   ctx.body = { data: null, error: { status, name: names[status] ?? 'ApplicationError', message, details } };
 }
 
-module.exports = { registerRevalidation, startRevalidation, stopRevalidation, revalidation, requireAdmin, sendError };
+module.exports = { registerRevalidation, startRevalidation, stopRevalidation, revalidation, requireAdmin, sendError, PERMISSIONS };

@@ -2,11 +2,11 @@
 
 const { validatePurgeBody } = require('../../../cdn-purge/body');
 const { forwardPurge } = require('../../../cdn-purge/forward');
-const { requireAdmin, sendError } = require('../../../revalidation');
+const { PERMISSIONS, requireAdmin, sendError } = require('../../../revalidation');
 
 module.exports = ({ strapi }) => ({
   async purge(ctx) {
-    const auth = await requireAdmin(strapi, ctx);
+    const auth = await requireAdmin(strapi, ctx, PERMISSIONS.purgeCdn);
     if (auth.status !== 200) return sendError(ctx, auth.status, auth.message);
 
     const { value, errors } = validatePurgeBody(ctx.request.body);

@@ -1,11 +1,11 @@
 'use strict';
 
 const { recalculateAll } = require('../../../page-hierarchy/batch');
-const { requireAdmin, revalidation, sendError } = require('../../../revalidation');
+const { PERMISSIONS, requireAdmin, revalidation, sendError } = require('../../../revalidation');
 
 module.exports = ({ strapi }) => ({
   async recalculate(ctx) {
-    const auth = await requireAdmin(strapi, ctx);
+    const auth = await requireAdmin(strapi, ctx, PERMISSIONS.recalculateHierarchy);
     if (auth.status !== 200) return sendError(ctx, auth.status, auth.message);
     try {
       const result = await recalculateAll(strapi, revalidation());

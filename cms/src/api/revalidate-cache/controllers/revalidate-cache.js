@@ -1,11 +1,11 @@
 'use strict';
 
-const { requireAdmin, revalidation, sendError } = require('../../../revalidation');
+const { PERMISSIONS, requireAdmin, revalidation, sendError } = require('../../../revalidation');
 const { validateManualBody } = require('../../../revalidation/manual-body');
 
 module.exports = ({ strapi }) => ({
   async revalidate(ctx) {
-    const auth = await requireAdmin(strapi, ctx);
+    const auth = await requireAdmin(strapi, ctx, PERMISSIONS.revalidate);
     if (auth.status !== 200) return sendError(ctx, auth.status, auth.message);
 
     const { value, errors } = validateManualBody(ctx.request.body);

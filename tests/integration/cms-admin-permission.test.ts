@@ -1,0 +1,193 @@
+import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { startCms, type CmsHandle } from "../support/cms-server.ts";
+
+/**
+ * The CMS's admin actions need an admin RBAC permission, not just any admin token: the manual
+ * revalidation, the CDN purge and the hierarchy recalculation (cms/src/revalidation/
+ * admin-permission.js). Real Strapi, real admin users with the default roles: an Author is
+ * refused (403) on each, an Editor and the Super Admin are allowed. The Editor's grant is made
+ * once: a restart neither duplicates it nor re-adds it after an admin removed it.
+ */
+
+const PORT = 3620;
+const TIMEOUT = 240_000;
+const REVALIDATE_SECRET = "test-cms-revalidate-secret-0123456789";
+const PURGE_SECRET = "test-cdn-purge-secret-0123456789abcdef";
+const ACTIONS = {
+  revalidate: "api::site-cache.revalidate",
+  purgeCdn: "api::site-cache.purge-cdn",
+  recalculateHierarchy: "api::site-cache.recalculate-hierarchy",
+};
+type Json = Record<string, any>;
+
+/** The front end stand-in: records what the CMS sends and answers 200. */
+class FrontEnd {
+  readonly requests: Array<{ url: string | undefined; authorization: string | undefined }> = [];
+  private server!: Server;
+  url = "";
+
+  async start() {
+    this.server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        this.requests.push({ url: req.url, authorization: req.headers.authorization });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(req.url === "/api/cdn-purge" ? { purged: true, provider: "stand-in", requests: [] } : { revalidated: true }));
+      });
+    });
+    this.server.listen(0, "127.0.0.1");
+    await once(this.server, "listening");
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop() {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+const frontEnd = new FrontEnd();
+let dir: string;
+let cms: CmsHandle;
+const tokens: { superAdmin: string; editor: string; author: string } = { superAdmin: "", editor: "", author: "" };
+let editorRoleId: number;
+
+const startTheCms = (fresh: boolean) =>
+  startCms({
+    port: PORT,
+    dbFile: path.join(dir, "cms.db"),
+    fresh,
+    env: {
+      CLIENT_URL: frontEnd.url,
+      CMS_REVALIDATE_SECRET: REVALIDATE_SECRET,
+      CMS_CDN_PURGE_SECRET: PURGE_SECRET,
+      CMS_REVALIDATE_RETRIES: "0",
+    },
+  });
+
+async function call(method: string, apiPath: string, body?: unknown, token?: string) {
+  const response = await fetch(`${cms.url}${apiPath}`, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : {}) as Json };
+}
+
+async function ok(method: string, apiPath: string, body?: unknown, token = tokens.superAdmin) {
+  const result = await call(method, apiPath, body, token);
+  if (result.status >= 300) throw new Error(`${method} ${apiPath}: ${result.status} ${JSON.stringify(result.body)}`);
+  return result.body;
+}
+
+/** A new admin user with the given role, registered the way an invitation link does; its token. */
+async function adminWithRole(roleId: number, name: string): Promise<string> {
+  const email = `${name.toLowerCase()}@example.com`;
+  const { data: invited } = await ok("POST", "/admin/users", { email, firstname: name, lastname: "Test", roles: [roleId] });
+  const registered = await call("POST", "/admin/register", {
+    registrationToken: invited.registrationToken,
+    userInfo: { firstname: name, lastname: "Test", password: `${name}Pass12345` },
+  });
+  if (registered.status !== 200) throw new Error(`register ${email}: ${registered.status} ${JSON.stringify(registered.body)}`);
+  return registered.body.data.token as string;
+}
+
+/** The three admin actions, each with a valid body. */
+const adminActions = [
+  { name: "manual revalidation", path: "/api/revalidate-cache", body: { tags: ["cms:api::navbar.navbar"] }, action: ACTIONS.revalidate },
+  { name: "CDN purge", path: "/api/cdn-purge", body: { everything: true }, action: ACTIONS.purgeCdn },
+  { name: "hierarchy recalculation", path: "/api/page-hierarchy/recalculate", body: {}, action: ACTIONS.recalculateHierarchy },
+];
+
+async function editorPermissions(): Promise<Json[]> {
+  return (await ok("GET", `/admin/roles/${editorRoleId}/permissions`)).data as Json[];
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "cms-admin-permission-"));
+  await frontEnd.start();
+  cms = await startTheCms(true);
+  const login = await call("POST", "/admin/login", { email: "admin@example.com", password: "Admin12345" });
+  tokens.superAdmin = login.body.data.token;
+  const { data: roles } = await ok("GET", "/admin/roles");
+  const roleId = (code: string) => (roles as Json[]).find((role) => role.code === code)!.id as number;
+  editorRoleId = roleId("strapi-editor");
+  tokens.editor = await adminWithRole(editorRoleId, "Editor");
+  tokens.author = await adminWithRole(roleId("strapi-author"), "Author");
+}, TIMEOUT);
+
+afterAll(async () => {
+  await cms?.stop();
+  await frontEnd.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  frontEnd.requests.length = 0;
+});
+
+describe("CMS admin actions need the right admin role", () => {
+  it("an Author is refused (403) on the revalidation, CDN purge and hierarchy endpoints; nothing reaches the front end", async () => {
+    for (const { name, path: apiPath, body, action } of adminActions) {
+      const result = await call("POST", apiPath, body, tokens.author);
+      expect(result.status, `${name}: ${JSON.stringify(result.body)}`).toBe(403);
+      expect(result.body.error.name).toBe("ForbiddenError");
+      expect(result.body.error.message).toContain(`does not have the permission`);
+      expect(result.body.error.message).toContain(action);
+    }
+    expect(frontEnd.requests).toEqual([]);
+  });
+
+  it("an Editor and the Super Admin are allowed on all three", async () => {
+    for (const [who, token] of [["Editor", tokens.editor], ["Super Admin", tokens.superAdmin]]) {
+      frontEnd.requests.length = 0;
+      for (const { name, path: apiPath, body } of adminActions) {
+        const result = await call("POST", apiPath, body, token);
+        expect(result.status, `${who}, ${name}: ${JSON.stringify(result.body)}`).toBe(200);
+      }
+      // The revalidation and the purge reached the front end (the recalculation had nothing to move).
+      expect(frontEnd.requests.map((r) => r.url)).toEqual(["/api/cms-revalidate", "/api/cdn-purge"]);
+    }
+  });
+
+  it("the actions are admin permissions a Super Admin can see per role: the Editor has them, the Author not", async () => {
+    const held = (permissions: Json[]) => permissions.map((p) => p.action).filter((a: string) => a.startsWith("api::site-cache."));
+    expect(held(await editorPermissions()).sort()).toEqual(Object.values(ACTIONS).sort());
+    const { data: roles } = await ok("GET", "/admin/roles");
+    const authorId = (roles as Json[]).find((role) => role.code === "strapi-author")!.id;
+    expect(held((await ok("GET", `/admin/roles/${authorId}/permissions`)).data)).toEqual([]);
+  });
+
+  it(
+    "the Editor's grant is made once: removed by an admin, it stays removed after a restart, and nothing is duplicated",
+    async () => {
+      // An admin takes "Purge the CDN" away from the Editor role in the role editor.
+      const kept = (await editorPermissions())
+        .filter((p) => p.action !== ACTIONS.purgeCdn)
+        .map(({ action, subject, properties, conditions }) => ({ action, subject, properties, conditions }));
+      await ok("PUT", `/admin/roles/${editorRoleId}/permissions`, { permissions: kept });
+      expect((await call("POST", "/api/cdn-purge", { everything: true }, tokens.editor)).status).toBe(403);
+
+      await cms.stop();
+      cms = await startTheCms(false);
+
+      const actions = (await editorPermissions()).map((p) => p.action as string);
+      expect(actions.filter((a) => a === ACTIONS.purgeCdn)).toHaveLength(0);
+      expect(actions.filter((a) => a === ACTIONS.revalidate)).toHaveLength(1);
+      expect(actions.filter((a) => a === ACTIONS.recalculateHierarchy)).toHaveLength(1);
+      expect((await call("POST", "/api/cdn-purge", { everything: true }, tokens.editor)).status).toBe(403);
+      expect((await call("POST", "/api/revalidate-cache", { tags: ["cms:api::footer.footer"] }, tokens.editor)).status).toBe(200);
+      expect((await call("POST", "/api/cdn-purge", { everything: true }, tokens.superAdmin)).status).toBe(200);
+    },
+    TIMEOUT,
+  );
+});
