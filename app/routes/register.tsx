@@ -3,7 +3,7 @@ import { Link, redirect } from "react-router";
 import type { Route } from "./+types/register";
 import { AuthForm, Field } from "../components/auth-form.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
-import { redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
+import { runAuthForm } from "../lib/auth/form-action.server.ts";
 import { AUTH_PAGES } from "../lib/auth/paths.ts";
 import { getServerSession } from "../lib/auth/session.server.ts";
 
@@ -18,10 +18,25 @@ export async function action({ request }: Route.ActionArgs) {
     getAuth().api.registerCms({ body: fields, headers: request.headers, returnHeaders: true }),
   );
   if (!result.ok) return result.failure;
-  return redirectWithCookies(AUTH_PAGES.account, result.headers);
+  // The same answer whether the address was new or already registered, and no session:
+  // signing in only the new ones would tell them apart.
+  return { ok: true as const, message: result.response.message };
 }
 
 export default function Register({ actionData }: Route.ComponentProps) {
+  if (actionData?.ok) {
+    return (
+      <section>
+        <h1>Thank you</h1>
+        <p role="status" className="form-success">
+          {actionData.message}
+        </p>
+        <p>
+          <Link to={AUTH_PAGES.signIn}>Sign in</Link> · <Link to={AUTH_PAGES.forgotPassword}>Forgot your password?</Link>
+        </p>
+      </section>
+    );
+  }
   return (
     <section>
       <h1>Create an account</h1>

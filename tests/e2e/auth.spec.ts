@@ -9,9 +9,14 @@ let counter = 0;
 const newEmail = (project: string) => `e2e-${project}-${Date.now()}-${counter++}@example.com`;
 const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}/;
 
-test("a visitor registers, lands on the account page, signs out and signs in again", async ({ page }, info) => {
+const REGISTERED = /If this email address was not registered yet, your account is ready/;
+
+test("a visitor registers, is asked to sign in, signs in, signs out and signs in again", async ({ page }, info) => {
   const email = newEmail(info.project.name);
   await registerInBrowser(page, email, "Correct-horse-1");
+  // No session yet: a taken address gets this same page (no enumeration).
+  await expect(page.getByRole("status")).toHaveText(REGISTERED);
+  await signIn(page, email, "Correct-horse-1");
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByTestId("account-email")).toHaveText(email);
   if (info.project.name === "js-on") {
@@ -29,7 +34,7 @@ test("a visitor registers, lands on the account page, signs out and signs in aga
   await expect(page.getByTestId("account-email")).toHaveText(email);
 });
 
-test("registration errors show next to the fields and keep the email", async ({ page }, info) => {
+test("registration errors show next to the fields and keep the email; a taken address is not revealed", async ({ page }, info) => {
   const email = newEmail(info.project.name);
   await registerInCms(email, "Existing-pass-1");
   await page.goto("/register");
@@ -46,7 +51,13 @@ test("registration errors show next to the fields and keep the email", async ({ 
   await page.getByLabel("Password", { exact: true }).fill("Another-pass-1");
   await page.getByLabel("Repeat the password").fill("Another-pass-1");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.locator("#email-error")).toContainText("An account with this email already exists");
+  await expect(page.getByRole("status")).toHaveText(REGISTERED);
+  await expect(page.getByText("already exists")).toHaveCount(0);
+  // The existing account kept its password.
+  await signIn(page, email, "Another-pass-1");
+  await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+  await signIn(page, email, "Existing-pass-1");
+  await expect(page).toHaveURL(/\/account$/);
 });
 
 test("a wrong password shows an error, with status 401, and keeps the email", async ({ page, request }, info) => {
@@ -65,11 +76,21 @@ test("a wrong password shows an error, with status 401, and keeps the email", as
   expect(response.status()).toBe(401);
 });
 
-test("after changing the password the old one fails and the new one works", async ({ page }, info) => {
+test("after changing the password the old one fails, the new one works, and a copied session cookie is signed out", async ({
+  page,
+  browser,
+}, info) => {
   const email = newEmail(info.project.name);
   await registerInCms(email, "Old-password-1");
   await signIn(page, email, "Old-password-1");
   await expect(page).toHaveURL(/\/account$/);
+  // Someone holds a copy of the session cookies.
+  const thief = await browser.newContext({ baseURL: new URL(page.url()).origin });
+  await thief.addCookies(await page.context().cookies());
+  const thiefPage = await thief.newPage();
+  await thiefPage.goto("/account");
+  await expect(thiefPage.getByTestId("account-email")).toHaveText(email);
+
   await page.getByLabel("Current password").fill("Old-password-1");
   await page.getByLabel("New password", { exact: true }).fill("New-password-2");
   await page.getByLabel("Repeat the new password").fill("New-password-2");
@@ -78,6 +99,10 @@ test("after changing the password the old one fails and the new one works", asyn
   // Still signed in, with the new JWT the CMS issued.
   await page.reload();
   await expect(page.getByTestId("account-email")).toHaveText(email);
+  // The copy is not.
+  await thiefPage.goto("/account");
+  await expect(thiefPage).toHaveURL(/\/sign-in\?redirectTo=%2Faccount$/);
+  await thief.close();
 
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/$/);
@@ -127,6 +152,8 @@ test("the CMS JWT reaches the browser in no response of a whole flow", async ({ 
   });
   const email = newEmail(info.project.name);
   await registerInBrowser(page, email, "No-leaks-123");
+  await expect(page.getByRole("status")).toHaveText(REGISTERED);
+  await signIn(page, email, "No-leaks-123");
   await expect(page).toHaveURL(/\/account$/);
   await page.goto("/api/auth/get-session");
   await page.goto("/company");

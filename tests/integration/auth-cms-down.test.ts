@@ -39,7 +39,9 @@ describe("when the real CMS stops", () => {
       passwordConfirmation: "Still-here-1",
     });
     expect(registered.status).toBe(200);
-    const cookie = registered.headers
+    const signedIn = await post(`${app.url}/api/auth/sign-in-cms`, { email: "down@example.com", password: "Still-here-1" });
+    expect(signedIn.status).toBe(200);
+    const cookie = signedIn.headers
       .getSetCookie()
       .map((value) => value.split(";")[0])
       .join("; ");

@@ -90,15 +90,12 @@ export function createCmsUsers(config: CmsUsersConfig) {
       throw cmsUnavailable();
     },
 
-    async register(email: string, password: string): Promise<CmsAuth> {
+    /** The new user, or "taken" (never an error: the caller must not tell a visitor which). */
+    async register(email: string, password: string): Promise<CmsAuth | "taken"> {
       const answer = await call("POST", "/auth/local/register", { username: email, email, password });
       if (answer.status === 200) return authResult(answer);
       const message = messageOf(answer);
-      if (/already taken/i.test(message)) {
-        throw new AuthError(409, "EMAIL_TAKEN", "An account with this email already exists.", {
-          email: "An account with this email already exists. Sign in instead, or reset your password.",
-        });
-      }
+      if (/already taken/i.test(message)) return "taken";
       if (/disabled/i.test(message)) throw new AuthError(403, "REGISTRATION_CLOSED", "Registration is closed.");
       if (answer.status === 400) throw new AuthError(400, "INVALID_INPUT", "Please check the form.");
       throw cmsUnavailable();
