@@ -14,7 +14,7 @@ import { findFooter, findNavbar, type Navigation } from "./lib/cms/content.serve
 import { CmsError } from "./lib/cms/errors.server.ts";
 import { localizedPath, parseLocalePath } from "./lib/locale-path.ts";
 import { localeConfig } from "./lib/locales.server.ts";
-import { cmsContext, markDynamic } from "./lib/request-context.server.ts";
+import { cmsContext, markDynamic, visitorContext } from "./lib/request-context.server.ts";
 import stylesheet from "./styles.css?url";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
@@ -36,6 +36,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   return {
     locale,
+    // Whether a session cookie came (one cache variant each), never who it belongs to.
+    signedIn: context.get(visitorContext).signedIn,
     homeUrl: localizedPath("/", locale, config),
     navbar: navbar?.links ?? [],
     footer: { links: footer?.links ?? [], note: footer?.note ?? null },
@@ -53,7 +55,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
-        <SiteHeader links={chrome?.navbar ?? []} homeUrl={chrome?.homeUrl ?? "/"} />
+        <SiteHeader links={chrome?.navbar ?? []} homeUrl={chrome?.homeUrl ?? "/"} signedIn={chrome?.signedIn ?? false} />
         <main id="main">{children}</main>
         <SiteFooter links={chrome?.footer.links ?? []} note={chrome?.footer.note} />
         <ScrollRestoration />

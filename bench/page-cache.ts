@@ -3,8 +3,10 @@
  *
  * Side by side, same page, same load generator (autocannon, 50 connections), the server
  * pinned to core 0 and the load generator to core 1 (taskset):
- *   (a) a cache HIT, (b) the same page rendered every time (a request with a cookie
- *   bypasses the cache), (c) plain node:http writing the same bytes from memory;
+ *   (a) a cache HIT: plain, with analytics cookies, for a signed-in visitor (session cookie),
+ *   and with a distinct utm_source on every request; (b) the same page rendered every time
+ *   (a request with Authorization bypasses the cache); (c) plain node:http writing the same
+ *   bytes from memory;
  * each without and with `accept-encoding: br, gzip`.
  * Then: the time to invalidate a tag with 100,000 entries cached, and the number of
  * regenerations started by 500 concurrent requests on one stale key.
@@ -27,6 +29,8 @@ const APP_PORT = 4310;
 const PLAIN_PORT = 4311;
 const SECRET = "bench-revalidate-secret-0123456789";
 const METRICS = "bench-metrics-secret-0123456789";
+const ANALYTICS = "_ga=GA1.1.1234567890.1700000000; _gid=GA1.1.987654321.1700000000; cookie_consent=analytics";
+const SIGNED_IN = `better-auth.session_token=bench-token.signature; ${ANALYTICS}`;
 
 function pinned(core: number, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
   return spawn("taskset", ["-c", String(core), command, ...args], { cwd: projectRoot, env, stdio: ["ignore", "inherit", "inherit"], detached: true });
@@ -69,17 +73,27 @@ async function main() {
     const results: Record<string, number> = {};
     for (const encoding of ["identity", "br, gzip"]) {
       const enc: Record<string, string> = encoding === "identity" ? {} : { "accept-encoding": encoding };
+      // Warm the signed-in variant and the page.
+      await fetch(`${appUrl}/company`, { headers: { cookie: SIGNED_IN } });
       for (const [name, url, headers] of [
         ["(a) cache HIT", `${appUrl}/company`, enc],
-        ["(b) uncached render", `${appUrl}/company`, { ...enc, cookie: "bench=1" }],
+        ["(a) HIT, analytics cookies", `${appUrl}/company`, { ...enc, cookie: ANALYTICS }],
+        ["(a) HIT, signed-in visitor", `${appUrl}/company`, { ...enc, cookie: SIGNED_IN }],
+        ["(a) HIT, distinct utm_source", `${appUrl}/company?utm_medium=mail&utm_source=c{n}`, enc],
+        ["(b) uncached render", `${appUrl}/company`, { ...enc, authorization: "Bearer bench" }],
         ["(c) plain node:http", `http://127.0.0.1:${PLAIN_PORT}/`, enc],
       ] as const) {
         const result = load(url, SECONDS, headers);
         results[`${name}|${encoding}`] = result.requestsPerSecond;
         console.log(`| ${name} | ${encoding} | ${result.requestsPerSecond.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`);
       }
-      const ratio = results[`(a) cache HIT|${encoding}`]! / results[`(c) plain node:http|${encoding}`]!;
+      const plainHit = results[`(a) cache HIT|${encoding}`]!;
+      const ratio = plainHit / results[`(c) plain node:http|${encoding}`]!;
       console.log(`| HIT / ceiling | ${encoding} | ${(ratio * 100).toFixed(0)} % | | | |`);
+      for (const variant of ["analytics cookies", "signed-in visitor", "distinct utm_source"]) {
+        const share = results[`(a) HIT, ${variant}|${encoding}`]! / plainHit;
+        console.log(`| HIT, ${variant} / plain HIT | ${encoding} | ${(share * 100).toFixed(0)} % | | | |`);
+      }
     }
 
     // 500 concurrent requests on one stale key: how many regenerations?
@@ -89,6 +103,8 @@ async function main() {
     };
     // After long load runs, a pooled connection may have been closed by the server: retry once.
     await fetch(`${appUrl}/jobs`).catch(() => fetch(`${appUrl}/jobs`));
+    // After all those distinct utm_source values, the real page is still in the cache.
+    console.log(`\n/company after the runs with distinct utm_source: x-cache ${(await fetch(`${appUrl}/company`)).headers.get("x-cache")}`);
     await fetch(`${appUrl}/api/cms-revalidate`, {
       method: "POST",
       headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },

@@ -14,8 +14,13 @@ import {
   type SharedServices,
 } from "../app/lib/request-context.server.ts";
 import { connectRedis, warnIfUnbounded } from "../app/lib/redis.server.ts";
+import * as serverBuild from "virtual:react-router/server-build";
+
+import { BudgetedStore } from "./cache/budgeted-store.ts";
+import { hasSessionCookie } from "./cache/cache-key.ts";
 import { cachedResponseCodec } from "./cache/cached-response-codec.ts";
 import { DataCache } from "./cache/data-cache.ts";
+import { declaredQueryParams } from "./cache/declared-query.ts";
 import { InvalidationBus } from "./cache/redis/invalidation-bus.ts";
 import { redisRemoteCache } from "./cache/redis/remote-cache.ts";
 import { Invalidations } from "./cache/invalidations.ts";
@@ -27,6 +32,7 @@ import {
   serveFreshHit,
   type CachedResponse,
   type PageRender,
+  type RenderVariant,
 } from "./cache/response-cache.ts";
 import { canonicalRequests } from "./canonical-request.ts";
 import { securityHeaderList } from "./security-headers.ts";
@@ -51,7 +57,14 @@ const handleRequest = createRequestHandler(
 const invalidations = new Invalidations();
 let evictions = 0;
 let bypasses = 0;
-const pageStore = new MemoryStore<CachedResponse>(env.PAGE_CACHE_MAX_BYTES * 0.75, () => evictions++);
+/** Pages get 70 % of the budget, not-found answers 5 % of their own (a scan of random paths evicts only those), CMS data 25 %. */
+const pageStore = new BudgetedStore<CachedResponse>(
+  new MemoryStore(env.PAGE_CACHE_MAX_BYTES * 0.7, () => evictions++),
+  new MemoryStore(env.PAGE_CACHE_MAX_BYTES * 0.05),
+  (entry) => entry.value.status === 404 || entry.value.status === 410,
+);
+/** The query parameters each route declares it reads (`handle.cacheQuery`): all the page cache keys on. */
+const declaredQuery = declaredQueryParams(serverBuild.routes);
 
 /**
  * With REDIS_URL, instances share rendered pages and locks (remote) and hear each other's
@@ -87,8 +100,8 @@ const services: SharedServices = {
 const sessionJWTOf = (request: Request) => async (context: RouterContextProvider) =>
   (await getServerSession(request, context)).session?.cmsJWT;
 
-async function render(request: Request): Promise<PageRender> {
-  const context = createRequestContext(env, services, sessionJWTOf(request));
+async function render(request: Request, variant: RenderVariant): Promise<PageRender> {
+  const context = createRequestContext(env, services, sessionJWTOf(request), variant);
   const response = await handleRequest(request, context);
   const calls = context.get(cmsCallsContext);
   return {
@@ -107,7 +120,7 @@ function isCacheablePath(pathname: string): boolean {
 
 /** server/index.ts calls this first for every request: a fresh HIT is answered here. */
 export function serveCachedPage(req: IncomingMessage, res: ServerResponse): boolean {
-  return serveFreshHit(pageCache, req, res);
+  return serveFreshHit(pageCache, declaredQuery, req, res);
 }
 
 /** The origin every render is made for: the configured one, never the Host a client sent. */
@@ -136,6 +149,8 @@ app.use(
     render,
     isCacheablePath,
     toWebRequest: webRequest,
+    origin,
+    declaredQuery,
     send: sendWebResponse,
     baseHeaders: securityHeaderList(env),
     onBypass: () => bypasses++,
@@ -145,7 +160,8 @@ app.use(
 app.use(async (req, res, next) => {
   try {
     const request = webRequest(req, res);
-    const context = createRequestContext(env, services, sessionJWTOf(request));
+    const variant = { signedIn: hasSessionCookie(req.headers.cookie) };
+    const context = createRequestContext(env, services, sessionJWTOf(request), variant);
     await sendWebResponse(res, await handleRequest(request, context), req.method);
   } catch (error) {
     next(error);

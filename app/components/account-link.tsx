@@ -1,26 +1,38 @@
 import { useEffect, useState } from "react";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 
 import { useSessionUser } from "../lib/auth/auth-client.ts";
 import { AUTH_PAGES } from "../lib/auth/paths.ts";
 
 /**
- * The header's account link. Pages are cached and shared, so the server always renders
- * the same "Sign in" link; in the browser, once hydrated, it shows who is signed in.
+ * The header's account links. Pages are cached and shared, so the server renders them from
+ * whether the visitor carries a session cookie (`signedIn`, one cache variant each) and
+ * never with a name: "Account" and a Sign out button, or "Sign in". That works without
+ * JavaScript. In the browser, once hydrated, the session is read and the name is shown.
  */
-export function AccountLink() {
+export function AccountLink({ signedIn }: { signedIn: boolean }) {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  return hydrated ? <SessionAwareLink /> : <Link to={AUTH_PAGES.signIn}>Sign in</Link>;
+  return hydrated ? <SessionAwareLinks signedIn={signedIn} /> : <AccountLinks signedIn={signedIn} />;
 }
 
-function SessionAwareLink() {
-  const user = useSessionUser();
-  return user ? (
-    <Link to={AUTH_PAGES.account} data-testid="signed-in-as">
-      {user.name}
-    </Link>
-  ) : (
-    <Link to={AUTH_PAGES.signIn}>Sign in</Link>
+function SessionAwareLinks({ signedIn }: { signedIn: boolean }) {
+  const { user, pending } = useSessionUser();
+  // Until the browser has read the session, keep what the server rendered.
+  if (pending) return <AccountLinks signedIn={signedIn} />;
+  return <AccountLinks signedIn={Boolean(user)} name={user?.name} />;
+}
+
+function AccountLinks({ signedIn, name }: { signedIn: boolean; name?: string }) {
+  if (!signedIn) return <Link to={AUTH_PAGES.signIn}>Sign in</Link>;
+  return (
+    <>
+      <Link to={AUTH_PAGES.account} data-testid="signed-in-as">
+        {name ?? "Account"}
+      </Link>
+      <Form method="post" action={AUTH_PAGES.signOut} className="sign-out">
+        <button type="submit">Sign out</button>
+      </Form>
+    </>
   );
 }

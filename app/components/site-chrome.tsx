@@ -18,7 +18,7 @@ function NavLinkItem({ link }: { link: ChromeLink }) {
   );
 }
 
-export function SiteHeader({ links, homeUrl }: { links: ChromeLink[]; homeUrl: string }) {
+export function SiteHeader({ links, homeUrl, signedIn }: { links: ChromeLink[]; homeUrl: string; signedIn: boolean }) {
   return (
     <header className="site-header">
       <Link to={homeUrl} className="site-logo">
@@ -36,7 +36,7 @@ export function SiteHeader({ links, homeUrl }: { links: ChromeLink[]; homeUrl: s
         </nav>
       )}
       <div className="site-account">
-        <AccountLink />
+        <AccountLink signedIn={signedIn} />
       </div>
     </header>
   );

@@ -18,6 +18,13 @@ export const cmsCallsContext = createContext<CmsCallRecord[]>();
 /** Whether this render depends on who asked (session, cookies): then it must not be cached. */
 export const renderFlagsContext = createContext<{ dynamic: boolean }>();
 
+/**
+ * Whether the visitor carries a session cookie (not whether it is valid): the page cache keeps
+ * one variant of each page for each answer. The layout shows an account link and a Sign out
+ * button from it, with no name: the variant is shared by every signed-in visitor.
+ */
+export const visitorContext = createContext<{ signedIn: boolean }>({ signedIn: false });
+
 /** What the revalidation route acts on: the cache's invalidation records. */
 export interface Revalidator {
   revalidatePath(path: string): void;
@@ -38,8 +45,10 @@ export function createRequestContext(
   env: Env,
   services: SharedServices,
   sessionJWT?: (context: RouterContextProvider) => Promise<string | undefined>,
+  visitor: { signedIn: boolean } = { signedIn: false },
 ): RouterContextProvider {
   const context = new RouterContextProvider();
+  context.set(visitorContext, visitor);
   const calls: CmsCallRecord[] = [];
   context.set(cmsCallsContext, calls);
   context.set(renderFlagsContext, { dynamic: false });

@@ -1,4 +1,4 @@
-import { data, Form } from "react-router";
+import { data } from "react-router";
 
 import type { Route } from "./+types/account";
 import { AuthForm, Field } from "../components/auth-form.tsx";
@@ -38,9 +38,6 @@ export default function Account({ loaderData: { user }, actionData }: Route.Comp
         <dt>Signed in with</dt>
         <dd>{user.provider === "credentials" ? "email and password" : user.provider}</dd>
       </dl>
-      <Form method="post" action={AUTH_PAGES.signOut}>
-        <button type="submit">Sign out</button>
-      </Form>
 
       <h2>Change your password</h2>
       {actionData?.ok && (

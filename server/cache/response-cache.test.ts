@@ -8,25 +8,33 @@ import { sendWebResponse, toWebRequest } from "../web-http.ts";
 import { Invalidations } from "./invalidations.ts";
 import { IsrCache } from "./isr-cache.ts";
 import { MemoryStore } from "./memory-store.ts";
-import { createResponseCacheMiddleware, pagePathOf, type CachedResponse, type PageRender } from "./response-cache.ts";
+import {
+  createResponseCacheMiddleware,
+  pagePathOf,
+  type CachedResponse,
+  type PageRender,
+  type RenderVariant,
+} from "./response-cache.ts";
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
 /** The middleware in a real Express app, with a render the test controls. */
-async function serve(render: (request: Request) => Promise<PageRender>) {
+async function serve(render: (request: Request, variant: RenderVariant) => Promise<PageRender>) {
   const cache = new IsrCache<CachedResponse>({ store: new MemoryStore(10_000_000), invalidations: new Invalidations() });
   const seen: Array<string | null> = [];
   const app = express();
   app.use(
     createResponseCacheMiddleware({
       cache,
-      render: (request) => {
+      render: (request, variant) => {
         seen.push(request.headers.get("cookie"));
-        return render(request);
+        return render(request, variant);
       },
       isCacheablePath: (path) => !path.startsWith("/api/"),
       toWebRequest: (req, res) => toWebRequest(req, res, "http://site.test"),
+      origin: "http://site.test",
+      declaredQuery: (path) => (path === "/search" ? ["q"] : []),
       send: sendWebResponse,
     }),
   );
@@ -64,9 +72,12 @@ describe("response cache middleware", () => {
   });
 
   it("never stores a render marked dynamic (it read the session or made a per-user call)", async () => {
-    const { get } = await serve(page("for you", {}, { dynamic: true }));
+    const { get, seen } = await serve(page("for you", {}, { dynamic: true }));
     expect((await get("/x")).cache).toBe("BYPASS");
     expect((await get("/x")).cache).toBe("BYPASS");
+    // A visitor with cookies gets a render of their own, with their cookies, at once.
+    expect((await get("/x", { cookie: "better-auth.session_token=abc" })).cache).toBe("BYPASS");
+    expect(seen.at(-1)).toBe("better-auth.session_token=abc");
   });
 
   it("never stores a 5xx", async () => {
@@ -75,12 +86,36 @@ describe("response cache middleware", () => {
     expect(await get("/x")).toMatchObject({ status: 503, cache: "MISS" });
   });
 
-  it("renders for the cache without the visitor's cookies, and a visitor with cookies is not served from it", async () => {
-    const { get, seen } = await serve(page("public"));
+  it("renders for the cache without the visitor's cookies, and serves it whatever cookies they carry", async () => {
+    const { get, seen } = await serve(async (_request, variant) => page(variant.signedIn ? "signed in" : "public")());
+    expect((await get("/x")).cache).toBe("MISS");
+    const analytics = await get("/x", { cookie: "_ga=GA1.1.123; consent=all" });
+    expect(analytics).toMatchObject({ cache: "HIT", body: "public" });
+    // The signed-in variant: its own entry, keyed on the cookie's presence, never its value.
+    expect(await get("/x", { cookie: "_ga=1; better-auth.session_token=one" })).toMatchObject({ cache: "MISS", body: "signed in" });
+    expect(await get("/x", { cookie: "better-auth.session_token=two" })).toMatchObject({ cache: "HIT", body: "signed in" });
+    expect(seen).toEqual([null, null]);
+  });
+
+  it("keys on the query parameters the route declares only", async () => {
+    const { get } = await serve(async (request) => page(`rendered for ${new URL(request.url).search}`)());
+    expect(await get("/about?utm_source=news&fbclid=1")).toMatchObject({ cache: "MISS", body: "rendered for " });
+    expect(await get("/about?gclid=2")).toMatchObject({ cache: "HIT", body: "rendered for " });
+    expect(await get("/search?q=a&utm_source=x")).toMatchObject({ cache: "MISS", body: "rendered for ?q=a" });
+    expect(await get("/search?q=b")).toMatchObject({ cache: "MISS", body: "rendered for ?q=b" });
+    expect(await get("/search?utm_medium=y&q=a")).toMatchObject({ cache: "HIT", body: "rendered for ?q=a" });
+  });
+
+  it("the signed-in variant is never kept by a CDN; the anonymous one varies on Cookie", async () => {
+    const { get } = await serve(page("x"));
     await get("/x");
-    expect(seen).toEqual([null]);
-    expect((await get("/x", { cookie: "session=secret" })).cache).toBe("BYPASS");
-    expect(seen).toEqual([null, "session=secret"]);
+    const anonymous = (await get("/x")).response.headers;
+    expect(anonymous.get("vary")).toBe("Accept-Encoding, Cookie");
+    expect(anonymous.get("cdn-cache-control")).toMatch(/^public, s-maxage=300/);
+    await get("/x", { cookie: "better-auth.session_token=a" });
+    const signedIn = (await get("/x", { cookie: "better-auth.session_token=a" })).response.headers;
+    expect(signedIn.get("cdn-cache-control")).toBe("no-store");
+    expect(signedIn.get("cache-control")).toMatch(/^private/);
   });
 
   it("leaves paths that are not pages to the next handler", async () => {

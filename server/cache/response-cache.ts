@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { LRUCache } from "lru-cache";
 
+import { hasSessionCookie, pageKeyOf, type PageKey } from "./cache-key.ts";
 import { pathTag } from "./invalidations.ts";
 import type { CacheStatus, IsrCache, Rendered } from "./isr-cache.ts";
 
@@ -11,6 +13,13 @@ import type { CacheStatus, IsrCache, Rendered } from "./isr-cache.ts";
  * twin (client-side navigation) are served from the ISR cache; anything personal is not.
  * A HIT is answered by serveFreshHit() straight from the Node server, before Express: its
  * bytes, compressed variants and complete header lists were prepared when it was stored.
+ *
+ * Every visitor is served from the cache, whatever cookies they carry: a page has two
+ * variants, for visitors with and without a session cookie (keyed on its presence, never its
+ * value; see server/cache/cache-key.ts and docs/decisions/0008-cache-variants.md). Both are
+ * rendered with none of the visitor's headers. Only a render that turns out to read the
+ * session itself (`dynamic`) is personal: it is sent to that visitor alone, and the path is
+ * remembered as personal so that later visitors with cookies get their own render at once.
  */
 
 type Encoding = "identity" | "br" | "gzip";
@@ -25,6 +34,8 @@ export interface CachedResponse {
   gzip?: Buffer;
   /** Complete header lists for a cached answer, by encoding, ending in `x-cache: HIT`. */
   wire?: Record<Encoding, string[] | undefined>;
+  /** The render read the session or cookies: it was never stored, and must not be shown to others. */
+  personal?: boolean;
 }
 
 /** What rendering one request produced, and what the render touched. */
@@ -38,10 +49,20 @@ export interface PageRender {
   dynamic: boolean;
 }
 
+/** What a render for the shared cache is made for: which variant of the page. */
+export interface RenderVariant {
+  /** The signed-in variant: the visitor carries a session cookie (its value is never used). */
+  signedIn: boolean;
+}
+
 export interface ResponseCacheOptions {
   cache: IsrCache<CachedResponse>;
   /** Renders a request through React Router. */
-  render: (request: Request) => Promise<PageRender>;
+  render: (request: Request, variant: RenderVariant) => Promise<PageRender>;
+  /** The site's origin (APP_PUBLIC_URL): shared renders are made for it. */
+  origin: string;
+  /** The query parameters the route for a path declares it reads (server/cache/declared-query.ts). */
+  declaredQuery: (pathname: string) => readonly string[];
   /** Whether a path is a page the cache may hold (not /api/*, not an auth form...). */
   isCacheablePath: (pathname: string) => boolean;
   toWebRequest: (req: ExpressRequest, res: ExpressResponse) => Request;
@@ -62,8 +83,9 @@ export function pagePathOf(pathname: string): string {
   return pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
 }
 
-function isAnonymous(req: IncomingMessage): boolean {
-  return !req.headers.cookie && !req.headers.authorization;
+/** The key a request is served under (the query keeps only what the route declares). */
+export function requestKey(req: IncomingMessage, declaredQuery: (pathname: string) => readonly string[]): PageKey {
+  return pageKeyOf(req.url ?? "/", declaredQuery, hasSessionCookie(req.headers.cookie));
 }
 
 function pickEncoding(cached: CachedResponse, acceptEncoding: string | undefined): Encoding {
@@ -82,36 +104,55 @@ function writeCached(req: IncomingMessage, res: ServerResponse, cached: CachedRe
 }
 
 /**
- * The fast path: answers a fresh HIT for an anonymous GET/HEAD and returns true; returns
- * false for everything else (stale, missing, personal), which then goes through Express.
+ * The fast path: answers a fresh HIT for a GET/HEAD and returns true; returns false for
+ * everything else (stale, missing, personal), which then goes through Express. Only keys
+ * the middleware below stored can match, and it stores canonical paths only: a request in
+ * another spelling finds nothing here and is redirected by Express.
  */
-export function serveFreshHit(cache: IsrCache<CachedResponse>, req: IncomingMessage, res: ServerResponse): boolean {
-  if ((req.method !== "GET" && req.method !== "HEAD") || !isAnonymous(req) || !req.url) return false;
-  const entry = cache.peekFresh(req.url);
+export function serveFreshHit(
+  cache: IsrCache<CachedResponse>,
+  declaredQuery: (pathname: string) => readonly string[],
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
+  if ((req.method !== "GET" && req.method !== "HEAD") || req.headers.authorization || !req.url) return false;
+  const entry = cache.peekFresh(requestKey(req, declaredQuery).key);
   if (!entry) return false;
   writeCached(req, res, entry.value, "HIT");
   return true;
 }
 
+/** Paths whose render read the session: visitors with cookies get their own render there. */
+const PERSONAL_PATHS_MAX = 10_000;
+const PERSONAL_PATHS_TTL_MS = 10 * 60_000;
+
 export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
+  const personal = new LRUCache<string, true>({ max: PERSONAL_PATHS_MAX, ttl: PERSONAL_PATHS_TTL_MS });
+  const sendPersonal = async (req: ExpressRequest, res: ExpressResponse, variant: RenderVariant) => {
+    options.onBypass?.();
+    const { response } = await options.render(options.toWebRequest(req, res), variant);
+    await sendUncached(res, response, "BYPASS", req.method, options);
+  };
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     // Concatenated, not resolved: `new URL("//x", base)` would read "//x" as another host.
-    const url = new URL(`http://cache.local${req.originalUrl}`);
-    const path = pagePathOf(url.pathname);
+    const path = pagePathOf(new URL(`http://cache.local${req.originalUrl}`).pathname);
     if (!options.isCacheablePath(path)) return next();
 
     try {
-      const request = options.toWebRequest(req, res);
-      if (!isAnonymous(req)) {
-        options.onBypass?.();
-        const { response } = await options.render(request);
-        return await sendUncached(res, response, "BYPASS", req.method, options);
-      }
-      const served = await options.cache.get(req.originalUrl, path, () =>
-        renderAnonymously(request.url, path, options),
+      const page = requestKey(req, options.declaredQuery);
+      const variant = { signedIn: page.key !== page.url };
+      const visitorSpecific = Boolean(req.headers.authorization) || (Boolean(req.headers.cookie) && personal.has(page.url));
+      if (visitorSpecific) return await sendPersonal(req, res, variant);
+      const served = await options.cache.get(page.key, path, () =>
+        renderShared(`${options.origin}${page.url}`, path, variant, options),
       );
       if (!served.entry) {
+        if (served.value.personal) {
+          // This page reads the session: never shared. A visitor with cookies gets their own render.
+          personal.set(page.url, true);
+          if (req.headers.cookie) return await sendPersonal(req, res, variant);
+        }
         return await sendUncached(res, toResponse(served.value), served.failed ? "MISS" : "BYPASS", req.method, options);
       }
       writeCached(req, res, served.value, served.status);
@@ -121,12 +162,20 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
   };
 }
 
-/** A render with none of the visitor's headers: what every visitor may be shown. */
-async function renderAnonymously(url: string, path: string, options: ResponseCacheOptions): Promise<Rendered<CachedResponse>> {
-  const { response, tags, revalidate, dynamic } = await options.render(new Request(url, { headers: { accept: "text/html" } }));
+/** A render with none of the visitor's headers: what every visitor of this variant may be shown. */
+async function renderShared(
+  url: string,
+  path: string,
+  variant: RenderVariant,
+  options: ResponseCacheOptions,
+): Promise<Rendered<CachedResponse>> {
+  const { response, tags, revalidate, dynamic } = await options.render(
+    new Request(url, { headers: { accept: "text/html" } }),
+    variant,
+  );
   const body = Buffer.from(await response.arrayBuffer());
   const headers = [...response.headers].filter(([name]) => !HOP_BY_HOP.has(name) && name !== "cache-control");
-  const value: CachedResponse = { status: response.status, headers, body };
+  const value: CachedResponse = { status: response.status, headers, body, personal: dynamic || undefined };
   const cacheable = !dynamic && STORABLE_STATUS.has(response.status) && !response.headers.has("set-cookie");
   const allTags = [...new Set([...tags, pathTag(path)])];
   if (cacheable) {
@@ -134,7 +183,7 @@ async function renderAnonymously(url: string, path: string, options: ResponseCac
       value.br = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
       value.gzip = gzipSync(body, { level: 6 });
     }
-    value.wire = wireHeaders(value, allTags, revalidate, options.baseHeaders ?? []);
+    value.wire = wireHeaders(value, allTags, revalidate, variant, options.baseHeaders ?? []);
   }
   const wireBytes = Object.values(value.wire ?? {}).reduce((sum, list) => sum + (list?.join("").length ?? 0), 0);
   const size =
@@ -155,27 +204,38 @@ function wireHeaders(
   cached: CachedResponse,
   tags: string[],
   revalidate: number,
+  variant: RenderVariant,
   baseHeaders: Array<[string, string]>,
 ): Record<Encoding, string[] | undefined> {
   const own = new Set(cached.headers.map(([name]) => name));
+  // A CDN keys on the URL: it may keep the anonymous variant (for requests with no cookie at
+  // all, as Vary: Cookie says), never the signed-in one, which it could not tell apart.
+  const cdn: Array<[string, string]> = variant.signedIn
+    ? [
+        ["cache-control", "private, max-age=0, must-revalidate"],
+        ["cdn-cache-control", "no-store"],
+      ]
+    : [
+        // Browsers check back every time; a CDN in front may keep it for the entry's interval.
+        ["cache-control", "public, max-age=0, must-revalidate"],
+        ["cdn-cache-control", `public, s-maxage=${revalidate}, stale-while-revalidate=${CDN_STALE_WHILE_REVALIDATE}`],
+      ];
   const common: Array<[string, string]> = [
     ...baseHeaders.filter(([name]) => !own.has(name)),
     ...cached.headers,
-    ["vary", "Accept-Encoding"],
-    // Browsers check back every time; a CDN in front may keep it for the entry's interval.
-    ["cache-control", "public, max-age=0, must-revalidate"],
-    ["cdn-cache-control", `public, s-maxage=${revalidate}, stale-while-revalidate=${CDN_STALE_WHILE_REVALIDATE}`],
+    ["vary", "Accept-Encoding, Cookie"],
+    ...cdn,
     ["cache-tag", tags.join(",")],
     ["surrogate-key", tags.map((tag) => tag.replaceAll(" ", "_")).join(" ")],
   ];
-  const variant = (body: Buffer | undefined, encoding?: string) =>
+  const forEncoding = (body: Buffer | undefined, encoding?: string) =>
     body && [
       ...common,
       ...(encoding ? ([["content-encoding", encoding]] as Array<[string, string]>) : []),
       ["content-length", String(body.length)],
       ["x-cache", "HIT"],
     ].flat();
-  return { identity: variant(cached.body), br: variant(cached.br, "br"), gzip: variant(cached.gzip, "gzip") };
+  return { identity: forEncoding(cached.body), br: forEncoding(cached.br, "br"), gzip: forEncoding(cached.gzip, "gzip") };
 }
 
 function toResponse(cached: CachedResponse): Response {

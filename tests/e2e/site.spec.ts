@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { registerInCms, signInInBrowser } from "../support/accounts.ts";
 
 // The seeded demo site (cms/src/seed), read through the real Strapi, in Chromium with
 // JavaScript on and off (the two Playwright projects).
@@ -117,4 +118,25 @@ test("hashed assets are cached for a year, and security headers are set", async 
   expect(stylesheet).toMatch(/^\/assets\//);
   const asset = await request.get(stylesheet ?? "");
   expect(asset.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+});
+
+test("a signed-in visitor gets cached pages that show they are signed in, and can sign out from any page", async ({ page }, info) => {
+  const email = `cached-${info.project.name}-${Date.now()}@example.com`;
+  await registerInCms(email, "Correct-horse-1");
+  await signInInBrowser(page, email, "Correct-horse-1");
+  await expect(page).toHaveURL(/\/account$/);
+
+  // Twice: the second answer is the shared signed-in variant from the cache.
+  await page.goto("/company");
+  const response = await page.goto("/company");
+  expect(response?.headers()["x-cache"]).toBe("HIT");
+  const header = page.locator("header");
+  await expect(header.getByRole("button", { name: "Sign out" })).toBeVisible();
+  // With JavaScript the name is filled in by the browser; without it, the shared page says "Account".
+  await expect(header.getByTestId("signed-in-as")).toHaveText(info.project.name === "js-on" ? email : "Account");
+  expect(await response?.text()).not.toContain(email);
+
+  await header.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.locator("header").getByRole("link", { name: "Sign in" })).toBeVisible();
 });

@@ -13,17 +13,17 @@ export const authClient = createAuthClient({ basePath: "/api/auth" });
 export type BrowserSession = { user: PublicSessionUser; session: { id: string; expiresAt: string } } | null;
 
 /**
- * The signed-in user, reactively; null while loading or when signed out. Sign-in and
- * sign-out happen in form actions on the server, so the session is read again whenever
- * the page changes.
+ * The signed-in user, reactively (null when signed out), and whether it is still being read.
+ * Sign-in and sign-out happen in form actions on the server, so the session is read again
+ * whenever the page changes.
  */
-export function useSessionUser(): PublicSessionUser | null {
-  const { data, refetch } = authClient.useSession();
+export function useSessionUser(): { user: PublicSessionUser | null; pending: boolean } {
+  const { data, isPending, refetch } = authClient.useSession();
   const { pathname } = useLocation();
   useEffect(() => {
     void refetch();
   }, [pathname, refetch]);
-  return (data as BrowserSession)?.user ?? null;
+  return { user: (data as BrowserSession)?.user ?? null, pending: isPending };
 }
 
 /** The signed-in user, once. */

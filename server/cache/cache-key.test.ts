@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+
+import { hasSessionCookie, pageKeyOf, SESSION_VARIANT_SUFFIX } from "./cache-key.ts";
+import { declaredQueryParams } from "./declared-query.ts";
+
+const none = () => [];
+
+describe("page keys", () => {
+  it.each([
+    ["/about", "/about"],
+    ["/about?utm_source=news&utm_medium=mail", "/about"],
+    ["/about?fbclid=1&gclid=2&ref=x&x=%zz", "/about"],
+    ["/company.data?_routes=routes%2Fcms-page&utm_source=x", "/company.data?_routes=routes%2Fcms-page"],
+    ["/about?", "/about"],
+  ])("%s is keyed as %s", (url, key) => {
+    expect(pageKeyOf(url, none, false)).toEqual({ url: key, key });
+  });
+
+  it("keeps the parameters a route declares, sorted, so their order does not matter", () => {
+    const declared = (path: string) => (path === "/search" ? ["q", "page"] : []);
+    const a = pageKeyOf("/search?utm_source=x&q=shoes&page=2", declared, false);
+    const b = pageKeyOf("/search?page=2&q=shoes", declared, false);
+    expect(a).toEqual(b);
+    expect(a.url).toBe("/search?page=2&q=shoes");
+    expect(pageKeyOf("/search?q=boots", declared, false).key).not.toBe(a.key);
+  });
+
+  it("survives 10,000 parameters", () => {
+    const query = Array.from({ length: 10_000 }, (_, i) => `p${i}=${i}`).join("&");
+    expect(pageKeyOf(`/about?${query}`, none, false).key).toBe("/about");
+  });
+
+  it("the signed-in variant has a key of its own, whatever the session's value", () => {
+    expect(pageKeyOf("/about?utm=1", none, true).key).toBe(`/about${SESSION_VARIANT_SUFFIX}`);
+    expect(hasSessionCookie("_ga=GA1.1.1; better-auth.session_token=abc.def")).toBe(true);
+    expect(hasSessionCookie("__Secure-better-auth.session_token=abc")).toBe(true);
+    expect(hasSessionCookie("_ga=GA1.1.1; consent=yes")).toBe(false);
+    expect(hasSessionCookie("better-auth.session_token=")).toBe(false);
+    expect(hasSessionCookie("xbetter-auth.session_token=abc")).toBe(false);
+    expect(hasSessionCookie(undefined)).toBe(false);
+  });
+});
+
+describe("declared query parameters", () => {
+  const routes = {
+    root: { id: "root", path: "", module: {} },
+    "routes/search": { id: "routes/search", parentId: "root", path: "search", module: { handle: { cacheQuery: ["q", "page"] } } },
+    "routes/cms-home": { id: "routes/cms-home", parentId: "root", index: true, module: {} },
+    "routes/cms-page": { id: "routes/cms-page", parentId: "root", path: "*", module: {} },
+  };
+  const declared = declaredQueryParams(routes);
+
+  it("come from the matched routes' handle", () => {
+    expect(declared("/search")).toEqual(["q", "page"]);
+    expect(declared("/search.data")).toEqual(["q", "page"]);
+    expect(declared("/company")).toEqual([]);
+    expect(declared("/")).toEqual([]);
+    expect(declared("/_root.data")).toEqual([]);
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * What a cached page is keyed on: its canonical path (already normalised before the cache,
+ * see server/canonical-request.ts), only the query parameters the matched route declares it
+ * reads (`handle.cacheQuery`), sorted, plus the framework's own (`_routes` on `.data`
+ * requests), and whether the visitor carries a session cookie (never its value). Everything
+ * else a link may carry (`utm_*`, `fbclid`, `gclid`, `ref`, anything unknown) is left out:
+ * the canonical page is served, and no stream of distinct query strings can push real pages
+ * out of the cache.
+ */
+
+/** Query parameters React Router itself reads: always part of the key. */
+const FRAMEWORK_PARAMS = ["_routes"];
+
+/** better-auth's session cookie, with or without the __Secure- prefix used over HTTPS. */
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=[^;\s]/;
+
+/** Suffix of the signed-in variant's key; `#` never appears in a request path or query. */
+export const SESSION_VARIANT_SUFFIX = "#session";
+
+export function hasSessionCookie(cookieHeader: string | undefined): boolean {
+  return cookieHeader !== undefined && SESSION_COOKIE.test(cookieHeader);
+}
+
+export interface PageKey {
+  /** The page's path plus its kept query, e.g. `/search?page=2`: what the render is made for. */
+  url: string;
+  /** The cache key: `url`, with SESSION_VARIANT_SUFFIX for the signed-in variant. */
+  key: string;
+}
+
+/**
+ * @param pathAndQuery the request's path (canonical) and query, as in `req.url`.
+ * @param declared the parameters the route for a path declares it reads.
+ */
+export function pageKeyOf(
+  pathAndQuery: string,
+  declared: (pathname: string) => readonly string[],
+  signedIn: boolean,
+): PageKey {
+  const queryAt = pathAndQuery.indexOf("?");
+  let url = pathAndQuery;
+  if (queryAt !== -1) {
+    const pathname = pathAndQuery.slice(0, queryAt);
+    const keep = new Set([...FRAMEWORK_PARAMS, ...declared(pathname)]);
+    const kept = [...new URLSearchParams(pathAndQuery.slice(queryAt + 1))]
+      .filter(([name]) => keep.has(name))
+      .sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : av > bv ? 1 : 0) : a < b ? -1 : 1));
+    url = kept.length ? `${pathname}?${new URLSearchParams(kept).toString()}` : pathname;
+  }
+  return { url, key: signedIn ? `${url}${SESSION_VARIANT_SUFFIX}` : url };
+}

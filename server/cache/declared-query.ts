@@ -1,0 +1,43 @@
+import { matchRoutes, type RouteObject } from "react-router";
+
+/**
+ * Which query parameters a page's render reads, as its routes declare them:
+ * `export const handle = { cacheQuery: ["page"] }` in a route module. The page cache keys on
+ * those only (server/cache/cache-key.ts). CMS pages declare none.
+ */
+export interface CacheQueryHandle {
+  cacheQuery?: readonly string[];
+}
+
+interface ManifestRoute {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  caseSensitive?: boolean;
+  module: { handle?: unknown };
+}
+
+export function declaredQueryParams(routes: Record<string, ManifestRoute | undefined>): (pathname: string) => readonly string[] {
+  const byParent = new Map<string | undefined, ManifestRoute[]>();
+  for (const route of Object.values(routes)) {
+    if (!route) continue;
+    byParent.set(route.parentId, [...(byParent.get(route.parentId) ?? []), route]);
+  }
+  const tree = (parentId: string | undefined): RouteObject[] =>
+    (byParent.get(parentId) ?? []).map((route) =>
+      route.index
+        ? { id: route.id, index: true, path: route.path }
+        : { id: route.id, path: route.path, caseSensitive: route.caseSensitive, children: tree(route.id) },
+    );
+  const routeTree = tree(undefined);
+  const params = (id: string) => {
+    const handle = routes[id]?.module.handle as CacheQueryHandle | undefined;
+    return Array.isArray(handle?.cacheQuery) ? handle.cacheQuery : [];
+  };
+  return (pathname) => {
+    const page = pathname.endsWith(".data") ? pathname.slice(0, -".data".length) || "/" : pathname;
+    const matches = matchRoutes(routeTree, page === "/_root" ? "/" : page) ?? [];
+    return matches.flatMap((match) => params(match.route.id!));
+  };
+}
