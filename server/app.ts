@@ -16,6 +16,10 @@ import {
 import { connectRedis, warnIfUnbounded } from "../app/lib/redis.server.ts";
 import * as serverBuild from "virtual:react-router/server-build";
 
+import { createCmsClient } from "../app/lib/cms/client.server.ts";
+import { listPublishedPages } from "../app/lib/cms/content.server.ts";
+import { localizedPath } from "../app/lib/locale-path.ts";
+import { localeConfig } from "../app/lib/locales.server.ts";
 import { BudgetedStore } from "./cache/budgeted-store.ts";
 import { hasSessionCookie } from "./cache/cache-key.ts";
 import { cachedResponseCodec } from "./cache/cached-response-codec.ts";
@@ -26,6 +30,7 @@ import { redisRemoteCache } from "./cache/redis/remote-cache.ts";
 import { Invalidations } from "./cache/invalidations.ts";
 import { IsrCache } from "./cache/isr-cache.ts";
 import { MemoryStore } from "./cache/memory-store.ts";
+import { warmStart } from "./cache/warm-start.ts";
 import { prometheusMetrics } from "./cache/metrics.ts";
 import {
   createResponseCacheMiddleware,
@@ -116,6 +121,28 @@ async function render(request: Request, variant: RenderVariant): Promise<PageRen
 function isCacheablePath(pathname: string): boolean {
   if (!production || AUTH_PAGE_PATHS.includes(pathname)) return false;
   return !/^\/(api|assets|@|__)/.test(pathname) && !/\.[a-z0-9]+$/i.test(pathname);
+}
+
+/**
+ * server/index.ts calls this once it listens: the most recently updated published pages are
+ * requested from `selfUrl` in the background (CACHE_WARM_PAGES of them, 4 at a time), so the
+ * first visitors after a restart or deploy find them cached.
+ */
+export function warmCache(selfUrl: string): void {
+  if (!production || env.CACHE_WARM_PAGES === 0) return;
+  const cms = createCmsClient({ baseUrl: env.CMS_URL, apiToken: env.CMS_REST_READONLY_API_KEY, timeoutMs: env.CMS_FETCH_TIMEOUT_MS });
+  const locales = localeConfig();
+  void warmStart({
+    pages: () => listPublishedPages(cms),
+    pathOf: (page) => (locales.locales.includes(page.locale) ? localizedPath(page.fullPath, page.locale, locales) : ""),
+    request: async (path) => {
+      if (!path) return;
+      const response = await fetch(`${selfUrl}${path}`, { redirect: "manual" });
+      await response.arrayBuffer();
+    },
+    max: env.CACHE_WARM_PAGES,
+    concurrency: 4,
+  });
 }
 
 /** server/index.ts calls this first for every request: a fresh HIT is answered here. */

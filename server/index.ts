@@ -30,6 +30,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const host = express();
 /** Production: cached pages are answered before Express (see server/cache/response-cache.ts). */
 let serveCachedPage: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
+/** Production: the cache is warmed in the background once the server listens. */
+let warmCache: (selfUrl: string) => void = () => {};
 host.disable("x-powered-by");
 host.set("trust proxy", trustProxySetting(env.TRUST_PROXY));
 host.use(securityHeaders(env));
@@ -43,8 +45,10 @@ if (env.NODE_ENV === "production") {
   const build = (await import(path.join(root, "build/server/index.js"))) as {
     app: RequestHandler;
     serveCachedPage: (req: IncomingMessage, res: ServerResponse) => boolean;
+    warmCache: (selfUrl: string) => void;
   };
   serveCachedPage = build.serveCachedPage;
+  warmCache = build.warmCache;
   host.use(build.app);
 } else {
   const vite = await import("vite");
@@ -69,6 +73,8 @@ server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 server.listen(env.PORT, env.HOST, () => {
   console.log(`Site ready at ${env.APP_PUBLIC_URL} (listening on ${env.HOST}:${env.PORT}, ${env.NODE_ENV})`);
+  const local = ["0.0.0.0", "::"].includes(env.HOST) ? "127.0.0.1" : env.HOST;
+  warmCache(`http://${local.includes(":") ? `[${local}]` : local}:${env.PORT}`);
 });
 server.on("error", (error: NodeJS.ErrnoException) => {
   console.error(

@@ -98,6 +98,8 @@ const envSchema = z
      * `true` is refused: it trusts every X-Forwarded-For entry, so a client picks its own IP
      * and with it a fresh rate-limit budget for every request.
      */
+    /** How many published pages to request in the background at start (0: none). */
+    CACHE_WARM_PAGES: z.coerce.number({ error: missingOr("must be a whole number") }).int().min(0).max(100_000),
     TRUST_PROXY: z
       .string({ error: missingOr("must be a string") })
       .refine((value) => value.trim().toLowerCase() !== "true", {
@@ -184,11 +186,13 @@ function withDefaults(source: NodeJS.ProcessEnv): Record<string, string | undefi
     TRUST_PROXY: "false",
     CDN_PROVIDER: "none",
   };
-  if (mode === "production") return { ...shared, ...given };
+  // Production warms the cache at start; development renders every request anyway.
+  if (mode === "production") return { ...shared, CACHE_WARM_PAGES: "200", ...given };
   const port = given.PORT ?? shared.PORT;
   return {
     ...shared,
     APP_PUBLIC_URL: `http://localhost:${port}`,
+    CACHE_WARM_PAGES: "0",
     CMS_URL: DEVELOPMENT_CMS_URL,
     // Development only: production must set its own (the schema requires it there).
     SESSION_AUTH_SECRET: "development-only-session-secret-not-for-production",

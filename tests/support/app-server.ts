@@ -31,6 +31,8 @@ export function spawnApp(options: AppOptions): { child: ChildProcess; output: ()
       HOST: "127.0.0.1",
       APP_PUBLIC_URL: `http://127.0.0.1:${options.port}`,
       SESSION_AUTH_SECRET: "test-session-secret-0123456789-0123456789",
+      // Tests that count MISS and HIT start cold; the warm-start test turns it on.
+      CACHE_WARM_PAGES: "0",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

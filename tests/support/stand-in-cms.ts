@@ -63,6 +63,16 @@ export class StandInCms {
     const json = (body: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
     if (url.pathname.startsWith("/api/auth/") || url.pathname === "/api/users/me") return this.answerAuth(req, res, url);
     const locale = url.searchParams.get("locale") ?? "en";
+    if (url.pathname === "/api/pages" && !url.searchParams.has("filters[fullPath][$eq]")) {
+      // The list of published pages (warm start, sitemap), paged as Strapi pages it.
+      const size = Number(url.searchParams.get("pagination[pageSize]") ?? 25);
+      const number = Number(url.searchParams.get("pagination[page]") ?? 1);
+      const all = [...this.pages.values()].map((page) => ({ fullPath: page.fullPath, locale: page.locale ?? "en", updatedAt: null }));
+      return json({
+        data: all.slice((number - 1) * size, number * size),
+        meta: { pagination: { page: number, pageSize: size, pageCount: Math.max(1, Math.ceil(all.length / size)), total: all.length } },
+      });
+    }
     if (url.pathname === "/api/pages") {
       const fullPath = url.searchParams.get("filters[fullPath][$eq]") ?? "";
       const page = this.pages.get(`${locale}:${fullPath}`);

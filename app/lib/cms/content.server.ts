@@ -106,3 +106,26 @@ export const findNavbar = (cms: CmsClient, locale: string) =>
 
 export const findFooter = (cms: CmsClient, locale: string) =>
   findNavigation(cms, CONTENT_TYPES.footer, "/api/footer", locale);
+
+const pageRefSchema = z.object({ fullPath: z.string(), locale: z.string(), updatedAt: z.string().nullish() });
+const pageListSchema = z.object({
+  data: z.array(pageRefSchema),
+  meta: z.object({ pagination: z.object({ page: z.number(), pageCount: z.number() }) }),
+});
+export type PageRef = z.infer<typeof pageRefSchema>;
+
+/**
+ * Every published page in every locale, most recently updated first, `pageSize` at a time
+ * (paged CMS requests, never one huge answer). Reads the CMS afresh: not a render's fetch.
+ */
+export async function* listPublishedPages(cms: CmsClient, pageSize = 100): AsyncGenerator<PageRef> {
+  for (let page = 1; ; page++) {
+    const { data, meta } = await cms.get("/api/pages", pageListSchema, {
+      query: { fields: ["fullPath", "locale", "updatedAt"], locale: "*", sort: ["updatedAt:desc"], pagination: { page, pageSize } },
+      revalidate: 0,
+      omitUserAuthorization: true,
+    });
+    yield* data;
+    if (page >= meta.pagination.pageCount) return;
+  }
+}
