@@ -1,0 +1,189 @@
+#!/usr/bin/env node
+// `npm run quickstart` (after scripts/install.sh), or `node scripts/quickstart.mjs` on later runs
+// to skip the installation: the embedded CMS and a production build of the site, wired
+// together the way they are deployed, so publishing in the CMS revalidates the site's page cache.
+//
+//  1. secrets shared by both sides: generated into .env.quickstart on the first run, reused after
+//     (scripts/quickstart-env.mjs);
+//  2. the CMS admin panel is built when cms/build is missing or older than its sources;
+//  3. the CMS starts (development mode: demo seed, development admin login, cms/.env secrets),
+//     told the site's URL (CLIENT_URL) and CMS_REVALIDATE_SECRET; meanwhile `npm run build`;
+//  4. once the CMS answers and its seed has written the read-only token, the site starts with
+//     NODE_ENV=production (page cache on), the CMS URL, that token and the same secret;
+//  5. both up: the URLs and the login are printed. Ctrl-C stops both.
+//
+// PORT (site, default 3000) and CMS_PORT (default 1337) choose the ports.
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { connect } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { ensureQuickstartEnv, quickstartEnvironments } from "./quickstart-env.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const cmsRoot = path.join(root, "cms");
+const sitePort = Number(process.env.PORT || 3000);
+const cmsPort = Number(process.env.CMS_PORT || 1337);
+const envFile = path.join(root, ".env.quickstart");
+const tokenFile = path.resolve(cmsRoot, process.env.CMS_READONLY_TOKEN_FILE || ".tmp/frontend-readonly-token");
+const log = (message) => console.log(`[quickstart] ${message}`);
+
+// --- processes -------------------------------------------------------------------------------
+
+const children = new Set();
+let stopping = false;
+let exitCode = 0;
+
+function stopAll(code) {
+  if (stopping) return;
+  stopping = true;
+  exitCode = code;
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  setTimeout(() => process.exit(exitCode), 5_000).unref();
+  if (children.size === 0) process.exit(exitCode);
+}
+process.on("SIGINT", () => stopAll(0));
+process.on("SIGTERM", () => stopAll(0));
+
+/** A long-running process: when it ends, everything ends. */
+function startService(name, command, args, options) {
+  const child = spawn(command, args, { stdio: "inherit", ...options });
+  children.add(child);
+  child.on("exit", (code, signal) => {
+    children.delete(child);
+    if (!stopping) log(`${name} stopped (${signal ?? `exit ${code}`}); stopping the rest`);
+    stopAll(code || 1);
+    if (children.size === 0) process.exit(exitCode);
+  });
+  return child;
+}
+
+/** A step that must succeed (a build). */
+function run(name, command, args, options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: "inherit", ...options });
+    children.add(child);
+    child.on("exit", (code, signal) => {
+      children.delete(child);
+      if (stopping && children.size === 0) process.exit(exitCode);
+      if (code === 0) resolve();
+      else reject(new Error(`${name} failed (${signal ?? `exit ${code}`})`));
+    });
+  });
+}
+
+function fail(message) {
+  if (stopping) return;
+  console.error(`[quickstart] ${message}`);
+  stopAll(1);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function portInUse(port) {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+async function waitFor(what, check, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (!stopping) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not come up within ${Math.round(timeoutMs / 60_000)} minutes`);
+    await sleep(1_000);
+  }
+}
+
+// --- the admin panel build (same rule as tests/support/cms-server.ts) -------------------------
+
+function adminBuildIsCurrent() {
+  const index = path.join(cmsRoot, "build/index.html");
+  if (!existsSync(index)) return false;
+  const sources = [
+    path.join(cmsRoot, "package-lock.json"),
+    ...readdirSync(path.join(cmsRoot, "src/admin"), { withFileTypes: true, recursive: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.join(entry.parentPath, entry.name)),
+  ].filter((file) => existsSync(file));
+  return statSync(index).mtimeMs > Math.max(...sources.map((file) => statSync(file).mtimeMs));
+}
+
+// --- main --------------------------------------------------------------------------------------
+
+async function main() {
+  for (const [name, port] of [["the site", sitePort], ["the CMS", cmsPort]]) {
+    if (await portInUse(port)) {
+      throw new Error(
+        `port ${port} (${name}) is already in use: stop what runs there (npm run dev?) or choose other ports (PORT=3100 CMS_PORT=1338 npm run quickstart).`,
+      );
+    }
+  }
+
+  const { values: fileValues, generated } = ensureQuickstartEnv(envFile);
+  log(
+    generated.length > 0
+      ? `generated ${generated.join(", ")} into .env.quickstart (reused on later runs)`
+      : "secrets read from .env.quickstart",
+  );
+  const env = (token) =>
+    quickstartEnvironments({ shell: process.env, fileValues, sitePort, cmsPort, readonlyToken: token });
+  const { siteUrl, cmsUrl, cms: cmsEnv } = env("");
+
+  if (!adminBuildIsCurrent()) {
+    log("building the CMS admin panel (cms/build; first run or changed sources: a minute or two)");
+    await run("the CMS admin build", path.join(cmsRoot, "node_modules/.bin/strapi"), ["build"], {
+      cwd: cmsRoot,
+      env: { ...cmsEnv, STRAPI_TELEMETRY_DISABLED: "true" },
+    });
+  }
+  if (stopping) return;
+
+  log(`starting the CMS at ${cmsUrl} (it tells ${siteUrl}/api/cms-revalidate about every publish)`);
+  startService("the CMS", process.execPath, ["server.js"], { cwd: cmsRoot, env: cmsEnv });
+
+  log("building the site for production (npm run build) while the CMS starts");
+  await run("npm run build", "npm", ["run", "--silent", "build"], { cwd: root, env: { ...process.env, NODE_ENV: "production" } });
+  if (stopping) return;
+
+  // /_health answers once bootstrap (and with it the seed, which writes the token) is done.
+  await waitFor("The CMS", async () => (await fetch(`${cmsUrl}/_health`)).ok && existsSync(tokenFile), 5 * 60_000);
+  if (stopping) return;
+  const token = readFileSync(tokenFile, "utf8").trim();
+
+  log(`starting the site at ${siteUrl} (NODE_ENV=production: page cache on)`);
+  startService("the site", path.join(root, "node_modules/.bin/tsx"), ["server/index.ts"], {
+    cwd: root,
+    env: env(token).site,
+  });
+  // A TCP check, not a page request, so the first page a visitor asks for is a real MISS.
+  await waitFor("The site", () => portInUse(sitePort), 2 * 60_000);
+  if (stopping) return;
+
+  // What the seed creates when the database has no admin yet (cms/src/seed/index.js).
+  const email = cmsEnv.CMS_ADMIN_EMAIL || "admin@example.com";
+  const password = cmsEnv.CMS_ADMIN_PASSWORD || "Admin12345";
+  console.log(
+    [
+      "",
+      "──────────────────────────────────────────────────────────────────────────────",
+      `  Site (production build, page cache on):  ${siteUrl}`,
+      `  CMS admin:                               ${cmsUrl}/admin`,
+      `  Development admin login:                 ${email} / ${password}`,
+      "",
+      "  Try it: curl -sI " + `${siteUrl}/company | grep x-cache   (MISS, then HIT)`,
+      "  then edit and publish the page \"Company\" in the admin: the site's next requests show it.",
+      "  Secrets: .env.quickstart. Ctrl-C stops both.",
+      "──────────────────────────────────────────────────────────────────────────────",
+      "",
+    ].join("\n"),
+  );
+}
+
+main().catch((error) => fail(error.message));
