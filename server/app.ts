@@ -16,7 +16,7 @@ import {
 import { connectRedis, warnIfUnbounded } from "../app/lib/redis.server.ts";
 import * as serverBuild from "virtual:react-router/server-build";
 
-import { createCmsClient } from "../app/lib/cms/client.server.ts";
+import { CMS_REVALIDATE, createCmsClient } from "../app/lib/cms/client.server.ts";
 import { listPublishedPages } from "../app/lib/cms/content.server.ts";
 import { localizedPath } from "../app/lib/locale-path.ts";
 import { localeConfig } from "../app/lib/locales.server.ts";
@@ -59,7 +59,10 @@ const handleRequest = createRequestHandler(
   production ? "production" : "development",
 );
 
-const invalidations = new Invalidations();
+/** Records are kept for the longest interval (the page's and every CMS fetch's) plus a margin, no longer. */
+const invalidations = new Invalidations({
+  maxRevalidateSeconds: Math.max(PAGE_REVALIDATE_SECONDS, ...Object.values(CMS_REVALIDATE)),
+});
 let evictions = 0;
 let bypasses = 0;
 /** Pages get 70 % of the budget, not-found answers 5 % of their own (a scan of random paths evicts only those), CMS data 25 %. */

@@ -1,4 +1,4 @@
-import { isEntryStale, type Invalidations } from "./invalidations.ts";
+import { isEntryStale, type InvalidationStamp, type Invalidations } from "./invalidations.ts";
 import type { CacheStore } from "./types.ts";
 
 /**
@@ -17,7 +17,7 @@ export interface DataCacheMeta {
 }
 
 export class DataCache {
-  private readonly inFlight = new Map<string, { work: Promise<unknown>; startedAt: number }>();
+  private readonly inFlight = new Map<string, { work: Promise<unknown>; seen: InvalidationStamp }>();
 
   constructor(
     private readonly store: CacheStore<unknown>,
@@ -30,17 +30,18 @@ export class DataCache {
     if (entry && !isEntryStale(entry, this.now(), this.invalidations)) return entry.value as T;
     const running = this.inFlight.get(key);
     // Join a fetch in flight only if nothing it depends on was invalidated since it began.
-    if (running && !this.invalidations.isInvalidated({ ...meta, generatedAt: running.startedAt })) {
+    if (running && !this.invalidations.isInvalidated({ ...meta, seen: running.seen })) {
       return running.work as Promise<T>;
     }
 
     const generatedAt = this.now();
+    const seen = this.invalidations.stamp();
     const work = fetchFresh().then((value) => {
       const size = JSON.stringify(value).length * 2 + key.length * 2 + 256;
-      this.store.set(key, { value, generatedAt, size, ...meta });
+      this.store.set(key, { value, generatedAt, seen, size, ...meta });
       return value;
     });
-    this.inFlight.set(key, { work, startedAt: generatedAt });
+    this.inFlight.set(key, { work, seen });
     const done = () => {
       if (this.inFlight.get(key)?.work === work) this.inFlight.delete(key);
     };

@@ -167,6 +167,7 @@ export class IsrCache<V> {
   private async renderAndStore(key: string, path: string, render: () => Promise<Rendered<V>>): Promise<Served<V>> {
     // The start time, not the end: an invalidation during the render leaves the entry stale.
     const generatedAt = this.now();
+    const seen = this.options.invalidations.stamp();
     const rendered = await render();
     if (rendered.failed) return { value: rendered.value, status: "MISS", failed: true };
     if (rendered.cacheable) {
@@ -176,6 +177,7 @@ export class IsrCache<V> {
         path,
         revalidate: rendered.revalidate,
         generatedAt,
+        seen,
         size: rendered.size,
       };
       this.options.store.set(key, entry);

@@ -1,3 +1,5 @@
+import type { InvalidationStamp } from "./invalidations.ts";
+
 /** One cached result: a rendered page (response cache) or a CMS answer (data cache). */
 export interface CacheEntry<V> {
   value: V;
@@ -7,8 +9,10 @@ export interface CacheEntry<V> {
   path: string;
   /** Seconds after generatedAt when the entry goes stale on its own. */
   revalidate: number;
-  /** When the render that produced it started (ms): invalidations at or after it make it stale. */
+  /** When the render that produced it started (ms, this process's clock): its interval counts from it. */
   generatedAt: number;
+  /** What the render knew of invalidations when it started; without it the entry counts as stale. */
+  seen?: InvalidationStamp;
   /** Bytes it takes, counted honestly (body, headers, tags): what the LRU bound uses. */
   size: number;
 }
