@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { matchRoutes, type RouteObject } from "react-router";
 
 /**
@@ -35,9 +36,18 @@ export function declaredQueryParams(routes: Record<string, ManifestRoute | undef
     const handle = routes[id]?.module.handle as CacheQueryHandle | undefined;
     return Array.isArray(handle?.cacheQuery) ? handle.cacheQuery : [];
   };
+  const none: readonly string[] = [];
+  // The common case (CMS pages only): no route declares any, nothing to match on the hot path.
+  if (!Object.keys(routes).some((id) => params(id).length > 0)) return () => none;
+  // matchRoutes ranks every route on each call: remember the answer per path (bounded).
+  const memo = new LRUCache<string, readonly string[]>({ max: 5_000 });
   return (pathname) => {
+    const known = memo.get(pathname);
+    if (known) return known;
     const page = pathname.endsWith(".data") ? pathname.slice(0, -".data".length) || "/" : pathname;
     const matches = matchRoutes(routeTree, page === "/_root" ? "/" : page) ?? [];
-    return matches.flatMap((match) => params(match.route.id!));
+    const declared = matches.flatMap((match) => params(match.route.id!));
+    memo.set(pathname, declared);
+    return declared;
   };
 }
