@@ -6,7 +6,7 @@ export default {
   ssr: true,
   future: {
     // Router context (createContext / context.get) is how per-request dependencies
-    // such as the CMS client reach loaders; see app/lib/request-context.ts.
+    // such as the CMS client reach loaders; see app/lib/request-context.server.ts.
     v8_middleware: true,
   },
 } satisfies Config;

@@ -158,6 +158,8 @@ const origin = new URL(env.APP_PUBLIC_URL).origin;
 const webRequest = (req: express.Request, res: express.Response) => toWebRequest(req, res, origin);
 
 export const app = express();
+// Also set on the host (server/index.ts), but this app answers .data and page requests itself.
+app.disable("x-powered-by");
 app.set("trust proxy", trustProxySetting(env.TRUST_PROXY));
 app.use(canonicalRequests());
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startCms, type CmsHandle } from "../support/cms-server.ts";
@@ -12,7 +13,8 @@ import { startCms, type CmsHandle } from "../support/cms-server.ts";
  * anonymous or with that token can list users, and a second start changes nothing.
  */
 
-const PORT = 3191;
+/** A free port, picked once: the second start below must reuse it. */
+let PORT = 0;
 const TIMEOUT = 240_000;
 
 type Json = Record<string, any>;
@@ -75,6 +77,7 @@ describe("CMS seed (real Strapi)", () => {
   let first: Json;
 
   beforeAll(async () => {
+    PORT = await getPort();
     cms = await startCms({ port: PORT, dbFile, fresh: true, logFile });
   }, TIMEOUT);
 

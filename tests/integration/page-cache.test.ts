@@ -138,6 +138,7 @@ describe("the page cache", () => {
   it("client-side navigation data (.data) is cached too, and revalidating the path covers it", async () => {
     const first = await get("/company.data");
     expect(first.status).toBe(200);
+    expect(first.response.headers.get("x-powered-by")).toBeNull();
     expect(["MISS", "HIT"]).toContain(first.cache);
     expect((await get("/company.data")).cache).toBe("HIT");
     await revalidate({ fullPaths: ["/company"] });

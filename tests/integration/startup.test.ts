@@ -1,5 +1,6 @@
 import { once } from "node:events";
 
+import getPort from "get-port";
 import { describe, expect, it } from "vitest";
 
 import { spawnApp, startApp } from "../support/app-server.ts";
@@ -7,7 +8,7 @@ import { spawnApp, startApp } from "../support/app-server.ts";
 describe("starting the site", () => {
   it("refuses to start in production with a missing required variable, and says which", async () => {
     const { child, output } = spawnApp({
-      port: 3190,
+      port: await getPort(),
       env: { APP_PUBLIC_URL: "https://www.example.com", CMS_REST_READONLY_API_KEY: "x".repeat(40) },
     });
     const [code] = (await once(child, "exit")) as [number | null];
@@ -18,7 +19,7 @@ describe("starting the site", () => {
 
   it("in development mounts Vite's middleware, so the HMR client is served", async () => {
     const app = await startApp({
-      port: 3191,
+      port: await getPort(),
       mode: "development",
       env: { CMS_URL: "http://127.0.0.1:9", CMS_REST_READONLY_API_KEY: "x".repeat(40) },
     });
