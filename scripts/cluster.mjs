@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run start:cluster [-- N]`: N instances of the production build (default 2) sharing one
-// Redis, behind a small round-robin load balancer on PORT (default 3000). Redis is Debian's
+// Redis, behind a small round-robin load balancer on PORT (default 4000, so it runs beside
+// `npm run dev` or the quick start, whose site is on 3000). Redis is Debian's
 // redis-server started here on REDIS_PORT (default 6390) unless REDIS_URL points at one.
 // The CMS must be running (npm run dev starts it; or set CMS_URL and CMS_REST_READONLY_API_KEY).
 // Needs `npm run build` first. For trying scaling out locally, not for production.
@@ -13,7 +14,7 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const count = Number(process.argv[2] ?? 2);
-const port = Number(process.env.PORT ?? 3000);
+const port = Number(process.env.PORT ?? 4000);
 const children = [];
 const stopAll = () => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
