@@ -31,7 +31,7 @@ import { Invalidations } from "./cache/invalidations.ts";
 import { IsrCache } from "./cache/isr-cache.ts";
 import { MemoryStore } from "./cache/memory-store.ts";
 import { warmStart } from "./cache/warm-start.ts";
-import { prometheusMetrics } from "./cache/metrics.ts";
+import { createMetricsRegistry } from "./cache/metrics.ts";
 import {
   createResponseCacheMiddleware,
   serveFreshHit,
@@ -163,16 +163,14 @@ app.disable("x-powered-by");
 app.set("trust proxy", trustProxySetting(env.TRUST_PROXY));
 app.use(canonicalRequests());
 
-app.get("/metrics", (req, res, next) => {
+const metrics = createMetricsRegistry({ pageCache, pageStore, bypasses: () => bypasses, evictions: () => evictions });
+app.get("/metrics", async (req, res, next) => {
   if (!env.METRICS_SECRET) return next();
   if (!bearerMatches(req.headers.authorization, env.METRICS_SECRET)) {
     res.status(401).set("www-authenticate", "Bearer").type("text/plain").send("Wrong or missing metrics secret.\n");
     return;
   }
-  res
-    .type("text/plain; version=0.0.4")
-    .set("cache-control", "no-store")
-    .send(prometheusMetrics({ pageCache, pageStore, bypasses: () => bypasses, evictions: () => evictions }));
+  res.type(metrics.contentType).set("cache-control", "no-store").send(await metrics.metrics());
 });
 
 app.use(

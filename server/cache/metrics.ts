@@ -1,3 +1,5 @@
+import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
+
 import type { IsrCache } from "./isr-cache.ts";
 import type { CacheStore } from "./types.ts";
 
@@ -8,19 +10,51 @@ export interface CacheMetricsSource {
   evictions: () => number;
 }
 
-/** The page cache's counters in Prometheus' text exposition format. */
-export function prometheusMetrics(source: CacheMetricsSource): string {
-  const { counters } = source.pageCache;
-  const rows: Array<[string, "counter" | "gauge", string, number]> = [
-    ["isr_cache_hits_total", "counter", "Pages served fresh from the cache", counters.hits],
-    ["isr_cache_stale_total", "counter", "Pages served stale while regenerating", counters.stale],
-    ["isr_cache_misses_total", "counter", "Pages rendered because nothing was cached", counters.misses],
-    ["isr_cache_bypasses_total", "counter", "Personal requests rendered without the cache", source.bypasses()],
-    ["isr_cache_regenerations_total", "counter", "Background regenerations started", counters.regenerations],
-    ["isr_cache_regeneration_failures_total", "counter", "Regenerations that failed", counters.regenerationFailures],
-    ["isr_cache_evictions_total", "counter", "Entries evicted by the byte bound", source.evictions()],
-    ["isr_cache_bytes", "gauge", "Bytes held by cached pages", source.pageStore.byteSize],
-    ["isr_cache_entries", "gauge", "Cached pages", source.pageStore.count],
+/**
+ * The metrics `/metrics` serves (prom-client): the process's own (CPU, memory, event loop
+ * lag, GC; `collectDefaultMetrics`) and the page cache's. The cache keeps plain counters on
+ * its hot path (a HIT increments one number); they are read here only when scraped.
+ */
+export function createMetricsRegistry(source: CacheMetricsSource): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const counters: Array<[string, string, () => number]> = [
+    ["isr_cache_hits_total", "Pages served fresh from the cache", () => source.pageCache.counters.hits],
+    ["isr_cache_stale_total", "Pages served stale while regenerating", () => source.pageCache.counters.stale],
+    ["isr_cache_misses_total", "Pages rendered because nothing was cached", () => source.pageCache.counters.misses],
+    ["isr_cache_bypasses_total", "Personal requests rendered without the cache", source.bypasses],
+    ["isr_cache_regenerations_total", "Background regenerations started", () => source.pageCache.counters.regenerations],
+    [
+      "isr_cache_regeneration_failures_total",
+      "Regenerations that failed",
+      () => source.pageCache.counters.regenerationFailures,
+    ],
+    ["isr_cache_evictions_total", "Entries evicted by the byte bound", source.evictions],
   ];
-  return rows.map(([name, type, help, value]) => `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n${name} ${value}\n`).join("");
+  for (const [name, help, read] of counters) {
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  }
+  const gauges: Array<[string, string, () => number]> = [
+    ["isr_cache_bytes", "Bytes held by cached pages", () => source.pageStore.byteSize],
+    ["isr_cache_entries", "Cached pages", () => source.pageStore.count],
+  ];
+  for (const [name, help, read] of gauges) {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  }
+  return registry;
 }

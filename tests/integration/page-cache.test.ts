@@ -178,5 +178,8 @@ describe("the page cache", () => {
     }
     expect(Number(/^isr_cache_regeneration_failures_total (\d+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(1);
     expect(Number(/^isr_cache_bytes (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
+    // The process's own metrics too (prom-client's defaults).
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds [\d.e-]+/m);
   });
 });
