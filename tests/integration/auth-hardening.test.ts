@@ -1,48 +1,32 @@
 import { request as httpRequest } from "node:http";
 
 import fc from "fast-check";
-import getPort from "get-port";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { startApp, type AppHandle } from "../support/app-server.ts";
-import { StandInCms } from "../support/stand-in-cms.ts";
+import { standInSite } from "../support/stand-in-site.ts";
 
 // /api/auth/* against the production build: only the endpoints the site uses are open, bodies
 // are bounded before better-auth reads them, and rate-limit state is keyed on budgets, not on
 // paths a client made up. Each test speaks from its own client IP (TRUST_PROXY=loopback and
 // X-Forwarded-For), so their budgets do not meet.
-let cms: StandInCms;
-let app: AppHandle;
-
-beforeAll(async () => {
-  cms = new StandInCms(await getPort());
-  await cms.start();
-  cms.setPage({ fullPath: "/", title: "Home" });
-  cms.users.set("ann@example.com", { id: 1, password: "Right-password-1", blocked: false });
-  app = await startApp({
-    port: await getPort(),
-    env: {
-      CMS_URL: cms.url,
-      CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789",
-      AUTH_RATE_LIMIT_MAX: "3",
-      TRUST_PROXY: "loopback",
-    },
-  });
-}, 60_000);
-
-afterAll(async () => {
-  if (process.env.SHOW_APP_OUTPUT) console.log(app?.output());
-  await app?.stop();
-  await cms?.stop();
+const site = standInSite({
+  seed: (cms) => {
+    cms.setPage({ fullPath: "/", title: "Home" });
+    cms.users.set("ann@example.com", { id: 1, password: "Right-password-1", blocked: false });
+  },
+  env: {
+    AUTH_RATE_LIMIT_MAX: "3",
+    TRUST_PROXY: "loopback",
+  },
 });
 
 let nextClient = 1;
 const newClient = () => `203.0.113.${nextClient++}`;
 
 function post(path: string, body: string, headers: Record<string, string>) {
-  return fetch(`${app.url}${path}`, {
+  return fetch(`${site.app.url}${path}`, {
     method: "POST",
-    headers: { origin: app.url, ...headers },
+    headers: { origin: site.app.url, ...headers },
     body,
     redirect: "manual",
   });
@@ -50,7 +34,7 @@ function post(path: string, body: string, headers: Record<string, string>) {
 
 /** Headers only, with a Content-Length that promises `declared` bytes that never come. */
 function postDeclaring(path: string, declared: number, client: string) {
-  const { port } = new URL(app.url);
+  const { port } = new URL(site.app.url);
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = httpRequest(
       {
@@ -59,7 +43,7 @@ function postDeclaring(path: string, declared: number, client: string) {
         path,
         method: "POST",
         agent: false,
-        headers: { "content-type": "application/json", "content-length": declared, origin: app.url, "x-forwarded-for": client },
+        headers: { "content-type": "application/json", "content-length": declared, origin: site.app.url, "x-forwarded-for": client },
       },
       (res) => {
         let text = "";
@@ -86,9 +70,9 @@ describe("/api/auth/*", () => {
     ["GET", "/api/auth/list-sessions"],
     ["POST", "/api/auth/sign-in/email"],
   ])("%s %s is closed (404)", async (method, path) => {
-    const response = await fetch(`${app.url}${path}`, {
+    const response = await fetch(`${site.app.url}${path}`, {
       method,
-      headers: { origin: app.url, "content-type": "application/json", "x-forwarded-for": newClient() },
+      headers: { origin: site.app.url, "content-type": "application/json", "x-forwarded-for": newClient() },
       body: method === "POST" ? JSON.stringify({ providerId: "github", email: "x@example.com", password: "Whatever-1" }) : undefined,
     });
     expect(response.status).toBe(404);
@@ -103,11 +87,11 @@ describe("/api/auth/*", () => {
       expect(answer.status).toBe(413);
       expect(answer.text).toMatch(/at most 16384 bytes/);
     }
-    expect((await fetch(`${app.url}/api/auth/get-session`)).status).toBe(200);
+    expect((await fetch(`${site.app.url}/api/auth/get-session`)).status).toBe(200);
   });
 
   it("a streamed body with no Content-Length is cut off at the limit, and the site stays up", async () => {
-    const { port } = new URL(app.url);
+    const { port } = new URL(site.app.url);
     const chunk = `{"email":"${"a".repeat(8_000)}`;
     let sent = 0;
     // 413, or the connection closed under a client still sending (TCP may then lose the 413).
@@ -119,7 +103,7 @@ describe("/api/auth/*", () => {
           path: "/api/auth/sign-in-cms",
           method: "POST",
           agent: false,
-          headers: { origin: app.url, "content-type": "application/json", "x-forwarded-for": newClient() },
+          headers: { origin: site.app.url, "content-type": "application/json", "x-forwarded-for": newClient() },
         },
         (res) => {
           res.resume();
@@ -139,7 +123,7 @@ describe("/api/auth/*", () => {
     });
     expect([413, "EPIPE", "ECONNRESET"]).toContain(outcome);
     expect(sent).toBeLessThan(1_000);
-    expect((await fetch(`${app.url}/api/auth/get-session`)).status).toBe(200);
+    expect((await fetch(`${site.app.url}/api/auth/get-session`)).status).toBe(200);
   });
 
   it("random paths get 404 and spend no budget", async () => {

@@ -1,45 +1,30 @@
-import getPort from "get-port";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { startApp, type AppHandle } from "../support/app-server.ts";
-import { StandInCms } from "../support/stand-in-cms.ts";
+import { standInSite } from "../support/stand-in-site.ts";
 
 // The page cache under the traffic a real site gets, through the production server: visitors
 // with analytics and session cookies, links with tracking parameters, bots scanning random
 // paths, malformed headers. The cache is the smallest allowed (1 MiB), so evictions show.
 const METRICS = "metrics-secret-0123456789";
-let cms: StandInCms;
-let app: AppHandle;
-
-beforeAll(async () => {
-  cms = new StandInCms(await getPort());
-  await cms.start();
-  cms.setPage({ fullPath: "/", title: "Home" });
-  cms.setPage({ fullPath: "/about", title: "About us", paragraphs: 20 });
-  cms.setPage({ fullPath: "/team", title: "Our team" });
-  app = await startApp({
-    port: await getPort(),
-    env: {
-      CMS_URL: cms.url,
-      CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789",
-      PAGE_CACHE_MAX_BYTES: "1048576",
-      METRICS_SECRET: METRICS,
-    },
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await app?.stop();
-  await cms?.stop();
+const site = standInSite({
+  seed: (cms) => {
+    cms.setPage({ fullPath: "/", title: "Home" });
+    cms.setPage({ fullPath: "/about", title: "About us", paragraphs: 20 });
+    cms.setPage({ fullPath: "/team", title: "Our team" });
+  },
+  env: {
+    PAGE_CACHE_MAX_BYTES: "1048576",
+    METRICS_SECRET: METRICS,
+  },
 });
 
 async function get(path: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${app.url}${path}`, { headers, redirect: "manual" });
+  const response = await fetch(`${site.app.url}${path}`, { headers, redirect: "manual" });
   return { status: response.status, cache: response.headers.get("x-cache"), headers: response.headers, text: await response.text() };
 }
 
 async function cachedEntries(): Promise<number> {
-  const text = await (await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS}` } })).text();
+  const text = await (await fetch(`${site.app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS}` } })).text();
   return Number(/^isr_cache_entries (\d+)$/m.exec(text)?.[1]);
 }
 

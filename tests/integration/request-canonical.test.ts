@@ -1,46 +1,31 @@
 import { request as httpRequest } from "node:http";
 
-import getPort from "get-port";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { startApp, type AppHandle } from "../support/app-server.ts";
-import { StandInCms } from "../support/stand-in-cms.ts";
+import { standInSite } from "../support/stand-in-site.ts";
 
 // The attacks of the security review, against the production build: a Host header or a path
 // spelling must never choose what the cache stores for everyone, and no redirect the site
 // builds may lead to another host.
 const SECRET = "revalidate-secret-0123456789";
-let cms: StandInCms;
-let app: AppHandle;
-
-beforeAll(async () => {
-  cms = new StandInCms(await getPort());
-  await cms.start();
-  cms.setPage({ fullPath: "/", title: "Home" });
-  cms.setPage({ fullPath: "/about", title: "About us" });
-  cms.setPage({ fullPath: "/company", title: "Company" });
-  cms.setPage({ fullPath: "/evil.com", title: "A page called evil.com" });
-  cms.users.set("ann@example.com", { id: 1, password: "Right-password-1", blocked: false });
-  app = await startApp({
-    port: await getPort(),
-    env: {
-      CMS_URL: cms.url,
-      CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789",
-      CMS_REVALIDATE_SECRET: SECRET,
-      AUTH_RATE_LIMIT_MAX: "1000",
-    },
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await app?.stop();
-  await cms?.stop();
+const site = standInSite({
+  seed: (cms) => {
+    cms.setPage({ fullPath: "/", title: "Home" });
+    cms.setPage({ fullPath: "/about", title: "About us" });
+    cms.setPage({ fullPath: "/company", title: "Company" });
+    cms.setPage({ fullPath: "/evil.com", title: "A page called evil.com" });
+    cms.users.set("ann@example.com", { id: 1, password: "Right-password-1", blocked: false });
+  },
+  env: {
+    CMS_REVALIDATE_SECRET: SECRET,
+    AUTH_RATE_LIMIT_MAX: "1000",
+  },
 });
 
 /** A raw request: fetch() would not send a hostile Host or an unnormalised path. */
 function raw(path: string, headers: Record<string, string> = {}) {
-  const { port } = new URL(app.url);
+  const { port } = new URL(site.app.url);
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>(
     (resolve, reject) => {
       const req = httpRequest({ host: "127.0.0.1", port, path, headers, setHost: !("host" in headers) }, (res) => {
@@ -56,7 +41,7 @@ function raw(path: string, headers: Record<string, string> = {}) {
 }
 
 async function revalidate(fullPaths: string[]) {
-  const response = await fetch(`${app.url}/api/cms-revalidate`, {
+  const response = await fetch(`${site.app.url}/api/cms-revalidate`, {
     method: "POST",
     headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
     body: JSON.stringify({ uid: "api::page.page", next: { fullPaths } }),
@@ -79,7 +64,7 @@ describe("the Host header cannot choose what is rendered or cached", () => {
   const hosts = ["x?", "x\\", "x#", "evil.example", "evil.example/other?", "127.0.0.1:1"];
 
   it.each(hosts.map((host, index) => [host, index]))("Host: %s on a page nobody asked for yet renders that page", async (host, index) => {
-    cms.setPage({ fullPath: `/about-${index}`, title: `About number ${index}` });
+    site.cms.setPage({ fullPath: `/about-${index}`, title: `About number ${index}` });
     // The attack: the entry is missing, so this request's render is the one that gets stored.
     const attack = await raw(`/about-${index}`, { host: String(host), "x-forwarded-host": "evil.example" });
     expect(attack.status).toBe(200);
@@ -94,7 +79,7 @@ describe("the Host header cannot choose what is rendered or cached", () => {
 
   it("a stale page regenerated for a request with a hostile Host is still that page", async () => {
     await raw("/about");
-    cms.setPage({ fullPath: "/about", title: "About us, revised" });
+    site.cms.setPage({ fullPath: "/about", title: "About us, revised" });
     await revalidate(["/about"]);
     // This request gets the stale page and starts the regeneration with its own URL.
     const attack = await raw("/about", { host: "x?" });
@@ -127,10 +112,10 @@ describe("one spelling per page", () => {
   });
 
   it("a revalidation of /company reaches every way of asking for it", async () => {
-    cms.setPage({ fullPath: "/company", title: "Company, first" });
+    site.cms.setPage({ fullPath: "/company", title: "Company, first" });
     await revalidate(["/company"]);
     await eventually("/company", "Company, first");
-    cms.setPage({ fullPath: "/company", title: "Company, second" });
+    site.cms.setPage({ fullPath: "/company", title: "Company, second" });
     await revalidate(["/company"]);
     await eventually("/company", "Company, second");
     for (const spelling of ["//company", "/%63ompany", "/company/", "/en/../company"]) {
@@ -166,7 +151,7 @@ describe("no redirect leads off-site", () => {
       ["/en/old-c", "/.//evil.example", "/evil.example"],
       ["/en/old-d", "/jobs/", "/jobs"],
     ] as const) {
-      cms.redirects.set(source, { destination, permanent: false });
+      site.cms.redirects.set(source, { destination, permanent: false });
       const response = await raw(source.replace(/^\/en/, ""));
       expect(response.status, source).toBe(307);
       expect(response.headers.location, source).toBe(expected);
@@ -183,15 +168,15 @@ describe("no redirect leads off-site", () => {
             .map((pieces) => pieces.join("")),
         ),
         async (redirectTo) => {
-          const response = await fetch(`${app.url}/sign-in`, {
+          const response = await fetch(`${site.app.url}/sign-in`, {
             method: "POST",
-            headers: { "content-type": "application/x-www-form-urlencoded", origin: app.url },
+            headers: { "content-type": "application/x-www-form-urlencoded", origin: site.app.url },
             body: new URLSearchParams({ email: "ann@example.com", password: "Right-password-1", redirectTo }),
             redirect: "manual",
           });
           const location = response.headers.get("location");
           expect(location, redirectTo).not.toBeNull();
-          expect(new URL(location!, `${app.url}/sign-in`).origin, `${redirectTo} -> ${location}`).toBe(app.url);
+          expect(new URL(location!, `${site.app.url}/sign-in`).origin, `${redirectTo} -> ${location}`).toBe(site.app.url);
           expect(location).toMatch(/^\/(?![/\\])/);
         },
       ),
