@@ -3,6 +3,7 @@ import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/sign-in";
 import { AuthForm, Field } from "../components/auth-form.tsx";
 import { getAuth, oauthProviders } from "../lib/auth/auth.server.ts";
+import { AuthError } from "../lib/auth/errors.server.ts";
 import { redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
 import { AUTH_PAGES } from "../lib/auth/paths.ts";
 import { safeRedirectPath } from "../lib/redirect-target.ts";
@@ -35,7 +36,9 @@ export async function action({ request }: Route.ActionArgs) {
     const redirectTo = safeRedirectPath(fields.redirectTo);
     if (fields.intent === "oauth") {
       const provider = oauthProviders().find((candidate) => candidate.id === fields.provider);
-      if (!provider) throw new Error("unknown provider");
+      if (!provider) {
+        throw new AuthError(400, "UNKNOWN_PROVIDER", "This sign-in provider is not available here. Choose one of the buttons below.");
+      }
       const callbackURL = `${getEnv().APP_PUBLIC_URL}${redirectTo}`;
       const errorCallbackURL = `${getEnv().APP_PUBLIC_URL}${AUTH_PAGES.signIn}`;
       // GitHub, Google and generic OpenID Connect providers all start here.

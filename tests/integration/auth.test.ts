@@ -196,6 +196,12 @@ describe("auth endpoints and sessions", () => {
     expect(account.status).toBe(302);
   });
 
+  it("signing in with a provider that is not configured is a 400 with a message, not a 500", async () => {
+    const response = await postForm(app.url, "/sign-in", { intent: "oauth", provider: "no-such-provider" });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("This sign-in provider is not available here.");
+  });
+
   it("a JSON post from another origin is refused", async () => {
     const response = await postJson(app.url, "/api/auth/sign-in-cms", { email: "ann@example.com", password: "Right-password-1" }, {
       origin: "https://evil.example",
