@@ -1,3 +1,5 @@
+import { request as httpRequest } from "node:http";
+
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -118,6 +120,37 @@ describe("hostile input", () => {
       { numRuns: 500 },
     );
   }, 120_000);
+
+  it("no Host header, however odd, changes what a page renders or what the cache keeps", async () => {
+    const { port } = new URL(app.url);
+    const get = (path: string, host: string) =>
+      new Promise<{ status: number; text: string } | null>((resolve, reject) => {
+        let req;
+        try {
+          req = httpRequest({ host: "127.0.0.1", port, path, headers: { host, "x-forwarded-host": host }, setHost: false }, (res) => {
+            let text = "";
+            res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+          });
+        } catch {
+          return resolve(null); // a header Node itself refuses to send
+        }
+        req.on("error", reject);
+        req.end();
+      });
+    const host = fc.string({ unit: fc.constantFrom("a", "?", "#", "\\", "/", "@", ":", ".", "%", "[", "]", "1", " "), maxLength: 12 });
+    await fc.assert(
+      fc.asyncProperty(host, fc.constantFrom("/company", "/company.data"), async (value, path) => {
+        const result = await get(path, value);
+        if (!result) return;
+        expect(result.status, value).toBeLessThan(500);
+        if (result.status === 200) expect(result.text, value).toContain("Company");
+      }),
+      { numRuns: 300 },
+    );
+    // What everybody gets afterwards is still the company page.
+    expect(await (await fetch(`${app.url}/company`)).text()).toContain("<h1>Company</h1>");
+  }, 60_000);
 
   it("the page route: traversal, encoded and odd paths give 404, 308 or a page, never a 5xx", async () => {
     const segment = fc.oneof(
