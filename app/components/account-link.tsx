@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useSyncExternalStore } from "react";
 import { Form, Link } from "react-router";
 
 import { useSessionUser } from "../lib/auth/auth-client.ts";
@@ -11,8 +11,7 @@ import { AUTH_PAGES } from "../lib/auth/paths.ts";
  * JavaScript. In the browser, once hydrated, the session is read and the name is shown.
  */
 export function AccountLink({ signedIn }: { signedIn: boolean }) {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   return hydrated ? <SessionAwareLinks signedIn={signedIn} /> : <AccountLinks signedIn={signedIn} />;
 }
 
@@ -34,5 +33,15 @@ function AccountLinks({ signedIn, name }: { signedIn: boolean; name?: string }) 
         <button type="submit">Sign out</button>
       </Form>
     </>
+  );
+}
+
+const noSubscription = () => () => {};
+/** False in the server's render and during hydration, true afterwards: no extra render pass. */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
   );
 }

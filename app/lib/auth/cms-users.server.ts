@@ -51,12 +51,7 @@ export function createCmsUsers(config: CmsUsersConfig) {
     } catch (error) {
       throw Object.assign(cmsUnavailable(), { cause: error });
     }
-    let parsed: unknown = null;
-    try {
-      parsed = await response.json();
-    } catch {
-      parsed = null;
-    }
+    const parsed: unknown = await response.json().catch(() => null);
     if (response.status === 429) {
       throw new AuthError(429, "RATE_LIMITED", "Too many attempts. Please wait a minute and try again.");
     }

@@ -18,12 +18,7 @@ async function forwardPurge(request, { clientUrl, secret, timeoutMs = 10_000, fe
   } catch (error) {
     return { status: 502, body: { error: `The front end could not be reached at ${clientUrl}: ${error.message}` } };
   }
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    body = null;
-  }
+  const body = await response.json().catch(() => null);
   if (response.status === 200 || response.status === 501) return { status: response.status, body };
   if (response.status === 401) {
     return { status: 502, body: { error: 'The front end refused the CDN purge secret: CMS_CDN_PURGE_SECRET must be the same on both sides.' } };

@@ -1,0 +1,66 @@
+// One ESLint config for the site, its server, tests, benchmarks and scripts (the CMS in cms/
+// is linted with the same rules for its plain JavaScript). `npm run lint` runs it beside
+// Prettier's check; both are part of `npm run test:all`.
+import js from "@eslint/js";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  {
+    ignores: [
+      "build/",
+      ".react-router/",
+      "cms/build/",
+      "cms/dist/",
+      "cms/.strapi/",
+      "cms/.tmp/",
+      "cms/types/generated/",
+      "cms/public/",
+      "playwright-report/",
+      "test-results/",
+      "**/node_modules/",
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      // `_`-prefixed names are deliberately unused (a parameter a signature requires).
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true },
+      ],
+      // Refusing control characters in paths and headers is the point of several patterns.
+      "no-control-regex": "off",
+    },
+  },
+  {
+    // Tests read loosely typed JSON answers (`Record<string, any>`) on purpose.
+    files: ["tests/**/*.ts", "**/*.test.ts", "bench/**/*.ts"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    // The React app: hooks rules, browser globals. Route modules export loader/action/meta
+    // beside their component, as React Router's conventions want.
+    files: ["app/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    // The CMS is CommonJS JavaScript (Strapi's own layout).
+    files: ["cms/**/*.js"],
+    languageOptions: { sourceType: "commonjs", globals: { ...globals.node, strapi: "readonly" } },
+    rules: {
+      "@typescript-eslint/no-require-imports": "off",
+      // `const crypto = require("node:crypto")` names a module, not a clash with the global.
+      "no-redeclare": ["error", { builtinGlobals: false }],
+    },
+  },
+  {
+    files: ["cms/src/admin/**/*.js"],
+    languageOptions: { sourceType: "module", globals: { ...globals.browser } },
+  },
+);
