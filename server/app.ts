@@ -49,7 +49,7 @@ import { sendWebResponse, toWebRequest, trustProxySetting } from "./web-http.ts"
  * module instances, such as router contexts, with the route modules. server/index.ts mounts it.
  */
 
-/** Interval of a cached page (seconds, spec.md "Limits"); its CMS fetches may shorten it. */
+/** Interval of a cached page (seconds, docs/cms-contract.md "Limits"); its CMS fetches may shorten it. */
 export const PAGE_REVALIDATE_SECONDS = 300;
 
 const env = getEnv();
@@ -93,7 +93,7 @@ const pageCache = new IsrCache<CachedResponse>({
   onError: (key, error) => console.error(`[cache] regenerating ${key} failed; serving the stale page`, String(error)),
 });
 const services: SharedServices = {
-  // Development always reads the CMS afresh (spec: interval 0, data cache skipped).
+  // Development always reads the CMS afresh (docs/cms-contract.md "Limits": interval 0, data cache skipped).
   dataCache: production
     ? new DataCache(new MemoryStore<unknown>(env.PAGE_CACHE_MAX_BYTES * 0.25), invalidations)
     : undefined,

@@ -58,7 +58,7 @@ export function localePrefixedPath(fullPath: string, locale: string): string {
 }
 
 /**
- * The paths to revalidate for one path the CMS sent (spec.md, "Front-end revalidation
+ * The paths to revalidate for one path the CMS sent (docs/cms-contract.md, "Front-end revalidation
  * endpoint"): a default-locale page is cached under both its URLs, so `/careers` becomes
  * `/en/careers` and `/careers`, `/` becomes `/en` and `/`, `/jobs/*` becomes `/en/jobs/*` and
  * `/jobs/*`. `/*` already covers everything. A path that starts with a locale is not prefixed

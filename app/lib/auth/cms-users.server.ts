@@ -3,7 +3,7 @@ import * as z from "zod";
 import { AuthError, cmsUnavailable } from "./errors.server.ts";
 
 /**
- * The CMS's users-permissions API (see ../shared/strapi-contract.md), called server to
+ * The CMS's users-permissions API (docs/cms-contract.md, "Users-permissions endpoints"), called server to
  * server. Strapi's messages are mapped to ones a visitor can act on, with the right status;
  * they are never passed through raw.
  */

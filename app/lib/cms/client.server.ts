@@ -3,7 +3,7 @@ import type * as z from "zod";
 
 import { CmsError } from "./errors.server.ts";
 
-/** Revalidate intervals (seconds) of spec.md "Limits". */
+/** Revalidate intervals (seconds): docs/cms-contract.md, "Limits". */
 export const CMS_REVALIDATE = {
   /** Default of a fetch that does not set its own interval. */
   base: 60,
