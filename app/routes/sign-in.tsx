@@ -13,6 +13,8 @@ import { getEnv } from "../lib/env.server.ts";
 const OAUTH_ERRORS: Record<string, string> = {
   OAUTH_EMAIL_EXISTS:
     "An account with this email already exists, and the provider did not confirm the address. Sign in with your password instead.",
+  OAUTH_ACCOUNT_UNCONFIRMED:
+    "An account with this email already exists, and its address was never confirmed, so this sign-in was not joined to it. Sign in to that account as before (with your password, or reset it).",
   BLOCKED: "This account has been blocked.",
   CMS_UNAVAILABLE: "Accounts are unavailable right now. Please try again in a moment.",
 };

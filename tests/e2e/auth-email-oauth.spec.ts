@@ -1,7 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Cookie, type Page, type PlaywrightWorkerArgs } from "@playwright/test";
 
 import { registerInCms } from "../support/accounts.ts";
 import { waitForMail } from "../support/cms-mail.ts";
+import { StrapiAdmin } from "../support/strapi-admin.ts";
 
 // The flows that leave the site and come back: the reset email's link, and signing in
 // with an OpenID Connect provider (a real one on loopback, standing in for GitHub/Google).
@@ -103,4 +104,94 @@ test("an unverified provider email that matches a password account is refused wi
   await expect(page.getByRole("alert")).toContainText("Sign in with your password instead");
   const cookies = await page.context().cookies();
   expect(cookies.filter((cookie) => cookie.name === "better-auth.session_token")).toEqual([]);
+});
+
+test("an OpenID sign-in does not land in a password account someone registered with its address (pre-hijack)", async ({ page }, info) => {
+  const login = `victim-${unique(info.project.name)}`;
+  const email = `${login}@example.com`;
+  // The attacker registers the victim's address with a password: no confirmation mail is sent.
+  await registerInCms(email, "Attacker-pass-1");
+  const attackerId = await cmsUserIdFor(email, "Attacker-pass-1");
+  expect(attackerId).not.toBeNull();
+  // Later the victim signs in with their provider, which verified the address.
+  await signInWithOidc(page, login);
+  await expect(page).toHaveURL(/\/sign-in\?error=OAUTH_ACCOUNT_UNCONFIRMED/);
+  await expect(page.getByRole("alert")).toContainText("was never confirmed");
+  const cookies = await page.context().cookies();
+  expect(cookies.filter((cookie) => cookie.name === "better-auth.session_token")).toEqual([]);
+  expect((await page.request.get("/api/cms-proxy/users/me")).status()).toBe(401);
+  // The attacker's password still opens only the account it made.
+  expect(await cmsUserIdFor(email, "Attacker-pass-1")).toBe(attackerId);
+});
+
+const siteOrigin = () => new URL(test.info().project.use.baseURL ?? "http://127.0.0.1:3100").origin;
+const resync = (request: Page["request"]) => request.post("/api/auth/sync-oauth-cms", { headers: { origin: siteOrigin() }, data: {} });
+
+/** Another client holding a copy of these cookies (someone who copied them). */
+function withCookies(playwright: PlaywrightWorkerArgs["playwright"], cookies: Cookie[]) {
+  return playwright.request.newContext({ baseURL: siteOrigin(), storageState: { cookies, origins: [] } });
+}
+
+async function cmsUsersWithEmail(admin: StrapiAdmin, email: string) {
+  const query = new URLSearchParams({ "filters[$and][0][email][$eqi]": email });
+  const { results } = (await admin.call("GET", `/content-manager/collection-types/plugin::users-permissions.user?${query}`)) as {
+    results: Array<{ documentId: string }>;
+  };
+  return results;
+}
+
+test("a copy of an OpenID session's cookies, replayed after sign-out, cannot be turned into a new session", async ({ page, playwright }, info) => {
+  const login = `replay-${unique(info.project.name)}`;
+  await signInWithOidc(page, login);
+  await expect(page).toHaveURL(/\/account$/);
+  const copy = await page.context().cookies();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  const attacker = await withCookies(playwright, copy);
+  try {
+    const answer = await resync(attacker);
+    expect(answer.status()).toBe(401);
+    expect(await (await attacker.get("/api/auth/get-session")).json()).toBeNull();
+    expect((await attacker.get("/api/cms-proxy/users/me")).status()).toBe(401);
+  } finally {
+    await attacker.dispose();
+  }
+});
+
+test("an OpenID user an administrator deleted cannot bring their CMS user back with their old session", async ({ page }, info) => {
+  const login = `deleted-${unique(info.project.name)}`;
+  const email = `${login}@example.com`;
+  await signInWithOidc(page, login);
+  await expect(page).toHaveURL(/\/account$/);
+  const admin = await StrapiAdmin.login(cmsUrl());
+  const [user] = await cmsUsersWithEmail(admin, email);
+  await admin.call("DELETE", `/content-manager/collection-types/plugin::users-permissions.user/${user!.documentId}`);
+
+  expect((await resync(page.request)).status()).toBe(401);
+  expect(await cmsUsersWithEmail(admin, email)).toEqual([]);
+  expect(await (await page.request.get("/api/auth/get-session")).json()).toBeNull();
+});
+
+test("re-syncing an OpenID session issues a new session and revokes the one it replaces", async ({ page, playwright }, info) => {
+  const login = `resync-${unique(info.project.name)}`;
+  await signInWithOidc(page, login);
+  await expect(page).toHaveURL(/\/account$/);
+  const before = await page.context().cookies();
+
+  const answer = await resync(page.request);
+  expect(answer.status()).toBe(200);
+  expect((await answer.json()).user.email).toBe(`${login}@example.com`);
+  // The browser holds the new session...
+  expect((await (await page.request.get("/api/auth/get-session")).json())?.user?.email).toBe(`${login}@example.com`);
+  await page.goto("/account");
+  await expect(page.getByTestId("account-email")).toHaveText(`${login}@example.com`);
+  // ...and a copy of the old one is dead.
+  const old = await withCookies(playwright, before);
+  try {
+    expect(await (await old.get("/api/auth/get-session")).json()).toBeNull();
+    expect((await resync(old)).status()).toBe(401);
+  } finally {
+    await old.dispose();
+  }
 });

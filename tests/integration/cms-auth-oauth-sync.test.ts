@@ -1,15 +1,18 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { waitForMail } from "../support/cms-mail.ts";
 import { startCms, type CmsHandle } from "../support/cms-server.ts";
 
 /**
  * POST /api/oauth-sync on the real Strapi: only the front end (Bearer CMS_OAUTH_SYNC_SECRET)
- * may call it; it finds or creates the users-permissions user for an OAuth sign-in and
- * returns a CMS JWT that works on /api/users/me.
+ * may call it; it finds or creates the users-permissions user for an OAuth sign-in, identified
+ * by the provider's subject id (never by email alone), and returns a CMS JWT that works on
+ * /api/users/me.
  */
 
 const PORT = 3311;
@@ -48,6 +51,41 @@ function expectSanitized(user: Json) {
   for (const key of ["password", "resetPasswordToken", "confirmationToken"]) expect(user).not.toHaveProperty(key);
 }
 
+const admins = new Map<CmsHandle, ReturnType<typeof adminLogin>>();
+/** The CMS admin API (content-manager, plugin settings); one login per CMS (Strapi rate-limits them). */
+function adminApi(cms: CmsHandle) {
+  let admin = admins.get(cms);
+  if (!admin) admins.set(cms, (admin = adminLogin(cms)));
+  return admin;
+}
+
+async function adminLogin(cms: CmsHandle) {
+  const login = await post(cms, "/admin/login", { email: "admin@example.com", password: "Admin12345" });
+  expect(login.status).toBe(200);
+  const headers = { authorization: `Bearer ${login.body.data.token}`, "content-type": "application/json" };
+  const call = async (method: string, apiPath: string, body?: unknown) => {
+    const response = await fetch(`${cms.url}${apiPath}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    expect(response.ok, `${method} ${apiPath}: ${response.status} ${text}`).toBe(true);
+    return (text ? JSON.parse(text) : {}) as Json;
+  };
+  const users = "/content-manager/collection-types/plugin::users-permissions.user";
+  return {
+    call,
+    async usersWithEmail(email: string): Promise<Json[]> {
+      return (await call("GET", `${users}?filters[$and][0][email][$eqi]=${encodeURIComponent(email)}`)).results as Json[];
+    },
+    async updateUser(id: number, data: Json) {
+      const [user] = (await call("GET", `${users}?filters[id][$eq]=${id}`)).results as Json[];
+      return call("PUT", `${users}/${user!.documentId}`, data);
+    },
+    async deleteUser(id: number) {
+      const [user] = (await call("GET", `${users}?filters[id][$eq]=${id}`)).results as Json[];
+      return call("DELETE", `${users}/${user!.documentId}`);
+    },
+  };
+}
+
 describe("POST /api/oauth-sync (real Strapi)", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "cms-oauth-sync-"));
   let cms: CmsHandle | undefined;
@@ -68,7 +106,7 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
   }, TIMEOUT);
 
   it("refuses a missing or wrong secret with 401, before looking at the body", async () => {
-    const body = { provider: "github", email: "nobody@example.com", emailVerified: true };
+    const body = { provider: "github", subject: "gh-nobody", email: "nobody@example.com", emailVerified: true };
     for (const secret of [null, "wrong", `${SECRET}x`, SECRET.slice(0, -1)]) {
       const { status, body: answer, headers } = await sync(cms!, body, secret);
       expect(status, String(secret)).toBe(401);
@@ -89,9 +127,10 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
     expect(status).toBe(400);
     expectStrapiError(body, 400, "ValidationError");
     const paths = (body.error.details.errors as Json[]).map((e) => e.path.join(".")).sort();
-    expect(paths).toEqual(["email", "emailVerified", "name", "provider", "role"]);
+    expect(paths).toEqual(["email", "emailVerified", "name", "provider", "role", "subject"]);
 
-    expect((await sync(cms!, { provider: "local", email: "a@example.com", emailVerified: true })).status).toBe(400);
+    expect((await sync(cms!, { provider: "local", subject: "1", email: "a@example.com", emailVerified: true })).status).toBe(400);
+    expect((await sync(cms!, { provider: "github", email: "a@example.com", emailVerified: true })).body.error.details.errors[0].path).toEqual(["subject"]);
     expect((await sync(cms!, "[1,2]")).status).toBe(400);
     expect((await sync(cms!, { email: "a@example.com", emailVerified: true })).body.error.details.errors[0].path).toEqual(["provider"]);
   });
@@ -100,7 +139,7 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
   let adaJwt: string;
 
   it("creates a new user (201) whose JWT works on /api/users/me", async () => {
-    const { status, body } = await sync(cms!, { provider: "github", email: "Ada.Lovelace@Example.com", emailVerified: true, name: "Ada Lovelace" });
+    const { status, body } = await sync(cms!, { provider: "github", subject: "gh-ada", email: "Ada.Lovelace@Example.com", emailVerified: true, name: "Ada Lovelace" });
     expect(status).toBe(201);
     expect(body).toMatchObject({ created: true, linked: false, jwt: expect.any(String) });
     expect(body.user).toMatchObject({
@@ -121,32 +160,53 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
     expectSanitized(profile.body);
   });
 
-  it("returns the same user (200) on the next sign-in with the same provider, verified or not", async () => {
-    for (const emailVerified of [true, false]) {
-      const { status, body } = await sync(cms!, { provider: "github", email: "ada.lovelace@example.com", emailVerified });
+  it("returns the same user (200) on the next sign-in of the same provider account, whatever its email says now", async () => {
+    for (const [email, emailVerified] of [["ada.lovelace@example.com", true], ["ada.lovelace@example.com", false], ["ada@new-address.example", true]] as const) {
+      const { status, body } = await sync(cms!, { provider: "github", subject: "gh-ada", email, emailVerified });
       expect(status).toBe(200);
       expect(body).toMatchObject({ created: false, linked: false });
       expect(body.user.id).toBe(adaId);
+      expect(body.user.email).toBe("ada.lovelace@example.com");
       expectSanitized(body.user);
       expect((await me(cms!, body.jwt)).body.id).toBe(adaId);
     }
+    // Back to the address the account has (the link records what the provider said last).
+    expect((await sync(cms!, { provider: "github", subject: "gh-ada", email: "ada.lovelace@example.com", emailVerified: true })).status).toBe(200);
+  });
+
+  it("does not let another account at the same provider, with the same but unverified email, into the user", async () => {
+    // The old rule "same provider and same email → that user" let anyone whose provider
+    // account merely claims the address in.
+    const { status, body } = await sync(cms!, { provider: "github", subject: "gh-mallory", email: "ada.lovelace@example.com", emailVerified: false });
+    expect(status).toBe(409);
+    expectStrapiError(body, 409, "ConflictError");
+    expect(body.error.details).toMatchObject({ reason: "email_not_verified" });
+    expect(body).not.toHaveProperty("jwt");
+  });
+
+  it("refresh signs in through an existing link only: never creates or links", async () => {
+    const linked = await sync(cms!, { provider: "github", subject: "gh-ada", email: "ada.lovelace@example.com", emailVerified: false, refresh: true });
+    expect(linked.status).toBe(200);
+    expect(linked.body.user.id).toBe(adaId);
+    const unknown = await sync(cms!, { provider: "github", subject: "gh-nobody-yet", email: "fresh@example.com", emailVerified: true, refresh: true });
+    expect(unknown.status).toBe(404);
+    expectStrapiError(unknown.body, 404, "NotFoundError");
+    const admin = await adminApi(cms!);
+    expect(await admin.usersWithEmail("fresh@example.com")).toEqual([]);
   });
 
   it("gives a second person with the same name a different username", async () => {
-    const { status, body } = await sync(cms!, { provider: "google", email: "ada.l@example.org", emailVerified: true, name: "Ada Lovelace" });
+    const { status, body } = await sync(cms!, { provider: "google", subject: "g-ada-l", email: "ada.l@example.org", emailVerified: true, name: "Ada Lovelace" });
     expect(status).toBe(201);
     expect(body.user.username).toBe("ada-lovelace-2");
     expect(body.user.provider).toBe("google");
   });
 
-  let bobId: number;
-
   it("refuses an unverified email of a registered password account with 409 and what to do", async () => {
     const registered = await post(cms!, "/api/auth/local/register", { username: "bob", email: "bob@example.com", password: "Passw0rd!123" });
     expect(registered.status, JSON.stringify(registered.body)).toBe(200);
-    bobId = registered.body.user.id;
 
-    const { status, body } = await sync(cms!, { provider: "github", email: "BOB@example.com", emailVerified: false, name: "Bob" });
+    const { status, body } = await sync(cms!, { provider: "github", subject: "gh-bob", email: "BOB@example.com", emailVerified: false, name: "Bob" });
     expect(status).toBe(409);
     expectStrapiError(body, 409, "ConflictError");
     expect(body.error.message).toBe(
@@ -155,32 +215,119 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
     expect(body.error.details).toEqual({ reason: "email_not_verified", provider: "github", existingProvider: "local" });
   });
 
-  it("links a verified email to the existing password account (200 linked), which keeps its password", async () => {
-    const { status, body } = await sync(cms!, { provider: "github", email: "bob@example.com", emailVerified: true, name: "Bob" });
+  // Issue 11, point 4 (account pre-hijack): registration sends no confirmation mail, so an
+  // attacker registers someone's address with a password; that person's later sign-in with a
+  // provider that verified the address must not land in the attacker's account.
+  it("pre-hijack: a password account nobody confirmed is not linked to the owner's verified provider sign-in", async () => {
+    const attacker = await post(cms!, "/api/auth/local/register", { username: "victim", email: "victim@example.com", password: "Attacker-pw-1" });
+    expect(attacker.status).toBe(200);
+    const attackerId = attacker.body.user.id as number;
+
+    const victim = await sync(cms!, { provider: "google", subject: "g-victim", email: "victim@example.com", emailVerified: true, name: "Victim" });
+    expect(victim.status).toBe(409);
+    expectStrapiError(victim.body, 409, "ConflictError");
+    expect(victim.body.error.details).toEqual({ reason: "account_email_not_confirmed", provider: "google", existingProvider: "local" });
+    expect(victim.body).not.toHaveProperty("jwt");
+    // Nothing links the victim's Google account to the attacker's user.
+    const refresh = await sync(cms!, { provider: "google", subject: "g-victim", email: "victim@example.com", emailVerified: true, refresh: true });
+    expect(refresh.status).toBe(404);
+    // The password still opens the account it was registered with, and no other.
+    const login = await post(cms!, "/api/auth/local", { identifier: "victim@example.com", password: "Attacker-pw-1" });
+    expect(login.body.user.id).toBe(attackerId);
+  });
+
+  it("concurrent first sign-ins of one provider account create one user", async () => {
+    const body = { provider: "github", subject: "gh-twice", email: "twice@example.com", emailVerified: true, name: "Twice" };
+    const answers = await Promise.all(Array.from({ length: 6 }, () => sync(cms!, body)));
+    for (const answer of answers) expect([200, 201], JSON.stringify(answer.body)).toContain(answer.status);
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
+    expect(new Set(answers.map((answer) => answer.body.user.id)).size).toBe(1);
+    const admin = await adminApi(cms!);
+    expect(await admin.usersWithEmail("twice@example.com")).toHaveLength(1);
+    // On SQLite requests do not interleave inside the service; on PostgreSQL they do, and the
+    // database's unique index on (provider, subject) is what refuses the second link.
+    const Database = createRequire(path.resolve("cms/package.json"))("better-sqlite3") as new (file: string) => {
+      prepare(sql: string): { run(...values: unknown[]): unknown };
+      close(): void;
+    };
+    const db = new Database(cms!.dbFile);
+    try {
+      const insert = db.prepare("INSERT INTO oauth_identities (document_id, provider, subject, email_verified) VALUES (?, ?, ?, 1)");
+      expect(() => insert.run("duplicate-link", "github", "gh-twice")).toThrow(/UNIQUE constraint failed: oauth_identities\.provider, oauth_identities\.subject/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("a provider account whose user an administrator deleted starts over with a new user", async () => {
+    const first = await sync(cms!, { provider: "github", subject: "gh-gone", email: "gone@example.com", emailVerified: true });
+    expect(first.status).toBe(201);
+    const admin = await adminApi(cms!);
+    await admin.deleteUser(first.body.user.id);
+    expect((await me(cms!, first.body.jwt)).status).toBe(401);
+    // A refresh (a session made before the deletion) does not bring it back...
+    expect((await sync(cms!, { provider: "github", subject: "gh-gone", email: "gone@example.com", emailVerified: false, refresh: true })).status).toBe(404);
+    expect(await admin.usersWithEmail("gone@example.com")).toEqual([]);
+    // ...a new sign-in with the provider is a new registration.
+    const again = await sync(cms!, { provider: "github", subject: "gh-gone", email: "gone@example.com", emailVerified: true });
+    expect(again.status).toBe(201);
+    expect(again.body.user.id).not.toBe(first.body.user.id);
+  });
+
+  it("with email confirmation on, links a verified provider email to a password account once its address is confirmed", async () => {
+    const admin = await adminApi(cms!);
+    const { settings } = await admin.call("GET", "/users-permissions/advanced");
+    await admin.call("PUT", "/users-permissions/advanced", { ...settings, email_confirmation: true });
+    try {
+      const before = Date.now();
+      const registered = await post(cms!, "/api/auth/local/register", { username: "carol", email: "carol@example.com", password: "Carol-pw-123" });
+      expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+      const carolId = registered.body.user.id as number;
+      expect(registered.body.user.confirmed).toBe(false);
+
+      // Not confirmed yet: not linked (and not marked confirmed by the provider's say-so either).
+      const early = await sync(cms!, { provider: "github", subject: "gh-carol", email: "carol@example.com", emailVerified: true });
+      expect(early.status).toBe(409);
+      expect(early.body.error.details.reason).toBe("account_email_not_confirmed");
+      expect((await post(cms!, "/api/auth/local", { identifier: "carol@example.com", password: "Carol-pw-123" })).status).toBe(400);
+
+      const mail = await waitForMail(path.join(dir, "mail"), "carol@example.com", { after: before });
+      const link = /https?:\/\/[^\s"'<>]+\/email-confirmation\?confirmation=[0-9a-f]+/.exec(mail.text || mail.html)?.[0];
+      expect(link, mail.text).toBeDefined();
+      const confirmed = await fetch(link!, { redirect: "manual" });
+      expect([301, 302]).toContain(confirmed.status);
+
+      const linked = await sync(cms!, { provider: "github", subject: "gh-carol", email: "carol@example.com", emailVerified: true });
+      expect(linked.status).toBe(200);
+      expect(linked.body).toMatchObject({ created: false, linked: true });
+      expect(linked.body.user).toMatchObject({ id: carolId, provider: "local", confirmed: true });
+      // From now on the link is used; the password keeps working.
+      const next = await sync(cms!, { provider: "github", subject: "gh-carol", email: "carol@example.com", emailVerified: false });
+      expect(next.body).toMatchObject({ created: false, linked: false });
+      expect(next.body.user.id).toBe(carolId);
+      expect((await post(cms!, "/api/auth/local", { identifier: "carol@example.com", password: "Carol-pw-123" })).body.user.id).toBe(carolId);
+    } finally {
+      await admin.call("PUT", "/users-permissions/advanced", settings);
+    }
+  });
+
+  it("links another provider account with a verified email to a user whose address a provider verified", async () => {
+    const { status, body } = await sync(cms!, { provider: "google", subject: "g-ada", email: "ada.lovelace@example.com", emailVerified: true });
     expect(status).toBe(200);
     expect(body).toMatchObject({ created: false, linked: true });
-    expect(body.user).toMatchObject({ id: bobId, username: "bob", provider: "local" });
-    expectSanitized(body.user);
-    expect((await me(cms!, body.jwt)).body.id).toBe(bobId);
-
-    const login = await post(cms!, "/api/auth/local", { identifier: "bob@example.com", password: "Passw0rd!123" });
-    expect(login.status).toBe(200);
-    expect(login.body.user.id).toBe(bobId);
+    expect(body.user.id).toBe(adaId);
   });
 
   it("refuses a blocked user with 403 (blocked through the admin API)", async () => {
-    const login = await post(cms!, "/admin/login", { email: "admin@example.com", password: "Admin12345" });
-    expect(login.status).toBe(200);
-    const admin = { authorization: `Bearer ${login.body.data.token}`, "content-type": "application/json" };
-    const base = `${cms!.url}/content-manager/collection-types/plugin::users-permissions.user`;
-    const found = await fetch(`${base}?filters[id][$eq]=${adaId}`, { headers: admin });
-    const { results } = (await found.json()) as { results: Json[] };
-    expect(results).toHaveLength(1);
-    const blocked = await fetch(`${base}/${results[0]!.documentId}`, { method: "PUT", headers: admin, body: JSON.stringify({ blocked: true }) });
-    expect(blocked.status, await blocked.clone().text()).toBe(200);
+    await (await adminApi(cms!)).updateUser(adaId, { blocked: true });
 
-    for (const [provider, emailVerified] of [["github", true], ["google", true], ["github", false]] as const) {
-      const { status, body } = await sync(cms!, { provider, email: "ada.lovelace@example.com", emailVerified });
+    for (const [provider, subject, emailVerified] of [
+      ["github", "gh-ada", true],
+      ["github", "gh-ada", false],
+      ["google", "g-ada", true],
+      ["google", "g-someone-new", true],
+    ] as const) {
+      const { status, body } = await sync(cms!, { provider, subject, email: "ada.lovelace@example.com", emailVerified });
       expect(status).toBe(403);
       expectStrapiError(body, 403, "ForbiddenError");
       expect(body.error.message).toBe("This account has been blocked");
@@ -213,7 +360,7 @@ describe("POST /api/oauth-sync without CMS_OAUTH_SYNC_SECRET (real Strapi)", () 
 
   it("answers 503 with a clear message, whatever the caller sends", async () => {
     for (const secret of [null, "", "anything", SECRET]) {
-      const { status, body } = await sync(cms!, { provider: "github", email: "ada@example.com", emailVerified: true }, secret);
+      const { status, body } = await sync(cms!, { provider: "github", subject: "gh-ada", email: "ada@example.com", emailVerified: true }, secret);
       expect(status).toBe(503);
       expectStrapiError(body, 503, "ServiceUnavailableError");
       expect(body.error.message).toMatch(/CMS_OAUTH_SYNC_SECRET/);

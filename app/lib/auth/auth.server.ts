@@ -60,6 +60,7 @@ function createAuth(env: Env) {
         cmsJWT: { type: "string", required: false, input: false },
         blocked: { type: "boolean", required: false, input: false },
         provider: { type: "string", required: false, input: false },
+        oauthSubject: { type: "string", required: false, input: false },
       },
     },
     session: {
@@ -79,7 +80,13 @@ function createAuth(env: Env) {
       cmsCredentials(() => cmsUsers),
       cmsSession(() => cmsUsers, revocations),
       sessionRevocation(revocations),
-      cmsOAuth({ cmsUrl: env.CMS_URL, secret: env.CMS_OAUTH_SYNC_SECRET, timeoutMs: env.CMS_FETCH_TIMEOUT_MS }),
+      cmsOAuth({
+        cmsUrl: env.CMS_URL,
+        secret: env.CMS_OAUTH_SYNC_SECRET,
+        timeoutMs: env.CMS_FETCH_TIMEOUT_MS,
+        cms: () => cmsUsers,
+        revocations,
+      }),
       ...oidc,
     ],
   });

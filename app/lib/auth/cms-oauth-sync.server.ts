@@ -7,16 +7,25 @@ import { AuthError, cmsUnavailable } from "./errors.server.ts";
  * The CMS's OAuth sync route (cms/src/api/oauth-sync): finds or creates the CMS user for
  * someone who signed in with GitHub, Google or another OpenID Connect provider, and issues
  * their CMS JWT. Server to server, with a shared secret; no provider token is involved.
+ * The provider account is identified by `subject` (the provider's id for it); the email only
+ * matters the first time, and never leads into an account whose address nobody confirmed.
  */
 export interface OAuthIdentity {
   provider: string;
+  /** The provider's id for the account: OpenID Connect `sub`, GitHub's user id. */
+  subject: string;
   email: string;
+  /** Did the provider verify the email (now, in this sign-in)? */
   emailVerified: boolean;
   name?: string;
+  /** Only an existing link counts: never create or link a user (re-syncing a session). */
+  refresh?: boolean;
 }
 
 const answerSchema = z.object({ jwt: z.string().min(1), user: cmsUserSchema });
-const errorSchema = z.object({ error: z.object({ message: z.string() }) });
+const errorSchema = z.object({
+  error: z.object({ message: z.string(), details: z.object({ reason: z.string().optional() }).passthrough().optional() }),
+});
 
 export async function syncOAuthUserWithCms(
   config: { baseUrl: string; secret: string; timeoutMs: number },
@@ -39,7 +48,15 @@ export async function syncOAuthUserWithCms(
     if (parsed.success) return parsed.data;
     throw cmsUnavailable();
   }
-  const message = errorSchema.safeParse(body).data?.error.message;
+  const error = errorSchema.safeParse(body).data?.error;
+  const message = error?.message;
+  if (response.status === 409 && error?.details?.reason === "account_email_not_confirmed") {
+    throw new AuthError(
+      409,
+      "OAUTH_ACCOUNT_UNCONFIRMED",
+      message ?? "An account with this email already exists, and its address was never confirmed, so this sign-in was not joined to it.",
+    );
+  }
   if (response.status === 409) {
     throw new AuthError(
       409,
@@ -48,6 +65,9 @@ export async function syncOAuthUserWithCms(
     );
   }
   if (response.status === 403) throw new AuthError(403, "BLOCKED", "This account has been blocked.");
+  if (response.status === 404 && identity.refresh) {
+    throw new AuthError(401, "UNAUTHORIZED", "This sign-in is no longer linked to an account. Please sign in again.");
+  }
   if (response.status === 401 || response.status === 503) {
     console.error(`[auth] the CMS refused the OAuth sync (${response.status}): check CMS_OAUTH_SYNC_SECRET on both sides`);
   }

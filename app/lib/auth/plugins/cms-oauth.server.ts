@@ -1,10 +1,13 @@
 import type { BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthEndpoint, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import { APIError, createAuthEndpoint, createAuthMiddleware } from "better-auth/api";
 import { deleteSessionCookie } from "better-auth/cookies";
 
 import { syncOAuthUserWithCms, type OAuthIdentity } from "../cms-oauth-sync.server.ts";
-import { AuthError, asApiErrors } from "../errors.server.ts";
+import type { CmsUsers } from "../cms-users.server.ts";
+import { AuthError, asApiErrors, cmsUnavailable } from "../errors.server.ts";
+import type { SessionRevocations } from "../revocations.server.ts";
 import { toPublicUser } from "../session-user.ts";
+import { readCheckedSession } from "./cms-session.server.ts";
 import { startCmsSession } from "./start-session.server.ts";
 
 /**
@@ -14,12 +17,17 @@ import { startCmsSession } from "./start-session.server.ts";
  * provider token or CMS JWT travels through the browser or a URL. If the CMS refuses (an
  * unverified email that matches a password account, a blocked user) the new session is
  * dropped and the visitor lands on /sign-in with the reason.
+ *
+ * The CMS identifies the provider account by its subject (the provider's id for it, better-auth's
+ * account `accountId`), not by its email: see cms/src/api/oauth-sync.
  */
 
 export interface CmsOAuthConfig {
   cmsUrl: string;
   secret: string | undefined;
   timeoutMs: number;
+  cms: () => CmsUsers;
+  revocations: SessionRevocations;
 }
 
 type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
@@ -32,13 +40,22 @@ function callbackProvider(ctx: { path?: string; params?: unknown }): string | nu
   return params.id ?? params.providerId ?? fromPath ?? null;
 }
 
-async function syncSession(ctx: HookContext, config: CmsOAuthConfig, identity: OAuthIdentity) {
+/**
+ * The provider's id for the account this callback signed in with: the `accountId` of the
+ * account row better-auth just created or updated (the latest of the user's accounts with
+ * this provider).
+ */
+async function signedInSubject(ctx: HookContext, userId: string, provider: string): Promise<string | null> {
+  const accounts = await ctx.context.internalAdapter.findAccounts(userId);
+  const latest = accounts
+    .filter((account) => account.providerId === provider)
+    .sort((a, b) => new Date(b.updatedAt).getTime() - new Date(a.updatedAt).getTime())[0];
+  return latest?.accountId || null;
+}
+
+async function syncWithCms(config: CmsOAuthConfig, identity: OAuthIdentity) {
   if (!config.secret) throw new AuthError(503, "OAUTH_OFF", "Signing in with this provider is not configured.");
-  const result = await syncOAuthUserWithCms(
-    { baseUrl: config.cmsUrl, secret: config.secret, timeoutMs: config.timeoutMs },
-    identity,
-  );
-  return startCmsSession(ctx as never, result, identity.provider);
+  return syncOAuthUserWithCms({ baseUrl: config.cmsUrl, secret: config.secret, timeoutMs: config.timeoutMs }, identity);
 }
 
 export function cmsOAuth(config: CmsOAuthConfig) {
@@ -53,38 +70,72 @@ export function cmsOAuth(config: CmsOAuthConfig) {
             const provider = callbackProvider(ctx);
             if (!created || !provider) return;
             try {
-              await syncSession(ctx, config, {
+              const subject = await signedInSubject(ctx, created.user.id, provider);
+              if (!subject) throw new Error(`no ${provider} account behind the new session`);
+              const result = await syncWithCms(config, {
                 provider,
+                subject,
                 email: created.user.email,
                 emailVerified: Boolean(created.user.emailVerified),
                 name: created.user.name,
               });
+              await startCmsSession(ctx as never, result, provider, subject);
             } catch (error) {
               deleteSessionCookie(ctx);
               const code = error instanceof AuthError ? error.code : "OAUTH_FAILED";
               if (!(error instanceof AuthError)) console.error("[auth] OAuth sync failed", error);
               throw ctx.redirect(`${ctx.context.baseURL.replace(/\/api\/auth$/, "")}/sign-in?error=${encodeURIComponent(code)}`);
+            } finally {
+              // Without a database better-auth keeps this user and account in process memory, where
+              // nothing needs them again (the session is the cookie). Dropped now, not only by the
+              // sweep (memory-rows.server.ts): the next sign-in then gets a fresh user made from what
+              // the provider says then, with one account, rather than this one found by its email.
+              await ctx.context.internalAdapter.deleteUser(created.user.id).catch((error: unknown) => {
+                console.warn(`[auth] could not drop the in-memory OAuth user: ${(error as Error).message}`);
+              });
             }
           }),
         },
       ],
     },
     endpoints: {
-      /** Re-syncs the signed-in OAuth user with the CMS (the callback already did it once). */
+      /**
+       * Re-syncs the signed-in OAuth user with the CMS (the callback already did it once): a
+       * fresh CMS JWT and session. The session is read the way every read is (revocation list,
+       * then the CMS), only an existing link of its provider account counts (nothing is created
+       * or linked from here), and the session it replaces is revoked.
+       */
       syncOauthCms: createAuthEndpoint("/sync-oauth-cms", { method: "POST" }, async (ctx) => {
-        const session = await getSessionFromCtx(ctx);
-        const user = session?.user as (Record<string, unknown> & { provider?: string }) | undefined;
-        if (!session || !user?.provider || user.provider === "credentials") {
+        const check = await readCheckedSession(ctx, config.cms(), config.revocations);
+        if (check.state === "invalid") {
           throw new APIError(401, { code: "UNAUTHORIZED", message: "Sign in with a provider first." });
         }
-        const synced = await asApiErrors(() =>
-          syncSession(ctx as never, config, {
-            provider: user.provider!,
-            email: session.user.email,
-            emailVerified: Boolean(session.user.emailVerified),
-            name: session.user.name,
-          }),
-        );
+        const synced = await asApiErrors(async () => {
+          if (check.state === "unknown") {
+            console.warn(`[auth] could not re-validate a session with the CMS: ${check.error.message}`);
+            throw cmsUnavailable();
+          }
+          const { stored, current } = check;
+          const { provider, oauthSubject } = stored.user;
+          if (!provider || provider === "credentials" || !oauthSubject) {
+            throw new AuthError(401, "UNAUTHORIZED", "Sign in with a provider first.");
+          }
+          const result = await syncWithCms(config, {
+            provider,
+            subject: oauthSubject,
+            email: current.email,
+            // Not the provider's word (nobody asked it now); with refresh the CMS does not use it.
+            emailVerified: false,
+            refresh: true,
+          });
+          if (String(result.user.id) !== String(stored.user.id)) {
+            throw new AuthError(401, "UNAUTHORIZED", "This sign-in is no longer linked to your account. Please sign in again.");
+          }
+          const user = await startCmsSession(ctx, result, provider, oauthSubject);
+          // The new session replaces this one: a copy of the old cookie must not outlive it.
+          await config.revocations.revoke(stored.session.id, new Date(stored.session.expiresAt));
+          return user;
+        });
         return ctx.json({ user: toPublicUser(synced) });
       }),
     },

@@ -7,8 +7,11 @@ import type { CmsAuth } from "../cms-users.server.ts";
 // better-auth's endpoint context; its full type is internal to the library.
 type EndpointContext = Parameters<typeof setSessionCookie>[0];
 
-/** Starts a session for a CMS user: session cookie plus the encrypted cookie holding the user and JWT. */
-export async function startCmsSession(ctx: EndpointContext, cms: CmsAuth, provider: string) {
+/**
+ * Starts a session for a CMS user: session cookie plus the encrypted cookie holding the user and
+ * JWT (and, signed in with a provider, the provider's id for the account, to re-sync with).
+ */
+export async function startCmsSession(ctx: EndpointContext, cms: CmsAuth, provider: string, oauthSubject?: string) {
   const now = new Date();
   const user = {
     id: String(cms.user.id),
@@ -21,6 +24,7 @@ export async function startCmsSession(ctx: EndpointContext, cms: CmsAuth, provid
     cmsJWT: cms.jwt,
     blocked: cms.user.blocked,
     provider,
+    ...(oauthSubject ? { oauthSubject } : {}),
   };
   const session = {
     id: randomBytes(16).toString("base64url"),

@@ -2,8 +2,14 @@
 
 /**
  * The decisions of POST /api/oauth-sync as plain functions (no Strapi), so they can be unit
- * tested: body validation, what to do with the user found by email, and a username for a new
- * user. The Strapi side (database, JWT) is in ../services/oauth-sync.js.
+ * tested: body validation, what to do for a provider account (its linked user, else the user
+ * found by email), and a username for a new user. The Strapi side (database, JWT) is in
+ * ../services/oauth-sync.js.
+ *
+ * A provider account is identified by (provider, subject): the provider's own id for the
+ * account (OpenID Connect `sub`, GitHub's user id), never by its email. The link to a user is
+ * an `api::oauth-identity.oauth-identity` row. An email only decides which user a provider
+ * account is linked to the first time, and only when both sides proved the address.
  */
 
 const PROVIDER_RE = /^[a-z0-9-]{1,40}$/;
@@ -11,7 +17,8 @@ const PROVIDER_RE = /^[a-z0-9-]{1,40}$/;
 const EMAIL_RE = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const EMAIL_MAX = 254;
 const NAME_MAX = 100;
-const FIELDS = ['provider', 'email', 'emailVerified', 'name'];
+const SUBJECT_RE = /^[\x20-\x7e]{1,255}$/;
+const FIELDS = ['provider', 'subject', 'email', 'emailVerified', 'name', 'refresh'];
 
 /** An error in Strapi's error body shape, with the HTTP status it goes out with. */
 function httpError(status, name, message, details = {}) {
@@ -20,13 +27,14 @@ function httpError(status, name, message, details = {}) {
 
 /**
  * Validates the request body. Returns `{ value }` (email trimmed and lower-cased, name trimmed,
- * an empty name dropped) or `{ error }` (400, every problem listed in `details.errors`, the same
- * shape as Strapi's own validation errors).
+ * an empty name dropped, `refresh` false unless true) or `{ error }` (400, every problem listed
+ * in `details.errors`, the same shape as Strapi's own validation errors). `subject` is opaque:
+ * printable ASCII, 1..255 characters (OpenID Connect's limit), taken as is.
  */
 function validateSyncBody(body) {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return {
-      error: httpError(400, 'ValidationError', 'The body must be a JSON object: { provider, email, emailVerified, name? }', {
+      error: httpError(400, 'ValidationError', 'The body must be a JSON object: { provider, subject, email, emailVerified, name?, refresh? }', {
         errors: [{ path: [], message: 'must be a JSON object', name: 'ValidationError' }],
       }),
     };
@@ -38,10 +46,13 @@ function validateSyncBody(body) {
     if (!FIELDS.includes(key)) fail(key, `unknown field "${key}" (allowed: ${FIELDS.join(', ')})`);
   }
 
-  const { provider, email, emailVerified, name } = body;
+  const { provider, subject, email, emailVerified, name, refresh } = body;
   if (typeof provider !== 'string') fail('provider', 'provider is required: a string such as "github"');
   else if (!PROVIDER_RE.test(provider)) fail('provider', 'provider must match /^[a-z0-9-]{1,40}$/ (e.g. "github", "google", "local-oidc")');
   else if (provider === 'local') fail('provider', 'provider "local" is reserved for password accounts');
+
+  if (typeof subject !== 'string') fail('subject', "subject is required: the provider's id for the account (OpenID Connect sub)");
+  else if (!SUBJECT_RE.test(subject) || subject.trim() === '') fail('subject', 'subject must be 1..255 printable ASCII characters');
 
   let cleanEmail;
   if (typeof email !== 'string') fail('email', 'email is required: a string');
@@ -53,6 +64,7 @@ function validateSyncBody(body) {
   }
 
   if (typeof emailVerified !== 'boolean') fail('emailVerified', 'emailVerified is required: true or false');
+  if (refresh !== undefined && typeof refresh !== 'boolean') fail('refresh', 'refresh must be true or false');
 
   let cleanName;
   if (name !== undefined && name !== null) {
@@ -65,42 +77,97 @@ function validateSyncBody(body) {
     const message = `Invalid body: ${errors.map((e) => e.message).join('; ')}`;
     return { error: httpError(400, 'ValidationError', message, { errors }) };
   }
-  return { value: { provider, email: cleanEmail, emailVerified, ...(cleanName ? { name: cleanName } : {}) } };
+  return {
+    value: { provider, subject, email: cleanEmail, emailVerified, refresh: refresh === true, ...(cleanName ? { name: cleanName } : {}) },
+  };
+}
+
+const isLocal = (user) => !user.provider || user.provider === 'local';
+
+/**
+ * Has the address of `existing` (a user found by email) been proven to belong to its owner?
+ * Only then may a provider account with that (provider-verified) email be linked to it.
+ * - a password (`local`) account: `confirmed`, and only when the users-permissions setting
+ *   `email_confirmation` is on; with it off Strapi sets `confirmed: true` at registration
+ *   without sending anything, so `confirmed` proves nothing (anyone can register any address);
+ * - an account this route created: one of its provider accounts verified this very address;
+ *   or, for an account created before identities were recorded (it has none), the same
+ *   provider it was created with.
+ *
+ * @param {{ provider?: string|null, email: string, confirmed?: boolean|null }} existing
+ * @param {{ emailConfirmation: boolean, identities: Array<{ email?: string|null, emailVerified?: boolean|null }>, provider: string }} context
+ */
+function emailProven(existing, { emailConfirmation, identities, provider }) {
+  if (isLocal(existing)) return emailConfirmation === true && existing.confirmed === true;
+  const email = String(existing.email || '').toLowerCase();
+  if (identities.some((identity) => identity.emailVerified === true && String(identity.email || '').toLowerCase() === email)) {
+    return true;
+  }
+  return identities.length === 0 && existing.provider === provider && existing.confirmed === true;
 }
 
 /**
- * What to do for a validated request, given the user found by email (or null).
+ * What to do for a validated request.
  *
+ * @param input    the validated body
+ * @param found
+ *   linked:            the user the provider account (provider, subject) is linked to, or null
+ *   existing:          without a link: the user with the request's email, or null
+ *   identities:        the provider accounts already linked to `existing`
+ *   emailConfirmation: the users-permissions setting `email_confirmation`
  * @returns one of
- *   { action: 'create' }                        → create the user, 201
- *   { action: 'login',  confirm: boolean }      → same provider, 200
- *   { action: 'link',   confirm: boolean }      → other provider, email verified, 200 linked
- *   { action: 'reject', error }                 → 403 blocked, 409 unverified email
- * `confirm`: the user is not confirmed yet but the provider vouches for the email, so mark it
- * confirmed (an unconfirmed user's JWT is refused by /users/me).
+ *   { action: 'login' }            → the linked user, 200
+ *   { action: 'create' }           → nobody has the email: create the user and the link, 201
+ *   { action: 'link' }             → both sides proved the email: link to `existing`, 200 linked
+ *   { action: 'reject', error }    → 403 blocked; 404 refresh without a link; 409 the email
+ *                                    belongs to an account it cannot be linked to
+ * The email never leads to a user whose address nobody proved: otherwise whoever registers
+ * someone's address first (no confirmation mail) would receive that person's later sign-ins.
  */
-function decideSync(existing, input) {
-  if (!existing) return { action: 'create' };
-  if (existing.blocked === true) {
-    return { action: 'reject', error: httpError(403, 'ForbiddenError', 'This account has been blocked', { reason: 'blocked' }) };
+function decideSync(input, { linked = null, existing = null, identities = [], emailConfirmation = false } = {}) {
+  const blocked = httpError(403, 'ForbiddenError', 'This account has been blocked', { reason: 'blocked' });
+  if (linked) return linked.blocked === true ? { action: 'reject', error: blocked } : { action: 'login' };
+  if (input.refresh === true) {
+    return {
+      action: 'reject',
+      error: httpError(404, 'NotFoundError', `No account is linked to this ${input.provider} account`, { reason: 'not_linked' }),
+    };
   }
-  const confirm = existing.confirmed !== true && input.emailVerified === true;
-  if (existing.provider === input.provider) return { action: 'login', confirm };
-  if (input.emailVerified === true) return { action: 'link', confirm };
+  if (!existing) return { action: 'create' };
+  if (existing.blocked === true) return { action: 'reject', error: blocked };
 
-  const how =
-    !existing.provider || existing.provider === 'local'
-      ? 'Sign in with your password'
-      : `Sign in with ${existing.provider}`;
+  const how = isLocal(existing) ? 'Sign in with your password' : `Sign in with ${existing.provider}`;
+  const existingProvider = existing.provider || 'local';
+  if (input.emailVerified !== true) {
+    return {
+      action: 'reject',
+      error: httpError(
+        409,
+        'ConflictError',
+        `An account with this email already exists. ${how}, then link ${input.provider} from your account page.`,
+        { reason: 'email_not_verified', provider: input.provider, existingProvider },
+      ),
+    };
+  }
+  if (emailProven(existing, { emailConfirmation, identities, provider: input.provider })) return { action: 'link' };
   return {
     action: 'reject',
     error: httpError(
       409,
       'ConflictError',
-      `An account with this email already exists. ${how}, then link ${input.provider} from your account page.`,
-      { reason: 'email_not_verified', provider: input.provider, existingProvider: existing.provider || 'local' },
+      `An account with this email already exists, and its email address was never confirmed, so ${input.provider} is not linked to it. ${how} instead${isLocal(existing) ? ' (or reset the password by email)' : ''}.`,
+      { reason: 'account_email_not_confirmed', provider: input.provider, existingProvider },
     ),
   };
+}
+
+/** A database unique-constraint error (SQLite or PostgreSQL), possibly wrapped. */
+function isUniqueViolation(error) {
+  for (let current = error, depth = 0; current && depth < 5; current = current.cause, depth += 1) {
+    if (current.code === 'SQLITE_CONSTRAINT_UNIQUE' || current.code === '23505') return true;
+    if (/UNIQUE constraint failed|duplicate key value violates unique constraint/i.test(String(current.message || ''))) return true;
+  }
+  return false;
 }
 
 /** `"Jöhn O'Neil"` → `john-o-neil`; from the name, else the email's local part; 3..30 chars. */
@@ -134,4 +201,4 @@ function stripSecrets(user) {
   return rest;
 }
 
-module.exports = { validateSyncBody, decideSync, baseUsername, usernameCandidates, stripSecrets, httpError };
+module.exports = { validateSyncBody, decideSync, emailProven, isUniqueViolation, baseUsername, usernameCandidates, stripSecrets, httpError };

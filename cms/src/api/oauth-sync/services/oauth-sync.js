@@ -1,11 +1,12 @@
 'use strict';
 
-const { randomBytes } = require('node:crypto');
+const { createHash, randomBytes } = require('node:crypto');
 
-const { decideSync, baseUsername, usernameCandidates, stripSecrets } = require('../lib/sync');
+const { decideSync, isUniqueViolation, baseUsername, usernameCandidates, stripSecrets } = require('../lib/sync');
 
 const USER = 'plugin::users-permissions.user';
 const ROLE = 'plugin::users-permissions.role';
+const IDENTITY = 'api::oauth-identity.oauth-identity';
 
 module.exports = ({ strapi }) => {
   const up = () => strapi.plugin('users-permissions');
@@ -21,15 +22,81 @@ module.exports = ({ strapi }) => {
     return `${baseUsername(input).slice(0, 20)}-${randomBytes(4).toString('hex')}`;
   }
 
-  async function defaultRole() {
-    const advanced = (await strapi.store({ type: 'plugin', name: 'users-permissions' }).get({ key: 'advanced' })) || {};
+  const advancedSettings = async () => (await strapi.store({ type: 'plugin', name: 'users-permissions' }).get({ key: 'advanced' })) || {};
+
+  async function defaultRole(advanced) {
     const type = advanced.default_role || 'authenticated';
     const role = await strapi.db.query(ROLE).findOne({ where: { type } });
     if (!role) throw new Error(`[oauth-sync] default role "${type}" not found`);
     return role;
   }
 
-  async function respond(status, user, flags, auth) {
+  const linkIdentity = (input, userId) =>
+    strapi.db.query(IDENTITY).create({
+      data: { provider: input.provider, subject: input.subject, email: input.email, emailVerified: input.emailVerified, user: userId },
+    });
+
+  /**
+   * Reads and writes for one request, in one transaction: the provider account's link, else the
+   * user with its email; then creates or links. The (provider, subject) unique index makes a
+   * second concurrent first sign-in of the same provider account fail here (and roll back the
+   * user it created) instead of creating a second user.
+   * @returns {Promise<{ error: object } | { status: number, userId: number, flags: object }>}
+   */
+  async function decideAndWrite(input, advanced) {
+    const identity = await strapi.db.query(IDENTITY).findOne({
+      where: { provider: input.provider, subject: input.subject },
+      populate: { user: true },
+    });
+    if (identity && !identity.user) {
+      // Its user was deleted (by an administrator): the provider account is linked to nobody.
+      await strapi.db.query(IDENTITY).delete({ where: { id: identity.id } });
+    }
+    const linked = identity?.user ?? null;
+    const existing = linked || input.refresh ? null : await findByEmail(input.email);
+    const identities = existing ? await strapi.db.query(IDENTITY).findMany({ where: { user: { id: existing.id } } }) : [];
+    const decision = decideSync(input, { linked, existing, identities, emailConfirmation: advanced.email_confirmation === true });
+    const who = `provider=${input.provider} subject-hash=${hashOf(input.subject)}`;
+
+    if (decision.action === 'reject') {
+      const userId = (linked || existing)?.id;
+      strapi.log.info(`[oauth-sync] ${decision.error.status} ${userId ? `user id=${userId} ` : ''}${who}: ${decision.error.body.error.message}`);
+      return { error: decision.error };
+    }
+
+    if (decision.action === 'login') {
+      if (!input.refresh && (identity.email !== input.email || identity.emailVerified !== input.emailVerified)) {
+        // What the provider says about the address now (a later link by email relies on it).
+        await strapi.db.query(IDENTITY).update({ where: { id: identity.id }, data: { email: input.email, emailVerified: input.emailVerified } });
+      }
+      return { status: 200, userId: linked.id, flags: { created: false, linked: false } };
+    }
+
+    if (decision.action === 'create') {
+      const role = await defaultRole(advanced);
+      const created = await up().service('user').add({
+        username: await uniqueUsername(input),
+        email: input.email,
+        provider: input.provider,
+        confirmed: true,
+        blocked: false,
+        role: role.id,
+      });
+      await linkIdentity(input, created.id);
+      strapi.log.info(`[oauth-sync] created user id=${created.id} ${who}`);
+      return { status: 201, userId: created.id, flags: { created: true, linked: false } };
+    }
+
+    // link: the user keeps its provider (a `local` user must still be able to sign in with its
+    // password: /auth/local only looks at provider=local users). See cms/README.md.
+    await linkIdentity(input, existing.id);
+    strapi.log.info(`[oauth-sync] linked ${who} to user id=${existing.id} (provider ${existing.provider})`);
+    return { status: 200, userId: existing.id, flags: { created: false, linked: true } };
+  }
+
+  async function respond({ status, userId, flags }, auth) {
+    // Read back without relations: the same user shape as /auth/local.
+    const user = await strapi.db.query(USER).findOne({ where: { id: userId } });
     const jwt = up().service('jwt').issue({ id: user.id });
     const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(USER), { auth });
     return { status, body: { jwt, user: stripSecrets(sanitized), ...flags } };
@@ -37,45 +104,28 @@ module.exports = ({ strapi }) => {
 
   return {
     /**
-     * @param {{ provider: string, email: string, emailVerified: boolean, name?: string }} input validated
+     * @param {{ provider: string, subject: string, email: string, emailVerified: boolean, name?: string, refresh: boolean }} input validated
      * @returns {Promise<{ status: number, body: object }>}
      */
     async sync(input, { auth } = {}) {
-      const existing = await findByEmail(input.email);
-      const decision = decideSync(existing, input);
-
-      if (decision.action === 'reject') {
-        strapi.log.info(`[oauth-sync] ${decision.error.status} user id=${existing.id} provider=${input.provider}: ${decision.error.body.error.message}`);
-        return decision.error;
+      const advanced = await advancedSettings();
+      let outcome;
+      try {
+        outcome = await strapi.db.transaction(() => decideAndWrite(input, advanced));
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // A concurrent request linked this provider account first (its transaction committed,
+        // ours was rolled back): now the link is there, and this is a plain sign-in.
+        strapi.log.info(`[oauth-sync] concurrent first sign-in of provider=${input.provider}; using the link the other request made`);
+        outcome = await strapi.db.transaction(() => decideAndWrite(input, advanced));
       }
-
-      if (decision.action === 'create') {
-        const role = await defaultRole();
-        const created = await up().service('user').add({
-          username: await uniqueUsername(input),
-          email: input.email,
-          provider: input.provider,
-          confirmed: true,
-          blocked: false,
-          role: role.id,
-        });
-        strapi.log.info(`[oauth-sync] created user id=${created.id} provider=${input.provider}`);
-        // Read back without relations: the same user shape as /auth/local and the 200 answers.
-        const user = await strapi.db.query(USER).findOne({ where: { id: created.id } });
-        return respond(201, user, { created: true, linked: false }, auth);
-      }
-
-      let user = existing;
-      if (decision.confirm) {
-        user = await strapi.db.query(USER).update({ where: { id: existing.id }, data: { confirmed: true } });
-      }
-      if (decision.action === 'link') {
-        // The user keeps its provider (a `local` user must still be able to sign in with its
-        // password: /auth/local only looks at provider=local users). See cms/README.md.
-        strapi.log.info(`[oauth-sync] linked ${input.provider} to user id=${user.id} (provider ${user.provider})`);
-        return respond(200, user, { created: false, linked: true }, auth);
-      }
-      return respond(200, user, { created: false, linked: false }, auth);
+      if (outcome.error) return outcome.error;
+      return respond(outcome, auth);
     },
   };
 };
+
+/** Logs name a provider account without its subject (an identifier of the person at the provider). */
+function hashOf(value) {
+  return createHash('sha256').update(value).digest('hex').slice(0, 12);
+}
