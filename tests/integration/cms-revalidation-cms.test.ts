@@ -102,6 +102,9 @@ async function ok(method: string, apiPath: string, body?: unknown) {
   return result.body;
 }
 
+/** What a page revalidation carries besides paths: the page type's tag (the sitemap) and the document's (hreflang). */
+const pageTags = (documentId: string) => ["cms:api::page.page", `cms:api::page.page:${documentId}`];
+
 async function pageId(fullPath: string, locale = "en") {
   const query = new URLSearchParams({ locale, "filters[fullPath][$eq]": fullPath });
   const { results } = await ok("GET", `${PAGES}?${query}`);
@@ -183,13 +186,13 @@ describe("automatic revalidation from editor writes", () => {
     await sleep(800);
     expect(receiver.requests).toHaveLength(0); // a draft save is invisible to the site
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, {});
-    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/company"] } }]);
+    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/company"], tags: pageTags(id) } }]);
   });
 
   it("a page in another locale is sent with its locale prefix", async () => {
     const id = await pageId("/company", "de");
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=de`, { title: "Unternehmen (neu)" });
-    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/de/company"] } }]);
+    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/de/company"], tags: pageTags(id) } }]);
   });
 
   it("a navbar or footer update sends its tag", async () => {
@@ -205,16 +208,16 @@ describe("automatic revalidation from editor writes", () => {
 
   it("a new page, its unpublish and its delete each send its path", async () => {
     const id = await createPage("en", { title: "Fresh", slug: "rv-fresh" });
-    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"] } }]);
+    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id) } }]);
     receiver.reset();
     await ok("POST", `${PAGES}/${id}/actions/unpublish?locale=en`, {});
-    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"] } }]);
+    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id) } }]);
     receiver.reset();
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, {});
     await expectRequests(1);
     receiver.reset();
     await ok("DELETE", `${PAGES}/${id}?locale=en`);
-    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"] } }]);
+    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id) } }]);
   });
 
   it("a redirect publish sends its (locale-prefixed) source; a changed source sends old and new", async () => {
@@ -238,7 +241,7 @@ describe("failures", () => {
     const started = Date.now();
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, { title: "Open positions (now)" });
     expect(Date.now() - started).toBeLessThan(2_000);
-    const payload = { uid: "api::page.page", next: { fullPaths: ["/jobs"] } };
+    const payload = { uid: "api::page.page", next: { fullPaths: ["/jobs"], tags: pageTags(id) } };
     // the 500 is recorded by the receiver, the dropped connection is not; the third attempt gets 200
     expect(await expectRequests(2)).toEqual([payload, payload]);
     expect(receiver.script).toEqual([]);
@@ -300,7 +303,11 @@ describe("POST /api/revalidate-cache (manual)", () => {
   it("paths with a locale, and tags: sent and answered", async () => {
     const paths = await call("POST", "/api/revalidate-cache", { fullPaths: ["/careers"], locale: "de" });
     expect(paths.status).toBe(200);
-    expect(paths.body.data).toMatchObject({ accepted: true, status: 200, payload: { uid: "api::page.page", next: { fullPaths: ["/de/careers"] } } });
+    expect(paths.body.data).toMatchObject({
+      accepted: true,
+      status: 200,
+      payload: { uid: "api::page.page", next: { fullPaths: ["/de/careers"], tags: ["cms:api::page.page"] } },
+    });
     const tags = await call("POST", "/api/revalidate-cache", { tags: ["cms:api::footer.footer"] });
     expect(tags.body.data.payload).toEqual({ uid: "api::footer.footer", next: { tags: ["cms:api::footer.footer"] } });
     expect(await expectRequests(2, 300)).toEqual([paths.body.data.payload, tags.body.data.payload]);
@@ -333,6 +340,7 @@ describe("page moves (hierarchy)", () => {
     await ok("POST", `${PAGES}/${child}/actions/publish?locale=en`, { parent: { connect: [{ documentId: b, locale: "en" }] } });
     const [payload] = (await expectRequests(1)) as [Json];
     expect(payload.uid).toBe("api::page.page");
+    expect(payload.next.tags).toEqual(pageTags(child));
     expect([...payload.next.fullPaths].sort()).toEqual(
       ["/rv-a/child", "/rv-a/child/grand", "/rv-b/child", "/rv-b/child/grand", "/en/rv-a/child", "/en/rv-a/child/grand", "/en/rv-old"].sort(),
     );

@@ -1,6 +1,6 @@
 'use strict';
 
-const { inputFor, prefixedPath, removesEntry, shouldRevalidate, sitePath, tagFor, targetFor } = require('./payload');
+const { documentTagFor, inputFor, prefixedPath, removesEntry, shouldRevalidate, sitePath, tagFor, targetFor } = require('./payload');
 const { revalidationSuppressed } = require('./suppress');
 
 const PAGE = 'api::page.page';
@@ -75,7 +75,7 @@ async function inputAfter(strapi, service, { uid, action, params }, target, befo
       : [];
     const batch = await settleBatch(strapi, before.pages, { ownPaths: own.map((row) => prefixedPath(row.fullPath, row.locale)) });
     const fullPaths = [...new Set([...own.map((row) => sitePath(row.fullPath, row.locale, defaultLocale)), ...batch.paths])];
-    return fullPaths.length ? { uid, fullPaths } : null;
+    return fullPaths.length ? { uid, fullPaths, ...(documentId ? { tags: [documentTagFor(uid, documentId)] } : {}) } : null;
   }
 
   const rows = [...(before?.rows ?? [])];

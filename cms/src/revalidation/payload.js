@@ -6,15 +6,21 @@
  * the payload sent to the front end's POST /api/cms-revalidate.
  */
 
-/** The spec's allowlist: a content type not listed here is never revalidated automatically. */
+/**
+ * The spec's allowlist: a content type not listed here is never revalidated automatically.
+ * `tagged`: its paths go with the type's tag (what lists every page: the sitemap) and each
+ * document's tag (what shows a page's other locales: hreflang alternates).
+ */
 const ALLOWLIST = Object.freeze({
-  'api::page.page': Object.freeze({ mode: 'path', field: 'fullPath', localized: true }),
+  'api::page.page': Object.freeze({ mode: 'path', field: 'fullPath', localized: true, tagged: true }),
   'api::redirect.redirect': Object.freeze({ mode: 'path', field: 'source', localized: false }),
   'api::navbar.navbar': Object.freeze({ mode: 'tag' }),
   'api::footer.footer': Object.freeze({ mode: 'tag' }),
 });
 
 const tagFor = (uid) => `cms:${uid}`;
+/** One document's tag, all its locales: `cms:api::page.page:<documentId>`. */
+const documentTagFor = (uid, documentId) => `${tagFor(uid)}:${documentId}`;
 
 /** The allowlist entry of uid, or null. */
 function targetFor(uid) {
@@ -76,13 +82,15 @@ const unique = (values) => [...new Set(values)];
  * `{ uid, fullPaths?, locale?, tags? }` → `{ uid, next: { fullPaths?, tags? } }`:
  * paths get the locale prefix when locale is not the default one (default-locale paths are
  * sent unprefixed: the front end adds the /<default> variant itself); a path that is already
- * locale-prefixed (redirect sources) is sent with no locale and kept as is. Empty lists are
- * left out; null when there is nothing to revalidate.
+ * locale-prefixed (redirect sources) is sent with no locale and kept as is. Paths of a
+ * `tagged` type bring the type's tag (`cms:api::page.page`: the sitemap), whoever sends them.
+ * Empty lists are left out; null when there is nothing to revalidate.
  */
 function buildPayload(input, { defaultLocale } = {}) {
   if (!input || typeof input.uid !== 'string' || !input.uid) throw new TypeError('buildPayload: uid is required');
   const fullPaths = unique((input.fullPaths ?? []).filter((p) => typeof p === 'string' && p).map((p) => sitePath(p, input.locale, defaultLocale)));
-  const tags = unique((input.tags ?? []).filter((t) => typeof t === 'string' && t));
+  const typeTag = fullPaths.length && targetFor(input.uid)?.tagged ? [tagFor(input.uid)] : [];
+  const tags = unique([...typeTag, ...(input.tags ?? [])].filter((t) => typeof t === 'string' && t));
   if (fullPaths.length === 0 && tags.length === 0) return null;
   const next = {};
   if (fullPaths.length) next.fullPaths = fullPaths;
@@ -101,7 +109,9 @@ function inputFor(uid, entries, { defaultLocale } = {}) {
     if (typeof value !== 'string' || !value) continue;
     fullPaths.push(target.localized ? sitePath(value, entry.locale, defaultLocale) : value);
   }
-  return fullPaths.length ? { uid, fullPaths: unique(fullPaths) } : null;
+  if (!fullPaths.length) return null;
+  const tags = target.tagged ? unique((entries ?? []).filter((entry) => entry?.documentId).map((entry) => documentTagFor(uid, entry.documentId))) : [];
+  return { uid, fullPaths: unique(fullPaths), ...(tags.length ? { tags } : {}) };
 }
 
-module.exports = { ALLOWLIST, tagFor, targetFor, shouldRevalidate, removesEntry, sitePath, prefixedPath, normalise, buildPayload, inputFor };
+module.exports = { ALLOWLIST, tagFor, documentTagFor, targetFor, shouldRevalidate, removesEntry, sitePath, prefixedPath, normalise, buildPayload, inputFor };

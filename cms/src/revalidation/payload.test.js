@@ -3,7 +3,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 
-const { ALLOWLIST, buildPayload, inputFor, shouldRevalidate, sitePath, tagFor, targetFor, prefixedPath } = require('./payload');
+const { ALLOWLIST, buildPayload, documentTagFor, inputFor, shouldRevalidate, sitePath, tagFor, targetFor, prefixedPath } = require('./payload');
 
 test('allowlist: page and redirect by path, navbar and footer by tag, nothing else', () => {
   assert.deepEqual(Object.keys(ALLOWLIST).sort(), ['api::footer.footer', 'api::navbar.navbar', 'api::page.page', 'api::redirect.redirect']);
@@ -54,14 +54,24 @@ test('locale handling: default locale unprefixed, others prefixed', () => {
   assert.equal(prefixedPath('/company/careers', 'en'), '/en/company/careers');
 });
 
+test('tagged types: page paths go with the page type tag (the sitemap); redirect paths do not', () => {
+  assert.equal(ALLOWLIST['api::page.page'].tagged, true);
+  assert.equal(ALLOWLIST['api::redirect.redirect'].tagged, undefined);
+  assert.equal(documentTagFor('api::page.page', 'abc'), 'cms:api::page.page:abc');
+  // the hierarchy batch and the manual route send paths only: the type tag comes with them
+  assert.deepEqual(buildPayload({ uid: 'api::page.page', fullPaths: ['/a', '/b'] }, { defaultLocale: 'en' }).next.tags, ['cms:api::page.page']);
+  assert.equal(buildPayload({ uid: 'api::redirect.redirect', fullPaths: ['/en/a'] }, { defaultLocale: 'en' }).next.tags, undefined);
+  assert.equal(buildPayload({ uid: 'api::page.page', fullPaths: [] }, { defaultLocale: 'en' }), null);
+});
+
 test('payload: paths with locale, tags, uid; empty lists left out', () => {
   assert.deepEqual(buildPayload({ uid: 'api::page.page', fullPaths: ['/careers'], locale: 'de' }, { defaultLocale: 'en' }), {
     uid: 'api::page.page',
-    next: { fullPaths: ['/de/careers'] },
+    next: { fullPaths: ['/de/careers'], tags: ['cms:api::page.page'] },
   });
-  assert.deepEqual(buildPayload({ uid: 'api::page.page', fullPaths: ['/careers', '/careers'], locale: 'en' }, { defaultLocale: 'en' }), {
+  assert.deepEqual(buildPayload({ uid: 'api::page.page', fullPaths: ['/careers', '/careers'], locale: 'en', tags: ['cms:api::page.page:doc1'] }, { defaultLocale: 'en' }), {
     uid: 'api::page.page',
-    next: { fullPaths: ['/careers'] },
+    next: { fullPaths: ['/careers'], tags: ['cms:api::page.page', 'cms:api::page.page:doc1'] },
   });
   assert.deepEqual(buildPayload({ uid: 'api::navbar.navbar', tags: ['cms:api::navbar.navbar'] }, { defaultLocale: 'en' }), {
     uid: 'api::navbar.navbar',
@@ -78,6 +88,11 @@ test('inputFor: the document rows of a type → the service input', () => {
     uid: 'api::page.page',
     fullPaths: ['/careers', '/de/careers'],
   });
+  // the document's tag (its other locales' hreflang alternates), once per document
+  assert.deepEqual(
+    inputFor('api::page.page', [{ documentId: 'doc1', fullPath: '/careers', locale: 'en' }, { documentId: 'doc1', fullPath: '/careers', locale: 'de' }], { defaultLocale: 'en' }),
+    { uid: 'api::page.page', fullPaths: ['/careers', '/de/careers'], tags: ['cms:api::page.page:doc1'] },
+  );
   assert.deepEqual(inputFor('api::redirect.redirect', [{ source: '/en/old' }], { defaultLocale: 'en' }), { uid: 'api::redirect.redirect', fullPaths: ['/en/old'] });
   assert.deepEqual(inputFor('api::footer.footer', [], { defaultLocale: 'en' }), { uid: 'api::footer.footer', tags: ['cms:api::footer.footer'] });
   assert.equal(inputFor('api::page.page', [], { defaultLocale: 'en' }), null);
