@@ -1,6 +1,6 @@
 import helmet from "helmet";
 
-import { oauthProviders } from "../app/lib/auth/auth.server.ts";
+import { oauthProviders } from "../app/lib/auth/providers.ts";
 import type { Env } from "../app/lib/env.server.ts";
 
 /**

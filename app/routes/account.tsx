@@ -4,7 +4,9 @@ import type { Route } from "./+types/account";
 import { AuthForm, Field } from "../components/auth-form.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
 import { runAuthForm } from "../lib/auth/form-action.server.ts";
+import { parseInput } from "../lib/auth/input.server.ts";
 import { AUTH_PAGES } from "../lib/auth/paths.ts";
+import { updatePasswordSchema } from "../lib/auth/schemas.ts";
 import { requireSession } from "../lib/auth/session.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -16,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   await requireSession(request, context);
   const result = await runAuthForm(request, AUTH_PAGES.account, (fields) =>
-    getAuth().api.updatePasswordCms({ body: fields, headers: request.headers, returnHeaders: true }),
+    getAuth().api.updatePasswordCms({ body: parseInput(updatePasswordSchema, fields), headers: request.headers, returnHeaders: true }),
   );
   if (!result.ok) return result.failure;
   return data(

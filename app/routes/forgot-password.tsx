@@ -4,11 +4,17 @@ import type { Route } from "./+types/forgot-password";
 import { AuthForm, Field } from "../components/auth-form.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
 import { runAuthForm } from "../lib/auth/form-action.server.ts";
+import { parseInput } from "../lib/auth/input.server.ts";
 import { AUTH_PAGES } from "../lib/auth/paths.ts";
+import { forgotPasswordSchema } from "../lib/auth/schemas.ts";
 
 export async function action({ request }: Route.ActionArgs) {
   const result = await runAuthForm(request, AUTH_PAGES.forgotPassword, (fields) =>
-    getAuth().api.forgotPasswordCms({ body: fields, headers: request.headers, returnHeaders: true }),
+    getAuth().api.forgotPasswordCms({
+      body: parseInput(forgotPasswordSchema, fields),
+      headers: request.headers,
+      returnHeaders: true,
+    }),
   );
   if (!result.ok) return result.failure;
   // The same answer whether or not the address has an account.

@@ -4,7 +4,9 @@ import type { Route } from "./+types/register";
 import { AuthForm, Field } from "../components/auth-form.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
 import { runAuthForm } from "../lib/auth/form-action.server.ts";
+import { parseInput } from "../lib/auth/input.server.ts";
 import { AUTH_PAGES } from "../lib/auth/paths.ts";
+import { registerSchema } from "../lib/auth/schemas.ts";
 import { getServerSession } from "../lib/auth/session.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -15,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const result = await runAuthForm(request, AUTH_PAGES.register, (fields) =>
-    getAuth().api.registerCms({ body: fields, headers: request.headers, returnHeaders: true }),
+    getAuth().api.registerCms({ body: parseInput(registerSchema, fields), headers: request.headers, returnHeaders: true }),
   );
   if (!result.ok) return result.failure;
   // The same answer whether the address was new or already registered, and no session:

@@ -4,7 +4,9 @@ import type { Route } from "./+types/reset-password";
 import { AuthForm, Field } from "../components/auth-form.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
 import { redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
+import { parseInput } from "../lib/auth/input.server.ts";
 import { AUTH_PAGES } from "../lib/auth/paths.ts";
+import { resetPasswordSchema } from "../lib/auth/schemas.ts";
 
 export function loader({ request }: Route.LoaderArgs) {
   const code = new URL(request.url).searchParams.get("code") ?? "";
@@ -13,7 +15,7 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const result = await runAuthForm(request, AUTH_PAGES.resetPassword, (fields) =>
-    getAuth().api.resetPasswordCms({ body: fields, headers: request.headers, returnHeaders: true }),
+    getAuth().api.resetPasswordCms({ body: parseInput(resetPasswordSchema, fields), headers: request.headers, returnHeaders: true }),
   );
   if (!result.ok) return result.failure;
   return redirectWithCookies(AUTH_PAGES.account, result.headers);

@@ -2,33 +2,28 @@ import { Form, Link, redirect } from "react-router";
 
 import type { Route } from "./+types/sign-in";
 import { AuthForm, Field } from "../components/auth-form.tsx";
-import { getAuth, oauthProviders } from "../lib/auth/auth.server.ts";
+import { getAuth } from "../lib/auth/auth.server.ts";
+import { signInPageMessage } from "../lib/auth/error-codes.ts";
 import { AuthError } from "../lib/auth/errors.server.ts";
 import { redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
+import { parseInput } from "../lib/auth/input.server.ts";
 import { AUTH_PAGES } from "../lib/auth/paths.ts";
+import { findOAuthProvider, oauthProviders } from "../lib/auth/providers.ts";
+import { signInSchema } from "../lib/auth/schemas.ts";
 import { safeRedirectPath } from "../lib/redirect-target.ts";
 import { getServerSession } from "../lib/auth/session.server.ts";
 import { getEnv } from "../lib/env.server.ts";
-
-const OAUTH_ERRORS: Record<string, string> = {
-  OAUTH_EMAIL_EXISTS:
-    "An account with this email already exists, and the provider did not confirm the address. Sign in with your password instead.",
-  OAUTH_ACCOUNT_UNCONFIRMED:
-    "An account with this email already exists, and its address was never confirmed, so this sign-in was not joined to it. Sign in to that account as before (with your password, or reset it).",
-  BLOCKED: "This account has been blocked.",
-  CMS_UNAVAILABLE: "Accounts are unavailable right now. Please try again in a moment.",
-};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
   const { session } = await getServerSession(request, context);
   if (session) throw redirect(redirectTo);
-  const error = url.searchParams.get("error");
   return {
     redirectTo,
-    providers: oauthProviders(),
-    oauthError: error ? (OAUTH_ERRORS[error] ?? "Signing in with that provider did not work. Please try again.") : null,
+    providers: oauthProviders(getEnv()).map(({ id, name }) => ({ id, name })),
+    // Set by the OAuth callback when the sign-in was refused: the code's message (error-codes.ts).
+    oauthError: signInPageMessage(url.searchParams.get("error")),
   };
 }
 
@@ -37,21 +32,26 @@ export async function action({ request }: Route.ActionArgs) {
     const auth = getAuth();
     const redirectTo = safeRedirectPath(fields.redirectTo);
     if (fields.intent === "oauth") {
-      const provider = oauthProviders().find((candidate) => candidate.id === fields.provider);
-      if (!provider) {
-        throw new AuthError(400, "UNKNOWN_PROVIDER", "This sign-in provider is not available here. Choose one of the buttons below.");
-      }
+      const provider = findOAuthProvider(getEnv(), fields.provider);
+      if (!provider) throw new AuthError("UNKNOWN_PROVIDER");
       const callbackURL = `${getEnv().APP_PUBLIC_URL}${redirectTo}`;
       const errorCallbackURL = `${getEnv().APP_PUBLIC_URL}${AUTH_PAGES.signIn}`;
       // GitHub, Google and generic OpenID Connect providers all start here.
       const started = await auth.api.signInSocial({
-        body: { provider: provider.id as "github", callbackURL, errorCallbackURL },
+        body: { provider: provider.id, callbackURL, errorCallbackURL },
         headers: request.headers,
         returnHeaders: true,
       });
-      return { headers: started.headers, response: { location: (started.response as { url: string }).url } };
+      // The provider's authorization URL (no URL only when signing in with an ID token, not done here).
+      const location = started.response.url;
+      if (!location) throw new AuthError("OAUTH_FAILED");
+      return { headers: started.headers, response: { location } };
     }
-    const signedIn = await auth.api.signInCms({ body: fields, headers: request.headers, returnHeaders: true });
+    const signedIn = await auth.api.signInCms({
+      body: parseInput(signInSchema, fields),
+      headers: request.headers,
+      returnHeaders: true,
+    });
     return { headers: signedIn.headers, response: { location: redirectTo } };
   });
   if (!result.ok) return result.failure;

@@ -196,6 +196,36 @@ describe("auth endpoints and sessions", () => {
     expect(account.status).toBe(302);
   });
 
+  it("a copy of a signed-out session cookie cannot change the password; a live session can", async () => {
+    cms.users.set("dee@example.com", { id: 40, password: "Right-password-4", blocked: false });
+    const changePassword = (cookie: string, currentPassword: string, password: string) =>
+      postJson(app.url, "/api/auth/update-password-cms", { currentPassword, password, passwordConfirmation: password }, { cookie });
+    const changeCalls = () => cms.requests.filter((path) => path === "/api/auth/change-password").length;
+
+    const copied = await signIn("dee@example.com", "Right-password-4");
+    expect((await postForm(app.url, "/sign-out", {}, { cookie: copied })).status).toBe(303);
+    // The copy still decrypts and its CMS JWT is still valid: only the revocation list knows.
+    const before = changeCalls();
+    const refused = await changePassword(copied, "Right-password-4", "Attacker-pass-4");
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ code: "UNAUTHORIZED", message: "Please sign in first." });
+    expect(refused.headers.getSetCookie().join()).toMatch(/better-auth\.session_token=; Max-Age=0/);
+    expect(changeCalls()).toBe(before);
+    expect(cms.users.get("dee@example.com")?.password).toBe("Right-password-4");
+
+    const live = await signIn("dee@example.com", "Right-password-4");
+    const wrong = await changePassword(live, "Not-the-password-4", "New-password-4");
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({
+      code: "WRONG_CURRENT_PASSWORD",
+      fieldErrors: { currentPassword: "This is not your current password." },
+    });
+    const changed = await changePassword(live, "Right-password-4", "New-password-4");
+    expect(changed.status).toBe(200);
+    expect((await changed.json()).user.email).toBe("dee@example.com");
+    expect(cms.users.get("dee@example.com")?.password).toBe("New-password-4");
+  });
+
   it("signing in with a provider that is not configured is a 400 with a message, not a 500", async () => {
     const response = await postForm(app.url, "/sign-in", { intent: "oauth", provider: "no-such-provider" });
     expect(response.status).toBe(400);

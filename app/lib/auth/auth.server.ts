@@ -6,11 +6,13 @@ import { createCmsUsers } from "./cms-users.server.ts";
 import { cmsCredentials } from "./plugins/cms-credentials.server.ts";
 import { cmsOAuth } from "./plugins/cms-oauth.server.ts";
 import { cmsSession, sessionRevocation } from "./plugins/cms-session.server.ts";
-import { startMemoryRowSweeper, type RowAdapter } from "./memory-rows.server.ts";
+import { startMemoryRowSweeper } from "./memory-rows.server.ts";
+import { betterAuthProviders } from "./providers.ts";
 import { LocalRevocations, RedisRevocations } from "./revocations.server.ts";
 import { connectRedis } from "../redis.server.ts";
 import { createRateLimiter, type RateLimiter } from "./rate-limit.server.ts";
 import { CLIENT_IP_HEADER } from "./request-guards.server.ts";
+import { SESSION_USER_FIELDS } from "./session-user.ts";
 
 /**
  * better-auth, stateless: no database; the session and its user (with the CMS JWT) live in
@@ -23,30 +25,8 @@ const WEEK_SECONDS = 7 * 24 * 60 * 60;
 function createAuth(env: Env) {
   const cmsUsers = createCmsUsers({ baseUrl: env.CMS_URL, timeoutMs: env.CMS_FETCH_TIMEOUT_MS });
   const revocations = env.REDIS_URL ? new RedisRevocations(connectRedis(env.REDIS_URL, "sessions")) : new LocalRevocations();
-  const socialProviders: Parameters<typeof betterAuth>[0]["socialProviders"] = {};
-  if (env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET) {
-    socialProviders.github = { clientId: env.GITHUB_CLIENT_ID, clientSecret: env.GITHUB_CLIENT_SECRET, scope: ["user:email"] };
-  }
-  if (env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET) {
-    socialProviders.google = { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET };
-  }
-  const oidc =
-    env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
-      ? [
-          genericOAuth({
-            config: [
-              {
-                providerId: env.OIDC_PROVIDER_ID,
-                discoveryUrl: `${env.OIDC_ISSUER}/.well-known/openid-configuration`,
-                clientId: env.OIDC_CLIENT_ID,
-                clientSecret: env.OIDC_CLIENT_SECRET,
-                scopes: ["openid", "email", "profile"],
-                pkce: true,
-              },
-            ],
-          }),
-        ]
-      : [];
+  // The same list the sign-in page and the CSP read (providers.ts).
+  const { socialProviders, genericOAuth: oidcProviders } = betterAuthProviders(env);
 
   return betterAuth({
     appName: "Acme",
@@ -55,14 +35,7 @@ function createAuth(env: Env) {
     basePath: "/api/auth",
     trustedOrigins: [new URL(env.APP_PUBLIC_URL).origin],
     socialProviders,
-    user: {
-      additionalFields: {
-        cmsJWT: { type: "string", required: false, input: false },
-        blocked: { type: "boolean", required: false, input: false },
-        provider: { type: "string", required: false, input: false },
-        oauthSubject: { type: "string", required: false, input: false },
-      },
-    },
+    user: { additionalFields: SESSION_USER_FIELDS },
     session: {
       expiresIn: WEEK_SECONDS,
       cookieCache: { enabled: true, strategy: "jwe", maxAge: WEEK_SECONDS, refreshCache: true },
@@ -77,7 +50,7 @@ function createAuth(env: Env) {
     },
     telemetry: { enabled: false },
     plugins: [
-      cmsCredentials(() => cmsUsers),
+      cmsCredentials(() => cmsUsers, revocations),
       cmsSession(() => cmsUsers, revocations),
       sessionRevocation(revocations),
       cmsOAuth({
@@ -87,7 +60,7 @@ function createAuth(env: Env) {
         cms: () => cmsUsers,
         revocations,
       }),
-      ...oidc,
+      ...(oidcProviders.length > 0 ? [genericOAuth({ config: oidcProviders })] : []),
     ],
   });
 }
@@ -102,7 +75,7 @@ export function getAuth(): Auth {
   if (!auth) {
     const created = createAuth(getEnv());
     // Without a database, OAuth sign-ins leave rows in better-auth's memory adapter: swept.
-    startMemoryRowSweeper(async () => (await created.$context).adapter as unknown as RowAdapter);
+    startMemoryRowSweeper(async () => (await created.$context).adapter);
     auth = created;
   }
   return auth;
@@ -117,16 +90,4 @@ export function getAuthRateLimiter(): RateLimiter {
     redis: env.REDIS_URL ? connectRedis(env.REDIS_URL, "rate limit") : undefined,
   });
   return limiter;
-}
-
-/** Which sign-in buttons to show: configured providers only. */
-export function oauthProviders(env: Env = getEnv()): Array<{ id: string; name: string; origin: string }> {
-  if (!env.CMS_OAUTH_SYNC_SECRET) return [];
-  return [
-    ...(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET ? [{ id: "github", name: "GitHub", origin: "https://github.com" }] : []),
-    ...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
-      ? [{ id: "google", name: "Google", origin: "https://accounts.google.com" }]
-      : []),
-    ...(env.OIDC_ISSUER ? [{ id: env.OIDC_PROVIDER_ID, name: env.OIDC_PROVIDER_NAME, origin: new URL(env.OIDC_ISSUER).origin }] : []),
-  ];
 }

@@ -23,9 +23,7 @@ export interface OAuthIdentity {
 }
 
 const answerSchema = z.object({ jwt: z.string().min(1), user: cmsUserSchema });
-const errorSchema = z.object({
-  error: z.object({ message: z.string(), details: z.object({ reason: z.string().optional() }).passthrough().optional() }),
-});
+const errorSchema = z.object({ error: z.object({ details: z.object({ reason: z.string().optional() }).optional() }) });
 
 export async function syncOAuthUserWithCms(
   config: { baseUrl: string; secret: string; timeoutMs: number },
@@ -40,7 +38,7 @@ export async function syncOAuthUserWithCms(
       signal: AbortSignal.timeout(config.timeoutMs),
     });
   } catch (error) {
-    throw Object.assign(cmsUnavailable(), { cause: error });
+    throw cmsUnavailable(error);
   }
   const body: unknown = await response.json().catch(() => null);
   if (response.ok) {
@@ -48,26 +46,12 @@ export async function syncOAuthUserWithCms(
     if (parsed.success) return parsed.data;
     throw cmsUnavailable();
   }
-  const error = errorSchema.safeParse(body).data?.error;
-  const message = error?.message;
-  if (response.status === 409 && error?.details?.reason === "account_email_not_confirmed") {
-    throw new AuthError(
-      409,
-      "OAUTH_ACCOUNT_UNCONFIRMED",
-      message ?? "An account with this email already exists, and its address was never confirmed, so this sign-in was not joined to it.",
-    );
-  }
-  if (response.status === 409) {
-    throw new AuthError(
-      409,
-      "OAUTH_EMAIL_EXISTS",
-      message ?? "An account with this email already exists. Sign in with your password instead.",
-    );
-  }
-  if (response.status === 403) throw new AuthError(403, "BLOCKED", "This account has been blocked.");
-  if (response.status === 404 && identity.refresh) {
-    throw new AuthError(401, "UNAUTHORIZED", "This sign-in is no longer linked to an account. Please sign in again.");
-  }
+  // The visitor is told the table's message for the CMS's reason, not the CMS's own words.
+  const reason = errorSchema.safeParse(body).data?.error.details?.reason;
+  if (response.status === 409 && reason === "account_email_not_confirmed") throw new AuthError("OAUTH_ACCOUNT_UNCONFIRMED");
+  if (response.status === 409) throw new AuthError("OAUTH_EMAIL_EXISTS");
+  if (response.status === 403) throw new AuthError("BLOCKED");
+  if (response.status === 404 && identity.refresh) throw new AuthError("OAUTH_LINK_GONE");
   if (response.status === 401 || response.status === 503) {
     console.error(`[auth] the CMS refused the OAuth sync (${response.status}): check CMS_OAUTH_SYNC_SECRET on both sides`);
   }

@@ -49,11 +49,11 @@ export function createCmsUsers(config: CmsUsersConfig) {
         signal: AbortSignal.timeout(config.timeoutMs),
       });
     } catch (error) {
-      throw Object.assign(cmsUnavailable(), { cause: error });
+      throw cmsUnavailable(error);
     }
     const parsed: unknown = await response.json().catch(() => null);
     if (response.status === 429) {
-      throw new AuthError(429, "RATE_LIMITED", "Too many attempts. Please wait a minute and try again.");
+      throw new AuthError("RATE_LIMITED");
     }
     if (response.status >= 500) throw cmsUnavailable();
     return { status: response.status, body: parsed };
@@ -75,13 +75,9 @@ export function createCmsUsers(config: CmsUsersConfig) {
       const answer = await call("POST", "/auth/local", { identifier: email, password });
       if (answer.status === 200) return authResult(answer);
       const message = messageOf(answer);
-      if (/blocked/i.test(message)) throw new AuthError(403, "BLOCKED", "This account has been blocked.");
-      if (/not confirmed/i.test(message)) {
-        throw new AuthError(403, "EMAIL_NOT_CONFIRMED", "Please confirm your email address first.");
-      }
-      if (answer.status === 400 || answer.status === 401) {
-        throw new AuthError(401, "INVALID_CREDENTIALS", "Wrong email or password.");
-      }
+      if (/blocked/i.test(message)) throw new AuthError("BLOCKED");
+      if (/not confirmed/i.test(message)) throw new AuthError("EMAIL_NOT_CONFIRMED");
+      if (answer.status === 400 || answer.status === 401) throw new AuthError("INVALID_CREDENTIALS");
       throw cmsUnavailable();
     },
 
@@ -91,8 +87,8 @@ export function createCmsUsers(config: CmsUsersConfig) {
       if (answer.status === 200) return authResult(answer);
       const message = messageOf(answer);
       if (/already taken/i.test(message)) return "taken";
-      if (/disabled/i.test(message)) throw new AuthError(403, "REGISTRATION_CLOSED", "Registration is closed.");
-      if (answer.status === 400) throw new AuthError(400, "INVALID_INPUT", "Please check the form.");
+      if (/disabled/i.test(message)) throw new AuthError("REGISTRATION_CLOSED");
+      if (answer.status === 400) throw new AuthError("REGISTRATION_REFUSED");
       throw cmsUnavailable();
     },
 
@@ -108,9 +104,7 @@ export function createCmsUsers(config: CmsUsersConfig) {
     async resetPassword(code: string, password: string): Promise<CmsAuth> {
       const answer = await call("POST", "/auth/reset-password", { code, password, passwordConfirmation: password });
       if (answer.status === 200) return authResult(answer);
-      if (/incorrect code/i.test(messageOf(answer)) || answer.status === 400) {
-        throw new AuthError(400, "INVALID_CODE", "This reset link is invalid or was already used. Ask for a new one.");
-      }
+      if (/incorrect code/i.test(messageOf(answer)) || answer.status === 400) throw new AuthError("INVALID_CODE");
       throw cmsUnavailable();
     },
 
@@ -123,19 +117,9 @@ export function createCmsUsers(config: CmsUsersConfig) {
       );
       if (answer.status === 200) return authResult(answer);
       const message = messageOf(answer);
-      if (/current password is invalid/i.test(message)) {
-        throw new AuthError(400, "WRONG_CURRENT_PASSWORD", "Your current password is not right.", {
-          currentPassword: "This is not your current password.",
-        });
-      }
-      if (/different/i.test(message)) {
-        throw new AuthError(400, "SAME_PASSWORD", "The new password must differ from the current one.", {
-          password: "Choose a password different from the current one.",
-        });
-      }
-      if (answer.status === 401 || answer.status === 403) {
-        throw new AuthError(401, "SESSION_EXPIRED", "Your session has expired. Please sign in again.");
-      }
+      if (/current password is invalid/i.test(message)) throw new AuthError("WRONG_CURRENT_PASSWORD");
+      if (/different/i.test(message)) throw new AuthError("SAME_PASSWORD");
+      if (answer.status === 401 || answer.status === 403) throw new AuthError("SESSION_EXPIRED");
       throw cmsUnavailable();
     },
 

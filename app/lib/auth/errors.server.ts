@@ -1,36 +1,111 @@
-import { APIError } from "better-auth/api";
+import { APIError, isAPIError } from "better-auth/api";
+import { data } from "react-router";
 
-/** A failed auth step, with what the visitor is told and the HTTP status it answers with. */
-export class AuthError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly fieldErrors: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = "AuthError";
+import { BodyTooLargeError } from "../read-body.server.ts";
+import {
+  authErrorFieldErrors,
+  authErrorMessage,
+  authErrorStatus,
+  type AuthErrorCode,
+  type AuthErrorParams,
+} from "./error-codes.ts";
+
+/** What a JSON endpoint answers for a failed step (the body of every 4xx/5xx under /api/auth/*-cms). */
+export interface AuthErrorAnswer {
+  code: AuthErrorCode;
+  message: string;
+  fieldErrors: Record<string, string>;
+}
+
+/** What a failed auth form shows: the same, plus the values to keep in the form. */
+export interface AuthFormFailure extends AuthErrorAnswer {
+  ok: false;
+  values: Record<string, string>;
+}
+
+export interface AuthErrorOptions {
+  /** Fill the message's blanks (error-codes.ts). */
+  params?: AuthErrorParams;
+  /** Messages next to fields; the table's own ones otherwise. */
+  fieldErrors?: Record<string, string>;
+  /** What went wrong underneath (logged, never answered). */
+  cause?: unknown;
+}
+
+/**
+ * A failed auth step: one code of the table in error-codes.ts, which gives its status and
+ * message. It is better-auth's APIError, so an endpoint that throws it (or lets it through)
+ * answers with that status and `{ code, message, fieldErrors }` as it is; the /api/auth route
+ * and the form actions answer their own refusals through `jsonAnswer` and `formFailure`.
+ */
+export class AuthError extends APIError {
+  readonly code: AuthErrorCode;
+  readonly fieldErrors: Record<string, string>;
+  readonly params: AuthErrorParams;
+
+  constructor(code: AuthErrorCode, options: AuthErrorOptions = {}) {
+    const answer: AuthErrorAnswer = {
+      code,
+      message: authErrorMessage(code, options.params),
+      fieldErrors: options.fieldErrors ?? authErrorFieldErrors(code),
+    };
+    // A `cause` in the body is kept off the answer by better-call (a non-enumerable property).
+    super(authErrorStatus(code), options.cause === undefined ? answer : { ...answer, cause: options.cause });
+    this.code = code;
+    this.fieldErrors = answer.fieldErrors;
+    this.params = options.params ?? {};
+  }
+
+  get answer(): AuthErrorAnswer {
+    return { code: this.code, message: this.message, fieldErrors: this.fieldErrors };
+  }
+
+  /** Headers that go with the answer, whichever shape it takes. */
+  get answerHeaders(): Record<string, string> {
+    return {
+      ...(this.params.retryAfterSeconds ? { "retry-after": String(this.params.retryAfterSeconds) } : {}),
+      // Whatever the client is still sending of a refused body is not read: close the connection.
+      ...(this.code === "BODY_TOO_LARGE" ? { connection: "close" } : {}),
+    };
   }
 }
 
-export const cmsUnavailable = () =>
-  new AuthError(503, "CMS_UNAVAILABLE", "Accounts are unavailable right now. Please try again in a moment.");
+export const cmsUnavailable = (cause?: unknown) => new AuthError("CMS_UNAVAILABLE", { cause });
 
-export const tooManyRequests = (retryAfterSeconds: number) =>
-  new AuthError(
-    429,
-    "RATE_LIMITED",
-    `Too many attempts. Please wait ${retryAfterSeconds} seconds and try again.`,
-  );
-
-/** Runs an endpoint's work; an AuthError becomes better-auth's error answer (status, code, message, field errors). */
-export async function asApiErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof AuthError) {
-      throw new APIError(error.status as 400, { code: error.code, message: error.message, fieldErrors: error.fieldErrors });
-    }
-    throw error;
+/**
+ * Any error an auth form or endpoint can meet, as an AuthError: itself; a body over the limit;
+ * one of better-auth's own errors (logged: better-auth's words are not shown, and the site's
+ * endpoints only throw AuthErrors). Anything else is a bug, not an answer: null.
+ */
+export function toAuthError(error: unknown): AuthError | null {
+  if (error instanceof AuthError) return error;
+  if (error instanceof BodyTooLargeError)
+    return new AuthError("BODY_TOO_LARGE", { params: { limitBytes: error.limit }, cause: error });
+  if (isAPIError(error)) {
+    console.warn(
+      `[auth] better-auth refused a request (${error.statusCode} ${String(error.body?.code ?? "")}): ${error.message}`,
+    );
+    return new AuthError("UNEXPECTED", { cause: error });
   }
+  return null;
+}
+
+/** The JSON answer for an error: the table's status, `{ code, message, fieldErrors }`, never cached. */
+export function jsonAnswer(error: AuthError): Response {
+  return Response.json(error.answer, {
+    status: error.statusCode,
+    headers: { "cache-control": "no-store", ...error.answerHeaders },
+  });
+}
+
+/** Never sent back to the page, whatever happens. */
+const SECRET_FIELDS = new Set(["password", "passwordConfirmation", "currentPassword", "code"]);
+
+/** The form's answer for an error: the same code, message and field errors, with the values to keep. */
+export function formFailure(error: AuthError, fields: Record<string, string>) {
+  const values = Object.fromEntries(Object.entries(fields).filter(([name]) => !SECRET_FIELDS.has(name)));
+  return data<AuthFormFailure>(
+    { ok: false, ...error.answer, values },
+    { status: error.statusCode, headers: error.answerHeaders },
+  );
 }

@@ -1,17 +1,18 @@
 import { memoryAdapter } from "@better-auth/memory-adapter";
+import type { DBAdapter } from "better-auth";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { countMemoryRows, startMemoryRowSweeper, type RowAdapter } from "./memory-rows.server.ts";
+import { countMemoryRows, startMemoryRowSweeper } from "./memory-rows.server.ts";
 
 // better-auth's own memory adapter (what it uses when there is no database), with the rows an
 // OAuth sign-in leaves behind.
-function realMemoryAdapter(): RowAdapter {
+function realMemoryAdapter(): DBAdapter {
   const db: Record<string, Array<Record<string, unknown>>> = { user: [], session: [], account: [], verification: [] };
-  return memoryAdapter(db)({}) as unknown as RowAdapter;
+  return memoryAdapter(db)({});
 }
 
-async function signInLeftovers(adapter: RowAdapter, at: Date, n: number) {
-  const create = (adapter as unknown as { create(q: { model: string; data: Record<string, unknown> }): Promise<unknown> }).create;
+async function signInLeftovers(adapter: DBAdapter, at: Date, n: number) {
+  const create = (query: { model: string; data: Record<string, unknown> }) => adapter.create(query);
   for (let i = 0; i < n; i++) {
     const id = `${at.getTime()}-${i}`;
     await create({ model: "user", data: { id: `u${id}`, email: `${id}@example.com`, name: "x", emailVerified: true, createdAt: at, updatedAt: at } });

@@ -1,3 +1,5 @@
+import type { DBAdapter } from "better-auth";
+
 /**
  * better-auth without a database keeps its rows in an in-process memory adapter: an OAuth
  * sign-in writes a user, an account and a session there (and the OAuth state a verification
@@ -10,10 +12,7 @@
 const MODELS = ["session", "account", "verification", "user"] as const;
 
 /** The part of better-auth's adapter the sweep uses. */
-export interface RowAdapter {
-  deleteMany(query: { model: string; where: Array<{ field: string; value: Date; operator: "lt" }> }): Promise<number>;
-  count(query: { model: string }): Promise<number>;
-}
+export type RowAdapter = Pick<DBAdapter, "deleteMany" | "count">;
 
 export async function sweepMemoryRows(adapter: RowAdapter, olderThan: Date): Promise<number> {
   let removed = 0;

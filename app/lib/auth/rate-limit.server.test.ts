@@ -10,7 +10,12 @@ describe("the auth rate limiter (in memory)", () => {
     const limiter = createRateLimiter({ max: 2, windowSeconds: 60 });
     await limiter.hit("10.0.0.1", "sign-in");
     await limiter.hit("10.0.0.1", "sign-in");
-    await expect(limiter.hit("10.0.0.1", "sign-in")).rejects.toMatchObject({ status: 429, code: "RATE_LIMITED" });
+    await expect(limiter.hit("10.0.0.1", "sign-in")).rejects.toMatchObject({
+      statusCode: 429,
+      code: "RATE_LIMITED",
+      message: "Too many attempts. Please wait 60 seconds and try again.",
+      params: { retryAfterSeconds: 60 },
+    });
     // Another budget, another client: their own counts.
     await limiter.hit("10.0.0.1", "register");
     await limiter.hit("10.0.0.2", "sign-in");

@@ -17,7 +17,7 @@ export function assertSameOrigin(request: Request, appPublicUrl: string): void {
   // No Origin and no Referer: not a browser acting for another site (curl, server to server).
   const foreign = source !== null && source !== expected;
   if (foreign || request.headers.get("sec-fetch-site") === "cross-site") {
-    throw new AuthError(403, "CROSS_ORIGIN", "This form can only be sent from this site.");
+    throw new AuthError("CROSS_ORIGIN");
   }
 }
 

@@ -29,27 +29,40 @@ const matching = <T extends { password: string; passwordConfirmation: string }>(
   value.password === value.passwordConfirmation;
 const mismatch = { path: ["passwordConfirmation"], message: "The two passwords do not match." };
 
-export const signInSchema = z.object({ email, password: currentPassword });
+// A body that is not an object at all (JSON `null`, a list, a string) is refused as a whole.
+const fields = { error: "Send the form's fields." };
+
+export const signInSchema = z.object({ email, password: currentPassword }, fields);
 export const registerSchema = z
-  .object({ email, password: newPassword, passwordConfirmation: confirmation })
+  .object({ email, password: newPassword, passwordConfirmation: confirmation }, fields)
   .refine(matching, mismatch);
-export const forgotPasswordSchema = z.object({ email });
+export const forgotPasswordSchema = z.object({ email }, fields);
 export const resetPasswordSchema = z
-  .object({
-    code: z.string({ error: "The reset link is incomplete." }).trim().min(1, "The reset link is incomplete.").max(512),
-    password: newPassword,
-    passwordConfirmation: confirmation,
-  })
+  .object(
+    {
+      code: z.string({ error: "The reset link is incomplete." }).trim().min(1, "The reset link is incomplete.").max(512),
+      password: newPassword,
+      passwordConfirmation: confirmation,
+    },
+    fields,
+  )
   .refine(matching, mismatch);
 export const updatePasswordSchema = z
-  .object({ currentPassword, password: newPassword, passwordConfirmation: confirmation })
+  .object({ currentPassword, password: newPassword, passwordConfirmation: confirmation }, fields)
   .refine(matching, mismatch);
 
-/** The first message per field, for showing next to the fields. */
-export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
+/** A validation issue, as zod and every Standard Schema library report it. */
+export interface InputIssue {
+  message: string;
+  path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined;
+}
+
+/** The first message per field, for showing next to the fields; an issue with the whole body is `form`'s. */
+export function fieldErrorsOf(issues: readonly InputIssue[]): Record<string, string> {
   const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? "form");
+  for (const issue of issues) {
+    const first = issue.path?.[0];
+    const field = first === undefined ? "form" : String(typeof first === "object" ? first.key : first);
     errors[field] ??= issue.message;
   }
   return errors;

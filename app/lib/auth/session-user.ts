@@ -17,7 +17,28 @@ export interface SessionUser {
 
 export type PublicSessionUser = Omit<SessionUser, "cmsJWT" | "oauthSubject">;
 
-export function toPublicUser(user: SessionUser | (Record<string, unknown> & SessionUser)): PublicSessionUser {
+/**
+ * The session user's fields beyond better-auth's own (id, email, name, emailVerified, ...), as
+ * better-auth declares them (auth.server.ts `user.additionalFields`) and so types them when it
+ * reads the session cookie back: optional, and possibly null.
+ */
+export const SESSION_USER_FIELDS = {
+  cmsJWT: { type: "string", required: false, input: false },
+  blocked: { type: "boolean", required: false, input: false },
+  provider: { type: "string", required: false, input: false },
+  oauthSubject: { type: "string", required: false, input: false },
+} as const;
+
+export interface StoredUserFields {
+  cmsJWT?: string | null;
+  blocked?: boolean | null;
+  provider?: string | null;
+  oauthSubject?: string | null;
+}
+
+type UserLike = Pick<SessionUser, "id" | "email" | "name" | "emailVerified"> & Omit<StoredUserFields, "cmsJWT" | "oauthSubject">;
+
+export function toPublicUser(user: UserLike): PublicSessionUser {
   return {
     id: String(user.id),
     email: user.email,

@@ -1,3 +1,4 @@
+import type { CookieCachePayload } from "better-auth";
 import { getCookieCache } from "better-auth/cookies";
 import { createContext, redirect, type RouterContextProvider } from "react-router";
 
@@ -5,6 +6,7 @@ import { getEnv } from "../env.server.ts";
 import { markDynamic } from "../request-context.server.ts";
 import { getAuth } from "./auth.server.ts";
 import { AUTH_PAGES } from "./paths.ts";
+import type { StoredSession } from "./plugins/cms-session.server.ts";
 import type { PublicSessionUser } from "./session-user.ts";
 
 /**
@@ -41,18 +43,17 @@ async function readSession(request: Request): Promise<SessionRead> {
   const env = getEnv();
   const { headers, response } = await getAuth().api.getSession({ headers: request.headers, returnHeaders: true });
   const setCookies = headers.getSetCookie();
-  const publicSession = response as { session: { id: string }; user: PublicSessionUser } | null;
-  if (!publicSession) return { session: null, setCookies };
+  // The public session of the session plugin (plugins/cms-session.server.ts), or null.
+  if (!response) return { session: null, setCookies };
   // The JWT stays in the encrypted cookie; getSession (above) has already verified the session.
-  const cached = await getCookieCache(request, {
+  const stored = await getCookieCache<StoredSession & CookieCachePayload>(request, {
     secret: env.SESSION_AUTH_SECRET,
     strategy: "jwe",
     isSecure: env.APP_PUBLIC_URL.startsWith("https:"),
   });
-  const stored = cached as { session?: { id?: string }; user?: { cmsJWT?: string } } | null;
-  const cmsJWT = stored?.session?.id === publicSession.session.id ? stored.user?.cmsJWT : undefined;
+  const cmsJWT = stored?.session.id === response.session.id ? stored.user.cmsJWT : undefined;
   if (!cmsJWT) return { session: null, setCookies };
-  return { session: { user: publicSession.user, cmsJWT }, setCookies };
+  return { session: { user: response.user, cmsJWT }, setCookies };
 }
 
 /** The signed-in user, or a redirect to the sign-in page that comes back here afterwards. */

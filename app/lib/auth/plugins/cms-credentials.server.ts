@@ -1,36 +1,22 @@
 import type { BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthEndpoint, getSessionFromCtx } from "better-auth/api";
-import * as z from "zod";
+import { createAuthEndpoint } from "better-auth/api";
 
 import type { CmsUsers } from "../cms-users.server.ts";
-import { AuthError, asApiErrors } from "../errors.server.ts";
+import { AuthError, cmsUnavailable } from "../errors.server.ts";
+import { schemaBody } from "../input.server.ts";
+import type { SessionRevocations } from "../revocations.server.ts";
 import { inBackground, REGISTER_ANSWER_MS, settleAfter } from "../same-answer.server.ts";
-import {
-  fieldErrorsOf,
-  forgotPasswordSchema,
-  registerSchema,
-  resetPasswordSchema,
-  signInSchema,
-  updatePasswordSchema,
-} from "../schemas.ts";
-import { toPublicUser, type SessionUser } from "../session-user.ts";
+import { forgotPasswordSchema, registerSchema, resetPasswordSchema, signInSchema, updatePasswordSchema } from "../schemas.ts";
+import { toPublicUser } from "../session-user.ts";
+import { readCheckedSession } from "./cms-session.server.ts";
 import { startCmsSession } from "./start-session.server.ts";
 
 /**
  * The credential plugin: sign-in, registration and the password flows, done against the
  * CMS on the server. The form actions (app/routes/*) call these same endpoints through
- * auth.api, so there is one implementation of each flow.
+ * auth.api, so there is one implementation of each flow. Each body is parsed with its schema
+ * (schemas.ts) before the handler runs; every refusal is an AuthError (error-codes.ts).
  */
-
-function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) {
-    throw new APIError(400, { code: "INVALID_INPUT", message: "Please correct the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error) });
-  }
-  return parsed.data;
-}
-
-const bodyOf = { method: "POST" as const, body: z.unknown() };
 
 /** What registration answers, whether the address was new (the account now exists) or already registered. */
 const REGISTER_MESSAGE =
@@ -46,57 +32,57 @@ async function registerQuietly(users: CmsUsers, email: string, password: string)
   try {
     await users.register(email, password);
   } catch (error) {
-    if (error instanceof AuthError && error.status !== 503) throw error;
-    console.warn(`[auth] registration failed in the CMS: ${(error as Error).message}`);
+    if (error instanceof AuthError && error.code !== "CMS_UNAVAILABLE") throw error;
+    console.warn(`[auth] registration failed in the CMS: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
-export function cmsCredentials(cms: () => CmsUsers) {
+export function cmsCredentials(cms: () => CmsUsers, revocations: SessionRevocations) {
   return {
     id: "cms-credentials",
     endpoints: {
-      signInCms: createAuthEndpoint("/sign-in-cms", bodyOf, async (ctx) => {
-        const input = parse(signInSchema, ctx.body);
-        const result = await asApiErrors(() => cms().signIn(input.email, input.password));
+      signInCms: createAuthEndpoint("/sign-in-cms", schemaBody(signInSchema), async (ctx) => {
+        const result = await cms().signIn(ctx.body.email, ctx.body.password);
         const user = await startCmsSession(ctx, result, "credentials");
         return ctx.json({ user: toPublicUser(user) });
       }),
 
       // No enumeration: a new address and a taken one get the same answer, after the same
       // time, and no session (a session only for new accounts would tell them apart).
-      registerCms: createAuthEndpoint("/register-cms", bodyOf, async (ctx) => {
-        const input = parse(registerSchema, ctx.body);
-        const work = registerQuietly(cms(), input.email, input.password);
-        await asApiErrors(() => settleAfter(REGISTER_ANSWER_MS, work, () => undefined, "registration"));
+      registerCms: createAuthEndpoint("/register-cms", schemaBody(registerSchema), async (ctx) => {
+        const work = registerQuietly(cms(), ctx.body.email, ctx.body.password);
+        await settleAfter(REGISTER_ANSWER_MS, work, () => undefined, "registration");
         return ctx.json({ ok: true, message: REGISTER_MESSAGE });
       }),
 
       // No enumeration: Strapi writes a code and sends a mail only for a known address, so
       // the answer does not wait for it.
-      forgotPasswordCms: createAuthEndpoint("/forgot-password-cms", bodyOf, async (ctx) => {
-        const input = parse(forgotPasswordSchema, ctx.body);
+      forgotPasswordCms: createAuthEndpoint("/forgot-password-cms", schemaBody(forgotPasswordSchema), async (ctx) => {
         const users = cms();
-        inBackground(() => users.forgotPassword(input.email), "forgot-password");
+        const { email } = ctx.body;
+        inBackground(() => users.forgotPassword(email), "forgot-password");
         return ctx.json({ ok: true, message: FORGOT_PASSWORD_MESSAGE });
       }),
 
-      resetPasswordCms: createAuthEndpoint("/reset-password-cms", bodyOf, async (ctx) => {
-        const input = parse(resetPasswordSchema, ctx.body);
-        const result = await asApiErrors(() => cms().resetPassword(input.code, input.password));
+      resetPasswordCms: createAuthEndpoint("/reset-password-cms", schemaBody(resetPasswordSchema), async (ctx) => {
+        const result = await cms().resetPassword(ctx.body.code, ctx.body.password);
         const user = await startCmsSession(ctx, result, "credentials");
         return ctx.json({ user: toPublicUser(user) });
       }),
 
-      updatePasswordCms: createAuthEndpoint("/update-password-cms", bodyOf, async (ctx) => {
-        const session = await getSessionFromCtx(ctx);
-        const current = session?.user as (SessionUser & Record<string, unknown>) | undefined;
-        if (!current?.cmsJWT) {
-          throw new APIError(401, { code: "UNAUTHORIZED", message: "Please sign in to change your password." });
+      // The session is read the way every read is (revocation list, then the CMS): a copy of a
+      // signed-out cookie cannot change the password, even while its CMS JWT is still valid.
+      updatePasswordCms: createAuthEndpoint("/update-password-cms", schemaBody(updatePasswordSchema), async (ctx) => {
+        const check = await readCheckedSession(ctx, cms(), revocations);
+        if (check.state === "invalid") throw new AuthError("UNAUTHORIZED");
+        if (check.state === "unknown") {
+          console.warn(`[auth] could not re-validate a session with the CMS: ${check.error.message}`);
+          throw cmsUnavailable(check.error);
         }
-        const input = parse(updatePasswordSchema, ctx.body);
-        const result = await asApiErrors(() => cms().changePassword(current.cmsJWT!, input.currentPassword, input.password));
+        const { stored, cmsJWT } = check;
+        const result = await cms().changePassword(cmsJWT, ctx.body.currentPassword, ctx.body.password);
         // The CMS issues a new JWT with the new password: keep that one.
-        const user = await startCmsSession(ctx, result, current.provider ?? "credentials");
+        const user = await startCmsSession(ctx, result, stored.user.provider ?? "credentials", stored.user.oauthSubject ?? undefined);
         return ctx.json({ user: toPublicUser(user) });
       }),
     },

@@ -1,10 +1,13 @@
-import type { BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthEndpoint, createAuthMiddleware } from "better-auth/api";
+import type { BetterAuthPlugin, GenericEndpointContext } from "better-auth";
+import { createAuthEndpoint, createAuthMiddleware } from "better-auth/api";
 import { deleteSessionCookie } from "better-auth/cookies";
+import * as z from "zod";
 
 import { syncOAuthUserWithCms, type OAuthIdentity } from "../cms-oauth-sync.server.ts";
 import type { CmsUsers } from "../cms-users.server.ts";
-import { AuthError, asApiErrors, cmsUnavailable } from "../errors.server.ts";
+import type { AuthErrorCode } from "../error-codes.ts";
+import { AuthError, cmsUnavailable } from "../errors.server.ts";
+import { AUTH_PAGES } from "../paths.ts";
 import type { SessionRevocations } from "../revocations.server.ts";
 import { toPublicUser } from "../session-user.ts";
 import { readCheckedSession } from "./cms-session.server.ts";
@@ -30,12 +33,12 @@ export interface CmsOAuthConfig {
   revocations: SessionRevocations;
 }
 
-type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+const callbackParams = z.object({ id: z.string().optional(), providerId: z.string().optional() });
 
 /** The provider id of an OAuth callback request (`/callback/:id`), or null for any other endpoint. */
 function callbackProvider(ctx: { path?: string; params?: unknown }): string | null {
   if (!ctx.path || !/^\/(?:oauth2\/)?callback\//.test(ctx.path)) return null;
-  const params = (ctx.params ?? {}) as { id?: string; providerId?: string };
+  const params = callbackParams.safeParse(ctx.params).data ?? {};
   const fromPath = /^\/(?:oauth2\/)?callback\/([A-Za-z0-9_-]+)$/.exec(ctx.path)?.[1];
   return params.id ?? params.providerId ?? fromPath ?? null;
 }
@@ -45,7 +48,7 @@ function callbackProvider(ctx: { path?: string; params?: unknown }): string | nu
  * account row better-auth just created or updated (the latest of the user's accounts with
  * this provider).
  */
-async function signedInSubject(ctx: HookContext, userId: string, provider: string): Promise<string | null> {
+async function signedInSubject(ctx: GenericEndpointContext, userId: string, provider: string): Promise<string | null> {
   const accounts = await ctx.context.internalAdapter.findAccounts(userId);
   const latest = accounts
     .filter((account) => account.providerId === provider)
@@ -54,7 +57,7 @@ async function signedInSubject(ctx: HookContext, userId: string, provider: strin
 }
 
 async function syncWithCms(config: CmsOAuthConfig, identity: OAuthIdentity) {
-  if (!config.secret) throw new AuthError(503, "OAUTH_OFF", "Signing in with this provider is not configured.");
+  if (!config.secret) throw new AuthError("OAUTH_OFF");
   return syncOAuthUserWithCms({ baseUrl: config.cmsUrl, secret: config.secret, timeoutMs: config.timeoutMs }, identity);
 }
 
@@ -79,12 +82,14 @@ export function cmsOAuth(config: CmsOAuthConfig) {
                 emailVerified: Boolean(created.user.emailVerified),
                 name: created.user.name,
               });
-              await startCmsSession(ctx as never, result, provider, subject);
+              await startCmsSession(ctx, result, provider, subject);
             } catch (error) {
               deleteSessionCookie(ctx);
-              const code = error instanceof AuthError ? error.code : "OAUTH_FAILED";
+              const code: AuthErrorCode = error instanceof AuthError ? error.code : "OAUTH_FAILED";
               if (!(error instanceof AuthError)) console.error("[auth] OAuth sync failed", error);
-              throw ctx.redirect(`${ctx.context.baseURL.replace(/\/api\/auth$/, "")}/sign-in?error=${encodeURIComponent(code)}`);
+              // The sign-in page shows the table's message for the code (error-codes.ts).
+              const signIn = `${ctx.context.baseURL.replace(/\/api\/auth$/, "")}${AUTH_PAGES.signIn}`;
+              throw ctx.redirect(`${signIn}?error=${encodeURIComponent(code)}`);
             } finally {
               // Without a database better-auth keeps this user and account in process memory, where
               // nothing needs them again (the session is the cookie). Dropped now, not only by the
@@ -107,36 +112,27 @@ export function cmsOAuth(config: CmsOAuthConfig) {
        */
       syncOauthCms: createAuthEndpoint("/sync-oauth-cms", { method: "POST" }, async (ctx) => {
         const check = await readCheckedSession(ctx, config.cms(), config.revocations);
-        if (check.state === "invalid") {
-          throw new APIError(401, { code: "UNAUTHORIZED", message: "Sign in with a provider first." });
+        if (check.state === "invalid") throw new AuthError("OAUTH_SESSION_REQUIRED");
+        if (check.state === "unknown") {
+          console.warn(`[auth] could not re-validate a session with the CMS: ${check.error.message}`);
+          throw cmsUnavailable(check.error);
         }
-        const synced = await asApiErrors(async () => {
-          if (check.state === "unknown") {
-            console.warn(`[auth] could not re-validate a session with the CMS: ${check.error.message}`);
-            throw cmsUnavailable();
-          }
-          const { stored, current } = check;
-          const { provider, oauthSubject } = stored.user;
-          if (!provider || provider === "credentials" || !oauthSubject) {
-            throw new AuthError(401, "UNAUTHORIZED", "Sign in with a provider first.");
-          }
-          const result = await syncWithCms(config, {
-            provider,
-            subject: oauthSubject,
-            email: current.email,
-            // Not the provider's word (nobody asked it now); with refresh the CMS does not use it.
-            emailVerified: false,
-            refresh: true,
-          });
-          if (String(result.user.id) !== String(stored.user.id)) {
-            throw new AuthError(401, "UNAUTHORIZED", "This sign-in is no longer linked to your account. Please sign in again.");
-          }
-          const user = await startCmsSession(ctx, result, provider, oauthSubject);
-          // The new session replaces this one: a copy of the old cookie must not outlive it.
-          await config.revocations.revoke(stored.session.id, new Date(stored.session.expiresAt));
-          return user;
+        const { stored, current } = check;
+        const { provider, oauthSubject } = stored.user;
+        if (!provider || provider === "credentials" || !oauthSubject) throw new AuthError("OAUTH_SESSION_REQUIRED");
+        const result = await syncWithCms(config, {
+          provider,
+          subject: oauthSubject,
+          email: current.email,
+          // Not the provider's word (nobody asked it now); with refresh the CMS does not use it.
+          emailVerified: false,
+          refresh: true,
         });
-        return ctx.json({ user: toPublicUser(synced) });
+        if (String(result.user.id) !== String(stored.user.id)) throw new AuthError("OAUTH_LINK_GONE");
+        const user = await startCmsSession(ctx, result, provider, oauthSubject);
+        // The new session replaces this one: a copy of the old cookie must not outlive it.
+        await config.revocations.revoke(stored.session.id, new Date(stored.session.expiresAt));
+        return ctx.json({ user: toPublicUser(user) });
       }),
     },
   } satisfies BetterAuthPlugin;

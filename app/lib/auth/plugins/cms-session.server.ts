@@ -1,17 +1,22 @@
-import type { BetterAuthPlugin } from "better-auth";
+import type { BetterAuthPlugin, GenericEndpointContext, Session, User } from "better-auth";
 import { createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { deleteSessionCookie } from "better-auth/cookies";
 import { customSession } from "better-auth/plugins";
 
 import type { CmsUser, CmsUsers } from "../cms-users.server.ts";
 import type { SessionRevocations } from "../revocations.server.ts";
-import { toPublicUser, type SessionUser } from "../session-user.ts";
+import { SESSION_USER_FIELDS, toPublicUser, type PublicSessionUser, type StoredUserFields } from "../session-user.ts";
 
-type CookieContext = Parameters<typeof deleteSessionCookie>[0];
+/** A session as the encrypted cookie holds it: better-auth's session, and its user with ours (CMS JWT, ...). */
+export interface StoredSession {
+  session: Session;
+  user: User & StoredUserFields;
+}
 
-interface StoredSession {
+/** What a session read answers (GET /api/auth/get-session, auth.api.getSession): never the JWT or the token. */
+export interface PublicSession {
   session: { id: string; userId: string; expiresAt: Date };
-  user: SessionUser;
+  user: PublicSessionUser;
 }
 
 /**
@@ -23,40 +28,56 @@ interface StoredSession {
  */
 export type SessionCheck =
   | { state: "invalid" }
-  | { state: "valid"; stored: StoredSession; current: CmsUser }
-  | { state: "unknown"; stored: StoredSession; error: Error };
+  | { state: "valid"; stored: StoredSession; cmsJWT: string; current: CmsUser }
+  | { state: "unknown"; stored: StoredSession; cmsJWT: string; error: Error };
 
 export async function checkStoredSession(
-  ctx: CookieContext,
+  ctx: GenericEndpointContext,
   stored: StoredSession,
   cms: CmsUsers,
   revocations: SessionRevocations,
 ): Promise<SessionCheck> {
-  if (!stored.user.cmsJWT || (await revocations.isRevoked(stored.session.id))) {
+  const cmsJWT = stored.user.cmsJWT;
+  if (!cmsJWT || (await revocations.isRevoked(stored.session.id))) {
     deleteSessionCookie(ctx);
     return { state: "invalid" };
   }
   try {
-    const current = await cms.me(stored.user.cmsJWT);
+    const current = await cms.me(cmsJWT);
     if (current === "invalid") {
       deleteSessionCookie(ctx);
       return { state: "invalid" };
     }
-    return { state: "valid", stored, current };
+    return { state: "valid", stored, cmsJWT, current };
   } catch (error) {
-    return { state: "unknown", stored, error: error as Error };
+    return { state: "unknown", stored, cmsJWT, error: error instanceof Error ? error : new Error(String(error)) };
   }
 }
 
 /**
  * The session of a request, checked the way every session read is (revocation list, then the
  * CMS). better-auth's own getSessionFromCtx only decrypts the cookie: an endpoint that acts on
- * the session (issues a new one from it) must read it through here.
+ * the session (changes the password, issues a new session from it) must read it through here.
  */
-export async function readCheckedSession(ctx: CookieContext, cms: CmsUsers, revocations: SessionRevocations): Promise<SessionCheck> {
-  const session = await getSessionFromCtx(ctx as never);
+export async function readCheckedSession(
+  ctx: GenericEndpointContext,
+  cms: CmsUsers,
+  revocations: SessionRevocations,
+): Promise<SessionCheck> {
+  // The cookie was written by startCmsSession (start-session.server.ts) with these user fields.
+  const session = await getSessionFromCtx<StoredUserFields>(ctx);
   if (!session) return { state: "invalid" };
-  return checkStoredSession(ctx, session as unknown as StoredSession, cms, revocations);
+  return checkStoredSession(ctx, session, cms, revocations);
+}
+
+/**
+ * "No session", from a customSession callback. better-auth answers whatever the callback returns,
+ * so null makes get-session answer null (as it does without a cookie) and auth.api.getSession
+ * return null; but the callback's type (`Returns extends Record<string, any>`) leaves null out,
+ * while the endpoint's own type is `Returns | null`. The auth area's one cast, kept here.
+ */
+function noSession(): PublicSession {
+  return null as unknown as PublicSession;
 }
 
 /**
@@ -68,28 +89,31 @@ export async function readCheckedSession(ctx: CookieContext, cms: CmsUsers, revo
  * What it returns is what leaves the server: never the JWT, never the session token.
  */
 export function cmsSession(cms: () => CmsUsers, revocations: SessionRevocations) {
-  // Returning null means "no session" (the endpoint answers null); the library's type does not say so.
-  return customSession(async ({ user, session }, ctx): Promise<Record<string, unknown>> => {
-    const stored = { user: user as unknown as SessionUser, session };
-    const publicSession = { id: session.id, userId: session.userId, expiresAt: session.expiresAt };
-    const check = await checkStoredSession(ctx, stored, cms(), revocations);
-    if (check.state === "invalid") return null as never;
-    if (check.state === "unknown") {
-      console.warn(`[auth] could not re-validate a session with the CMS; keeping it: ${check.error.message}`);
-      return { session: publicSession, user: toPublicUser(stored.user) };
-    }
-    const { current } = check;
-    return {
-      session: publicSession,
-      user: toPublicUser({
-        ...stored.user,
-        email: current.email,
-        name: current.username,
-        blocked: current.blocked,
-        emailVerified: current.confirmed,
-      }),
-    };
-  });
+  return customSession(
+    async (stored, ctx): Promise<PublicSession> => {
+      const { session } = stored;
+      const publicSession = { id: session.id, userId: session.userId, expiresAt: session.expiresAt };
+      const check = await checkStoredSession(ctx, stored, cms(), revocations);
+      if (check.state === "invalid") return noSession();
+      if (check.state === "unknown") {
+        console.warn(`[auth] could not re-validate a session with the CMS; keeping it: ${check.error.message}`);
+        return { session: publicSession, user: toPublicUser(stored.user) };
+      }
+      const { current } = check;
+      return {
+        session: publicSession,
+        user: toPublicUser({
+          ...stored.user,
+          email: current.email,
+          name: current.username,
+          blocked: current.blocked,
+          emailVerified: current.confirmed,
+        }),
+      };
+    },
+    // Only for the types: the user fields the callback's `user` carries (as in auth.server.ts).
+    { user: { additionalFields: SESSION_USER_FIELDS } },
+  );
 }
 
 /** Signing out records the session as revoked, so a copy of its cookie is refused from then on. */

@@ -1,17 +1,15 @@
 import { randomBytes } from "node:crypto";
 
+import type { GenericEndpointContext } from "better-auth";
 import { setSessionCookie } from "better-auth/cookies";
 
 import type { CmsAuth } from "../cms-users.server.ts";
-
-// better-auth's endpoint context; its full type is internal to the library.
-type EndpointContext = Parameters<typeof setSessionCookie>[0];
 
 /**
  * Starts a session for a CMS user: session cookie plus the encrypted cookie holding the user and
  * JWT (and, signed in with a provider, the provider's id for the account, to re-sync with).
  */
-export async function startCmsSession(ctx: EndpointContext, cms: CmsAuth, provider: string, oauthSubject?: string) {
+export async function startCmsSession(ctx: GenericEndpointContext, cms: CmsAuth, provider: string, oauthSubject?: string) {
   const now = new Date();
   const user = {
     id: String(cms.user.id),

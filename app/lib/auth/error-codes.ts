@@ -1,0 +1,126 @@
+/**
+ * Every way an auth step can fail, once: its code, the HTTP status it answers with, and what
+ * a person is told. The JSON endpoints (/api/auth/*), the form actions and the sign-in page's
+ * `?error=CODE` all take their answer from this table (errors.server.ts builds both shapes),
+ * so a code means the same thing, with the same words, wherever it shows up.
+ *
+ * A message may take parameters (how long to wait, how large a body may be); without them it
+ * still reads as a sentence, for the places that only have the code. Messages are ours, never
+ * the CMS's or better-auth's words passed through. Safe for the browser (no secrets).
+ */
+
+export interface AuthErrorParams {
+  /** RATE_LIMITED: how long until the next attempt is allowed. */
+  retryAfterSeconds?: number;
+  /** BODY_TOO_LARGE: the largest body read. */
+  limitBytes?: number;
+}
+
+export type AuthErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
+
+interface AuthErrorEntry {
+  status: AuthErrorStatus;
+  message: string | ((params: AuthErrorParams) => string);
+  /** Messages shown next to fields of the form, by field name. */
+  fieldErrors?: Readonly<Record<string, string>>;
+}
+
+export const AUTH_ERRORS = {
+  // The request itself.
+  INVALID_INPUT: { status: 400, message: "Please correct the highlighted fields." },
+  CROSS_ORIGIN: { status: 403, message: "This form can only be sent from this site." },
+  NOT_FOUND: { status: 404, message: "There is no such auth endpoint." },
+  BODY_TOO_LARGE: {
+    status: 413,
+    message: ({ limitBytes }) =>
+      limitBytes ? `This request is too large: at most ${limitBytes} bytes.` : "This request is too large.",
+  },
+  RATE_LIMITED: {
+    status: 429,
+    message: ({ retryAfterSeconds }) =>
+      `Too many attempts. Please wait ${retryAfterSeconds ? `${retryAfterSeconds} seconds` : "a minute"} and try again.`,
+  },
+
+  // Signing in, registering, passwords.
+  INVALID_CREDENTIALS: { status: 401, message: "Wrong email or password." },
+  BLOCKED: { status: 403, message: "This account has been blocked." },
+  EMAIL_NOT_CONFIRMED: { status: 403, message: "Please confirm your email address first." },
+  REGISTRATION_CLOSED: { status: 403, message: "Registration is closed." },
+  REGISTRATION_REFUSED: {
+    status: 400,
+    message: "This email address or password was not accepted. Please check them and try again.",
+  },
+  INVALID_CODE: { status: 400, message: "This reset link is invalid or was already used. Ask for a new one." },
+  WRONG_CURRENT_PASSWORD: {
+    status: 400,
+    message: "Your current password is not right.",
+    fieldErrors: { currentPassword: "This is not your current password." },
+  },
+  SAME_PASSWORD: {
+    status: 400,
+    message: "The new password must differ from the current one.",
+    fieldErrors: { password: "Choose a password different from the current one." },
+  },
+
+  // The session.
+  UNAUTHORIZED: { status: 401, message: "Please sign in first." },
+  SESSION_EXPIRED: { status: 401, message: "Your session has expired. Please sign in again." },
+
+  // Signing in with a provider (GitHub, Google, OpenID Connect); these also reach /sign-in?error=CODE.
+  UNKNOWN_PROVIDER: {
+    status: 400,
+    message: "This sign-in provider is not available here. Choose one of the buttons below.",
+  },
+  OAUTH_SESSION_REQUIRED: { status: 401, message: "Sign in with a provider first." },
+  OAUTH_LINK_GONE: { status: 401, message: "This sign-in is no longer linked to an account. Please sign in again." },
+  OAUTH_EMAIL_EXISTS: {
+    status: 409,
+    message:
+      "An account with this email already exists, and the provider did not confirm the address. Sign in with your password instead.",
+  },
+  OAUTH_ACCOUNT_UNCONFIRMED: {
+    status: 409,
+    message:
+      "An account with this email already exists, and its address was never confirmed, so this sign-in was not joined to it. Sign in to that account as before (with your password, or reset it).",
+  },
+  OAUTH_OFF: { status: 503, message: "Signing in with this provider is not configured." },
+  OAUTH_FAILED: { status: 500, message: "Signing in with that provider did not work. Please try again." },
+
+  // Something else.
+  CMS_UNAVAILABLE: { status: 503, message: "Accounts are unavailable right now. Please try again in a moment." },
+  UNEXPECTED: { status: 500, message: "Something went wrong. Please try again." },
+} as const satisfies Record<string, AuthErrorEntry>;
+
+export type AuthErrorCode = keyof typeof AUTH_ERRORS;
+
+/** One of the table's codes (and not, say, "constructor" or "__proto__")? */
+export function isAuthErrorCode(value: unknown): value is AuthErrorCode {
+  return typeof value === "string" && Object.hasOwn(AUTH_ERRORS, value);
+}
+
+function entryOf(code: AuthErrorCode): AuthErrorEntry {
+  return AUTH_ERRORS[code];
+}
+
+export function authErrorStatus(code: AuthErrorCode): AuthErrorStatus {
+  return entryOf(code).status;
+}
+
+export function authErrorMessage(code: AuthErrorCode, params: AuthErrorParams = {}): string {
+  const { message } = entryOf(code);
+  return typeof message === "string" ? message : message(params);
+}
+
+export function authErrorFieldErrors(code: AuthErrorCode): Record<string, string> {
+  return { ...entryOf(code).fieldErrors };
+}
+
+/**
+ * What the sign-in page shows for `?error=…`: the table's message for one of its codes (the
+ * OAuth callback sends those), else the general one (better-auth's own callback errors, such
+ * as `state_mismatch`, or anything typed into the address bar).
+ */
+export function signInPageMessage(error: string | null): string | null {
+  if (!error) return null;
+  return authErrorMessage(isAuthErrorCode(error) ? error : "OAUTH_FAILED");
+}
