@@ -120,9 +120,13 @@ async function render(request: Request, variant: RenderVariant): Promise<PageRen
   };
 }
 
-/** Paths that are pages (CMS content); everything else (API, auth pages, files) is never cached here. */
+/**
+ * Paths that are pages (CMS content), and the sitemap (built from the CMS, revalidated by the
+ * page tags like a page); everything else (API, auth pages, files) is never cached here.
+ */
 function isCacheablePath(pathname: string): boolean {
   if (!production || AUTH_PAGE_PATHS.includes(pathname)) return false;
+  if (pathname === "/sitemap.xml") return true;
   return !/^\/(api|assets|@|__)/.test(pathname) && !/\.[a-z0-9]+$/i.test(pathname);
 }
 

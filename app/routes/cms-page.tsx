@@ -2,25 +2,37 @@ import { BlocksRenderer } from "@strapi/blocks-react-renderer";
 import { data, isRouteErrorResponse, redirect } from "react-router";
 
 import type { Route } from "./+types/cms-page";
-import { findPage, findRedirect } from "../lib/cms/content.server.ts";
+import { findPage, findPageLocales, findRedirect } from "../lib/cms/content.server.ts";
 import { withCmsErrors } from "../lib/cms/http-errors.server.ts";
+import { getEnv } from "../lib/env.server.ts";
 import { localePrefixedPath, parseLocalePath } from "../lib/locale-path.ts";
 import { localeConfig } from "../lib/locales.server.ts";
 import { safeRedirectTarget } from "../lib/redirect-target.ts";
 import { cmsContext } from "../lib/request-context.server.ts";
+import { headMeta, pageHead, SITE_NAME } from "../lib/seo/head.ts";
 
 const NOT_FOUND = { message: "There is no page at this address." };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The path is canonical already: other spellings were redirected before the router (server/app.ts).
   const url = new URL(request.url);
-  const target = parseLocalePath(url.pathname, localeConfig());
+  const config = localeConfig();
+  const target = parseLocalePath(url.pathname, config);
   if (!target) throw data(NOT_FOUND, { status: 404 });
 
   const cms = context.get(cmsContext);
   return withCmsErrors(async () => {
     const page = await findPage(cms, target.fullPath, target.locale);
-    if (page) return { page };
+    if (page) {
+      const env = getEnv();
+      // One more CMS request, for hreflang, and only where there is another locale to point to.
+      const translations =
+        config.locales.length > 1
+          ? await findPageLocales(cms, page.documentId, localePrefixedPath(page.fullPath, page.locale))
+          : [];
+      const origin = new URL(env.APP_PUBLIC_URL).origin;
+      return { page, head: pageHead({ page, translations, origin, cmsUrl: env.CMS_URL, config }) };
+    }
 
     const entry = await findRedirect(cms, localePrefixedPath(target.fullPath, target.locale));
     const destination = entry && safeRedirectTarget(entry.destination);
@@ -41,13 +53,8 @@ export default function CmsPage({ loaderData: { page } }: Route.ComponentProps) 
 }
 
 export function meta({ data }: Route.MetaArgs) {
-  if (!data) return [{ title: "Page not found | Acme" }];
-  const { page } = data;
-  const description = page.seo?.metaDescription;
-  return [
-    { title: page.seo?.metaTitle || `${page.title} | Acme` },
-    ...(description ? [{ name: "description", content: description }] : []),
-  ];
+  if (!data) return [{ title: `Page not found | ${SITE_NAME}` }];
+  return headMeta(data.head);
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

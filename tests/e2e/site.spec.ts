@@ -140,3 +140,94 @@ test("a signed-in visitor gets cached pages that show they are signed in, and ca
   await expect(page).toHaveURL(/\/$/);
   await expect(page.locator("header").getByRole("link", { name: "Sign in" })).toBeVisible();
 });
+
+test("a page's head has its canonical URL, Open Graph and Twitter tags, and hreflang alternates for both locales", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  for (const [path, locale, canonical] of [
+    ["/company", "en", "/company"],
+    ["/en/company", "en", "/company"],
+    ["/de/company", "de", "/de/company"],
+  ] as const) {
+    await page.goto(path);
+    const head = page.locator("head");
+    await expect(head.locator('link[rel="canonical"]'), path).toHaveAttribute("href", `${baseURL}${canonical}`);
+    await expect(head.locator('link[rel="alternate"][hreflang="en"]'), path).toHaveAttribute("href", `${baseURL}/company`);
+    await expect(head.locator('link[rel="alternate"][hreflang="de"]'), path).toHaveAttribute("href", `${baseURL}/de/company`);
+    await expect(head.locator('link[rel="alternate"][hreflang="x-default"]'), path).toHaveAttribute("href", `${baseURL}/company`);
+    await expect(head.locator('meta[property="og:url"]'), path).toHaveAttribute("content", `${baseURL}${canonical}`);
+    await expect(head.locator('meta[property="og:locale"]'), path).toHaveAttribute("content", locale);
+    await expect(head.locator('meta[property="og:type"]'), path).toHaveAttribute("content", "website");
+  }
+  await page.goto("/company");
+  const head = page.locator("head");
+  await expect(head.locator('meta[property="og:title"]')).toHaveAttribute("content", "Company | Acme");
+  await expect(head.locator('meta[property="og:description"]')).toHaveAttribute("content", /.+/);
+  await expect(head.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
+  // The seeded share image, absolute on the CMS, and there.
+  const image = await head.locator('meta[property="og:image"]').getAttribute("content");
+  expect(image).toMatch(new RegExp(`^${process.env.E2E_CMS_URL}/uploads/acme_share_\\w+\\.png$`));
+  await expect(head.locator('meta[name="twitter:image"]')).toHaveAttribute("content", image ?? "");
+  const served = await request.get(image ?? "");
+  expect(served.status()).toBe(200);
+  expect(served.headers()["content-type"]).toBe("image/png");
+});
+
+test("the home page has its head too; a page in one locale only has no hreflang alternates", async ({ page, baseURL }) => {
+  await page.goto("/");
+  await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/`);
+  await expect(page.locator('head link[rel="alternate"][hreflang="de"]')).toHaveAttribute("href", `${baseURL}/de`);
+
+  await page.goto("/company/careers/engineering");
+  await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/company/careers/engineering`);
+  await expect(page.locator('head link[rel="alternate"]')).toHaveCount(0);
+  await expect(page.locator('head meta[property="og:locale:alternate"]')).toHaveCount(0);
+});
+
+test("following a link moves the head along to the new page", async ({ page, baseURL }) => {
+  await page.goto("/");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Jobs" }).click();
+  await expect(page).toHaveURL(/\/jobs$/);
+  await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/jobs`);
+  await expect(page.locator('head meta[property="og:title"]')).toHaveAttribute("content", "Open positions | Acme");
+  await expect(page.locator('head link[rel="alternate"]')).toHaveCount(0);
+});
+
+test("/sitemap.xml lists the seeded pages in both locales; /robots.txt names it", async ({ request, baseURL }) => {
+  const sitemap = await request.get("/sitemap.xml");
+  expect(sitemap.status()).toBe(200);
+  expect(sitemap.headers()["content-type"]).toBe("application/xml; charset=utf-8");
+  const xml = await sitemap.text();
+  expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+  const entries = new Map(
+    [...xml.matchAll(/<url><loc>([^<]*)<\/loc><lastmod>([^<]*)<\/lastmod><\/url>/g)].map((match) => [match[1]!, match[2]!]),
+  );
+  const seeded = [
+    "/",
+    "/company",
+    "/company/careers",
+    "/company/careers/engineering",
+    "/careers",
+    "/jobs",
+    "/jobs/frontend-engineer",
+    "/jobs/backend-engineer",
+    "/jobs/product-designer",
+    "/de",
+    "/de/company",
+    "/de/company/careers",
+    "/de/careers",
+  ];
+  for (const path of seeded) {
+    expect(entries.get(`${baseURL}${path}`), path).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+  }
+  // Every URL once, each one canonical: no /en/ twin of a default-locale page.
+  expect(xml.match(/<loc>/g)?.length).toBe(entries.size);
+  expect([...entries.keys()].filter((url) => url.startsWith(`${baseURL}/en/`) || url === `${baseURL}/en`)).toEqual([]);
+  expect((await request.get("/sitemap.xml")).headers()["x-cache"]).toBe("HIT");
+
+  const robots = await request.get("/robots.txt");
+  expect(robots.status()).toBe(200);
+  expect(await robots.text()).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
+});

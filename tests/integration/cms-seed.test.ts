@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -37,13 +37,17 @@ async function getData(cms: CmsHandle, apiPath: string): Promise<any> {
 async function snapshot(cms: CmsHandle): Promise<Json> {
   const result: Json = {};
   for (const locale of ["en", "de"]) {
-    const pages = await getData(cms, `/api/pages?locale=${locale}&pagination[pageSize]=100&sort=fullPath&populate=seo`);
+    const pages = await getData(
+      cms,
+      `/api/pages?locale=${locale}&pagination[pageSize]=100&sort=fullPath&populate[seo][populate]=shareImage`,
+    );
     for (const page of pages) {
       result[`page ${locale} ${page.fullPath}`] = {
         documentId: page.documentId,
         updatedAt: page.updatedAt,
         publishedAt: page.publishedAt,
         title: page.title,
+        shareImage: page.seo?.shareImage?.url,
       };
     }
     for (const single of ["navbar", "footer"]) {
@@ -139,6 +143,26 @@ describe("CMS seed (real Strapi)", () => {
     }
   }, TIMEOUT);
 
+  it("seeds a share image in every page's SEO, readable with the read-only token and served by the CMS", async () => {
+    for (const locale of ["en", "de"]) {
+      const pages = await getData(cms!, `/api/pages?locale=${locale}&pagination[pageSize]=100&populate[seo][populate]=shareImage`);
+      for (const page of pages) {
+        expect(page.seo.shareImage, `${locale} ${page.fullPath}`).toMatchObject({
+          url: expect.stringMatching(/^\/uploads\/acme_share_\w+\.png$/),
+          alternativeText: expect.any(String),
+          width: 1200,
+          height: 630,
+          mime: "image/png",
+        });
+      }
+      expect(new Set(pages.map((page: Json) => page.seo.shareImage.id)).size).toBe(1);
+    }
+    const [home] = await getData(cms!, "/api/pages?filters[fullPath][$eq]=/&locale=en&populate[seo][populate]=shareImage");
+    const image = await fetch(`${cms!.url}${home.seo.shareImage.url}`);
+    expect(image.status).toBe(200);
+    expect(image.headers.get("content-type")).toBe("image/png");
+  }, TIMEOUT);
+
   it("seeds navbar, footer and redirects", async () => {
     const navEn = await getData(cms!, "/api/navbar?locale=en&populate=links");
     expect(navEn.links.map((l: Json) => [l.label, l.url])).toEqual([
@@ -194,5 +218,7 @@ describe("CMS seed (real Strapi)", () => {
     expect(cms.token).toBe(token);
     expect((await get(cms, "/api/pages?locale=en")).status).toBe(200);
     expect(await snapshot(cms)).toEqual(first);
+    // The share image was uploaded once, by the first start.
+    expect(readFileSync(logFile, "utf8").match(/\[seed\] share image/g)).toHaveLength(1);
   }, TIMEOUT);
 });

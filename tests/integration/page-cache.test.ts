@@ -76,7 +76,8 @@ describe("the page cache", () => {
     expect(headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
     expect(headers.get("cdn-cache-control")).toBe("public, s-maxage=120, stale-while-revalidate=86400");
     expect(headers.get("cache-tag")?.split(",").sort()).toEqual(
-      ["cms:api::footer.footer", "cms:api::navbar.navbar", "path:/company"].sort(),
+      // The document's tag: its hreflang alternates (docs/cms-contract.md, "REST queries").
+      ["cms:api::footer.footer", "cms:api::navbar.navbar", "cms:api::page.page:doc-/company", "path:/company"].sort(),
     );
     expect(headers.get("surrogate-key")?.split(" ").sort()).toEqual(headers.get("cache-tag")?.split(",").sort());
   });

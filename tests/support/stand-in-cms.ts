@@ -9,6 +9,14 @@ export interface StandInPage {
   title: string;
   fullPath: string;
   locale?: string;
+  /** The document (all its locales); default `doc-<fullPath>`, so same-path pages are translations. */
+  documentId?: string;
+  seo?: {
+    metaTitle?: string;
+    metaDescription?: string;
+    shareImage?: { url: string; alternativeText?: string; width?: number; height?: number; mime?: string };
+  };
+  updatedAt?: string;
   /** How many body paragraphs (for pages of a realistic size in benchmarks). */
   paragraphs?: number;
 }
@@ -63,11 +71,25 @@ export class StandInCms {
     const json = (body: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
     if (url.pathname.startsWith("/api/auth/") || url.pathname === "/api/users/me") return this.answerAuth(req, res, url);
     const locale = url.searchParams.get("locale") ?? "en";
+    const documentIdOf = (page: StandInPage) => page.documentId ?? `doc-${page.fullPath}`;
+    if (url.pathname === "/api/pages" && url.searchParams.has("filters[documentId][$eq]")) {
+      // A document's published locales (hreflang alternates), with locale=*.
+      const documentId = url.searchParams.get("filters[documentId][$eq]");
+      const locales = [...this.pages.values()].filter((page) => documentIdOf(page) === documentId);
+      return json({
+        data: locales.map((page) => ({ documentId, fullPath: page.fullPath, locale: page.locale ?? "en" })),
+        meta: { pagination: { page: 1, pageSize: 100, pageCount: 1, total: locales.length } },
+      });
+    }
     if (url.pathname === "/api/pages" && !url.searchParams.has("filters[fullPath][$eq]")) {
       // The list of published pages (warm start, sitemap), paged as Strapi pages it.
       const size = Number(url.searchParams.get("pagination[pageSize]") ?? 25);
       const number = Number(url.searchParams.get("pagination[page]") ?? 1);
-      const all = [...this.pages.values()].map((page) => ({ fullPath: page.fullPath, locale: page.locale ?? "en", updatedAt: null }));
+      const all = [...this.pages.values()].map((page) => ({
+        fullPath: page.fullPath,
+        locale: page.locale ?? "en",
+        updatedAt: page.updatedAt ?? null,
+      }));
       return json({
         data: all.slice((number - 1) * size, number * size),
         meta: { pagination: { page: number, pageSize: size, pageCount: Math.max(1, Math.ceil(all.length / size)), total: all.length } },
@@ -80,7 +102,7 @@ export class StandInCms {
         data: page
           ? [
               {
-                documentId: `doc-${fullPath}`,
+                documentId: documentIdOf(page),
                 locale,
                 title: page.title,
                 fullPath,
@@ -88,7 +110,7 @@ export class StandInCms {
                   type: "paragraph",
                   children: [{ type: "text", text: `Body of ${page.title}, paragraph ${index + 1}. `.repeat(4) }],
                 })),
-                seo: null,
+                seo: page.seo ?? null,
               },
             ]
           : [],

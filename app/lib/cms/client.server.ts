@@ -16,6 +16,9 @@ export const CMS_REVALIDATE = {
 /** The cache tag of a content type: `cms:api::navbar.navbar`. */
 export const cmsTag = (uid: string) => `cms:${uid}`;
 
+/** The cache tag of one document, all its locales: `cms:api::page.page:<documentId>`. */
+export const cmsDocumentTag = (uid: string, documentId: string) => `${cmsTag(uid)}:${documentId}`;
+
 export interface CmsFetchOptions {
   /** Query parameters, encoded the way Strapi reads them (`filters[fullPath][$eq]=…`). */
   query?: Record<string, unknown>;
@@ -32,6 +35,12 @@ export interface CmsFetchOptions {
   userJWT?: string;
   /** Browser-side only: go through the front end's CMS proxy, which attaches the session's JWT. */
   useProxy?: boolean;
+  /**
+   * Fetch afresh even when there is a data cache, yet report `revalidate` and `tags` for the
+   * render that makes the call: for answers only one cached response uses (the sitemap's page
+   * listing), which would crowd page data out of the data cache for nothing.
+   */
+  skipDataCache?: boolean;
   /**
    * The site path this data is shown at (`/en/careers`): revalidating that path, or a
    * wildcard above it, refreshes the cached response.
@@ -138,7 +147,7 @@ export function createCmsClient(config: CmsClientConfig): CmsClient {
       const query = options.query ? stringify(options.query, { encodeValuesOnly: true }) : "";
       const url = `${config.baseUrl}${path}${query ? `?${query}` : ""}`;
       const body =
-        perUser || !config.dataCache || revalidate <= 0
+        perUser || !config.dataCache || revalidate <= 0 || options.skipDataCache
           ? await fetchJson(url, path, perUser ? userJWT : config.apiToken, perUser, options.signal)
           : // A shared fetch: one visitor going away must not abort it for the others.
             await config.dataCache.load(url, { path: options.pagePath ?? "", tags, revalidate }, () =>

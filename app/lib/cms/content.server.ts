@@ -1,7 +1,7 @@
 import type { BlocksContent } from "@strapi/blocks-react-renderer";
 import * as z from "zod";
 
-import { CMS_REVALIDATE, cmsTag, type CmsClient } from "./client.server.ts";
+import { CMS_REVALIDATE, cmsDocumentTag, cmsTag, type CmsClient } from "./client.server.ts";
 import { CmsError } from "./errors.server.ts";
 import { localePrefixedPath } from "../locale-path.ts";
 
@@ -24,9 +24,20 @@ const blocksSchema = z
   .nullish()
   .transform((blocks) => (blocks ?? []) as unknown as BlocksContent);
 
+/** A Strapi media file, as much of it as a share image needs. */
+const imageSchema = z.object({
+  url: z.string(),
+  alternativeText: z.string().nullish(),
+  width: z.number().nullish(),
+  height: z.number().nullish(),
+  mime: z.string().nullish(),
+});
+export type CmsImage = z.infer<typeof imageSchema>;
+
 const seoSchema = z.object({
   metaTitle: z.string().nullish(),
   metaDescription: z.string().nullish(),
+  shareImage: imageSchema.nullish(),
 });
 
 const pageSchema = z.object({
@@ -64,7 +75,7 @@ export async function findPage(cms: CmsClient, fullPath: string, locale: string)
     query: {
       filters: { fullPath: { $eq: fullPath } },
       locale,
-      populate: { seo: true },
+      populate: { seo: { populate: { shareImage: { fields: ["url", "alternativeText", "width", "height", "mime"] } } } },
       pagination: { pageSize: 1 },
     },
     revalidate: CMS_REVALIDATE.pageData,
@@ -72,6 +83,31 @@ export async function findPage(cms: CmsClient, fullPath: string, locale: string)
     omitUserAuthorization: true,
   });
   return data[0] ?? null;
+}
+
+const pageLocaleSchema = z.object({ locale: z.string(), fullPath: z.string() });
+export type PageLocale = z.infer<typeof pageLocaleSchema>;
+
+/**
+ * Every published locale of the page document `documentId` (its own included): the page's
+ * hreflang alternates. Drafts are never listed (Strapi REST reads published entries only).
+ * Tagged with the document's tag, which the CMS sends when any locale of it is published,
+ * unpublished or deleted: the pages of its other locales get their alternates anew.
+ */
+export async function findPageLocales(cms: CmsClient, documentId: string, pagePath: string): Promise<PageLocale[]> {
+  const { data } = await cms.get("/api/pages", listOf(pageLocaleSchema), {
+    query: {
+      filters: { documentId: { $eq: documentId } },
+      locale: "*",
+      fields: ["fullPath", "locale"],
+      pagination: { pageSize: 100 },
+    },
+    revalidate: CMS_REVALIDATE.pageData,
+    tags: [cmsDocumentTag(CONTENT_TYPES.page, documentId)],
+    pagePath,
+    omitUserAuthorization: true,
+  });
+  return data;
 }
 
 /** The published redirect whose source is `source` (a locale-prefixed path), or null. */
@@ -114,18 +150,52 @@ const pageListSchema = z.object({
 });
 export type PageRef = z.infer<typeof pageRefSchema>;
 
+export interface ListPagesOptions {
+  /** Entries per CMS request (Strapi's maxLimit is 100). */
+  pageSize?: number;
+  /** Strapi sort; default most recently updated first. */
+  sort?: string[];
+  /** CMS requests in flight at once after the first (which tells how many there are). */
+  concurrency?: number;
+  /**
+   * 0 (default): read afresh, outside any render. Otherwise the interval the render that lists
+   * the pages gets (the sitemap's); the answers are still not kept in the data cache.
+   */
+  revalidate?: number;
+  tags?: string[];
+}
+
 /**
- * Every published page in every locale, most recently updated first, `pageSize` at a time
- * (paged CMS requests, never one huge answer). Reads the CMS afresh: not a render's fetch.
+ * Every published page in every locale, `pageSize` at a time (paged CMS requests, never one
+ * huge answer), in the order of `sort`.
  */
-export async function* listPublishedPages(cms: CmsClient, pageSize = 100): AsyncGenerator<PageRef> {
-  for (let page = 1; ; page++) {
-    const { data, meta } = await cms.get("/api/pages", pageListSchema, {
-      query: { fields: ["fullPath", "locale", "updatedAt"], locale: "*", sort: ["updatedAt:desc"], pagination: { page, pageSize } },
-      revalidate: 0,
+export async function* listPublishedPages(cms: CmsClient, options: ListPagesOptions = {}): AsyncGenerator<PageRef> {
+  const { pageSize = 100, sort = ["updatedAt:desc"], concurrency = 1, revalidate = 0, tags } = options;
+  const fetchPage = (page: number) =>
+    cms.get("/api/pages", pageListSchema, {
+      query: { fields: ["fullPath", "locale", "updatedAt"], locale: "*", sort, pagination: { page, pageSize } },
+      revalidate,
+      tags,
+      skipDataCache: true,
       omitUserAuthorization: true,
     });
+  const first = await fetchPage(1);
+  yield* first.data;
+  const pageCount = first.meta.pagination.pageCount;
+  const pending: Array<ReturnType<typeof fetchPage>> = [];
+  let next = 2;
+  const fill = () => {
+    while (next <= pageCount && pending.length < concurrency) {
+      const request = fetchPage(next++);
+      // Awaited in order below; until then a failure must not count as unhandled.
+      request.catch(() => {});
+      pending.push(request);
+    }
+  };
+  fill();
+  for (let request = pending.shift(); request; request = pending.shift()) {
+    const { data } = await request;
+    fill();
     yield* data;
-    if (page >= meta.pagination.pageCount) return;
   }
 }

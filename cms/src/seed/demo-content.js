@@ -128,4 +128,7 @@ const redirects = [
   { source: '/en/jobs-board', destination: '/jobs', permanent: false },
 ];
 
-module.exports = { pages, navbar, footer, redirects, locales: { default: 'en', others: [{ code: 'de', name: 'German (de)' }] } };
+/** Every seeded page's SEO share image (og:image), a file next to this one. */
+const shareImage = { file: 'share-image.png', name: 'acme-share.png', alternativeText: 'The Acme logo: a white A on dark blue' };
+
+module.exports = { pages, navbar, footer, redirects, shareImage, locales: { default: 'en', others: [{ code: 'de', name: 'German (de)' }] } };

@@ -1,5 +1,5 @@
 const { createHmac } = require('node:crypto');
-const { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
 const content = require('./demo-content');
@@ -71,7 +71,32 @@ function expectedFullPath(pageDef, byKey) {
   return `/${parts.join('/')}`;
 }
 
-async function seedPages(strapi) {
+/**
+ * The demo share image (og:image of every seeded page), uploaded once: found again by its name.
+ * Returns its id.
+ */
+async function seedShareImage(strapi) {
+  const { name, alternativeText, file } = content.shareImage;
+  const existing = await strapi.db.query('plugin::upload.file').findOne({ where: { name }, select: ['id'] });
+  if (existing) return existing.id;
+  const filepath = path.join(__dirname, file);
+  const [uploaded] = await strapi
+    .plugin('upload')
+    .service('upload')
+    .upload({
+      data: { fileInfo: { name, alternativeText } },
+      files: { filepath, originalFilename: name, mimetype: 'image/png', size: statSync(filepath).size },
+    });
+  strapi.log.info(`[seed] share image ${uploaded.url}`);
+  return uploaded.id;
+}
+
+/** The page's fields in one locale, its SEO component carrying the share image. */
+function pageData(fields, shareImageId) {
+  return { ...fields, seo: { ...fields.seo, shareImage: shareImageId } };
+}
+
+async function seedPages(strapi, shareImageId) {
   const byKey = new Map(content.pages.map((pageDef) => [pageDef.key, pageDef]));
   const documentIds = new Map();
   const documents = strapi.documents(PAGE);
@@ -83,7 +108,7 @@ async function seedPages(strapi) {
     if (!documentId) {
       const created = await documents.create({
         locale: 'en',
-        data: { ...pageDef.en, slug: pageDef.slug || null, ...(parentId ? { parent: { connect: [{ documentId: parentId, locale: 'en' }] } } : {}) },
+        data: { ...pageData(pageDef.en, shareImageId), slug: pageDef.slug || null, ...(parentId ? { parent: { connect: [{ documentId: parentId, locale: 'en' }] } } : {}) },
       });
       documentId = created.documentId;
       await documents.publish({ documentId, locale: 'en' });
@@ -95,7 +120,7 @@ async function seedPages(strapi) {
       await documents.update({
         documentId,
         locale: 'de',
-        data: { ...pageDef.de, slug: pageDef.slug || null, ...(parentId ? { parent: { connect: [{ documentId: parentId, locale: 'de' }] } } : {}) },
+        data: { ...pageData(pageDef.de, shareImageId), slug: pageDef.slug || null, ...(parentId ? { parent: { connect: [{ documentId: parentId, locale: 'de' }] } } : {}) },
       });
       await documents.publish({ documentId, locale: 'de' });
       strapi.log.info(`[seed] page ${fullPath} (de)`);
@@ -191,7 +216,7 @@ function apiTokenService(strapi) {
 async function seedDemoSite(strapi) {
   await seedLocales(strapi);
   await seedAdmin(strapi);
-  await seedPages(strapi);
+  await seedPages(strapi, await seedShareImage(strapi));
   await seedSingleType(strapi, 'api::navbar.navbar', Object.fromEntries(Object.entries(content.navbar).map(([locale, links]) => [locale, { links }])));
   await seedSingleType(strapi, 'api::footer.footer', content.footer);
   await seedRedirects(strapi);

@@ -1,0 +1,260 @@
+import { describe, expect, it } from "vitest";
+
+import type { StandInCms } from "../support/stand-in-cms.ts";
+import { standInSite } from "../support/stand-in-site.ts";
+
+// The SEO surface over HTTP, the production build against a stand-in CMS: /sitemap.xml
+// (through the page cache, revalidated by the page type's tag, the last good copy kept while
+// the CMS is down), /robots.txt, and the head of CMS pages (canonical, hreflang, Open Graph,
+// Twitter). APP_PUBLIC_URL is not the address the tests use: every absolute URL must come from it.
+const SECRET = "revalidate-secret-0123456789";
+const PUBLIC = "https://www.example.com";
+
+const site = standInSite({
+  seed: (cms) => {
+    cms.setPage({ fullPath: "/", title: "Home", updatedAt: "2026-01-01T10:00:00.000Z" });
+    cms.setPage({ fullPath: "/", title: "Start", locale: "de", updatedAt: "2026-01-02T10:00:00.000Z" });
+    cms.setPage({
+      fullPath: "/careers",
+      title: "Careers",
+      documentId: "careers",
+      updatedAt: "2026-02-01T10:00:00.000Z",
+      seo: {
+        metaTitle: "Work at Acme",
+        metaDescription: "Jobs & teams at Acme.",
+        shareImage: {
+          url: "/uploads/share.png",
+          alternativeText: "The Acme logo",
+          width: 1200,
+          height: 630,
+          mime: "image/png",
+        },
+      },
+    });
+    cms.setPage({ fullPath: "/karriere", title: "Karriere", locale: "de", documentId: "careers" });
+    cms.setPage({ fullPath: "/only-english", title: "Only English", documentId: "only-english" });
+    cms.setPage({ fullPath: "/a&b", title: "Ampersand" });
+    cms.setPage({ fullPath: "/x", title: "A locale the site does not serve", locale: "fr" });
+  },
+  env: { APP_PUBLIC_URL: PUBLIC, CMS_REVALIDATE_SECRET: SECRET, CMS_FETCH_TIMEOUT_MS: "1000" },
+});
+
+async function get(path: string) {
+  const response = await fetch(`${site.app.url}${path}`, { redirect: "manual" });
+  return { response, status: response.status, cache: response.headers.get("x-cache"), text: await response.text() };
+}
+
+/** What the CMS sends on a page publish (docs/cms-contract.md, "Events"). */
+async function revalidate(next: { fullPaths?: string[]; tags?: string[] }) {
+  const response = await fetch(`${site.app.url}/api/cms-revalidate`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
+    body: JSON.stringify({ uid: "api::page.page", next }),
+  });
+  expect(response.status).toBe(200);
+}
+
+/** Polls until `path` is a HIT whose body passes `check` (the background regeneration has landed). */
+async function eventuallyHit(path: string, check: (text: string) => boolean) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const result = await get(path);
+    if (result.cache === "HIT" && check(result.text)) return result;
+    if (Date.now() > deadline) throw new Error(`${path} never became the expected HIT (last: ${result.cache})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function waitForOutput(pattern: RegExp) {
+  const deadline = Date.now() + 10_000;
+  while (!pattern.test(site.app.output())) {
+    if (Date.now() > deadline) throw new Error(`never logged ${pattern}:\n${site.app.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]);
+const listRequests = (cms: StandInCms) =>
+  cms.requests.filter((request) => request.startsWith("/api/pages?") && request.includes("pagination[page]=")).length;
+
+/** The head's <meta> and <link> tags as attribute maps. */
+function headTags(html: string) {
+  const head = /<head>([\s\S]*)<\/head>/.exec(html)?.[1] ?? "";
+  const decode = (value: string) =>
+    value
+      .replaceAll("&quot;", '"')
+      .replaceAll("&#x27;", "'")
+      .replaceAll("&lt;", "<")
+      .replaceAll("&gt;", ">")
+      .replaceAll("&amp;", "&");
+  return [...head.matchAll(/<(meta|link)\s([^>]*?)\/?>/g)].map(([, tag, attributes]) => ({
+    tag,
+    ...Object.fromEntries(
+      [...attributes!.matchAll(/([a-zA-Z:-]+)="([^"]*)"/g)].map(([, name, value]) => [
+        name!.toLowerCase(),
+        decode(value!),
+      ]),
+    ),
+  })) as Array<Record<string, string>>;
+}
+
+const metaContent = (tags: Array<Record<string, string>>, key: string) =>
+  tags.filter((tag) => tag.tag === "meta" && (tag.property === key || tag.name === key)).map((tag) => tag.content);
+const alternates = (tags: Array<Record<string, string>>) =>
+  Object.fromEntries(tags.filter((tag) => tag.rel === "alternate").map((tag) => [tag.hreflang, tag.href]));
+const canonical = (tags: Array<Record<string, string>>) =>
+  tags.filter((tag) => tag.rel === "canonical").map((tag) => tag.href);
+
+describe("/sitemap.xml", () => {
+  it("answers 503 with Retry-After while the CMS is down and nothing good is cached, and never an empty sitemap", async () => {
+    site.cms.mode = "error";
+    const down = await get("/sitemap.xml");
+    expect(down.status).toBe(503);
+    expect(down.response.headers.get("retry-after")).toBe("120");
+    expect(down.text).not.toContain("<urlset");
+    site.cms.mode = "healthy";
+
+    // A CMS that answers with no published page at all: a 503 too, not an empty urlset.
+    const pages = site.cms.pages;
+    site.cms.pages = new Map();
+    const empty = await get("/sitemap.xml");
+    site.cms.pages = pages;
+    expect(empty.status).toBe(503);
+    expect(empty.response.headers.get("retry-after")).toBe("120");
+  });
+
+  it("lists every published page in each configured locale: canonical, escaped, with lastmod", async () => {
+    const { status, cache, response, text } = await get("/sitemap.xml");
+    expect(status).toBe(200);
+    expect(cache).toBe("MISS");
+    expect(response.headers.get("content-type")).toBe("application/xml; charset=utf-8");
+    expect(
+      text.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      ),
+    ).toBe(true);
+    expect(text.trimEnd().endsWith("</urlset>")).toBe(true);
+    expect(locs(text).sort()).toEqual(
+      [
+        `${PUBLIC}/`,
+        `${PUBLIC}/de`,
+        `${PUBLIC}/careers`,
+        `${PUBLIC}/de/karriere`,
+        `${PUBLIC}/only-english`,
+        `${PUBLIC}/a&amp;b`,
+      ].sort(),
+    );
+    expect(text).toContain(`<url><loc>${PUBLIC}/careers</loc><lastmod>2026-02-01T10:00:00.000Z</lastmod></url>`);
+    expect(text).toContain(`<url><loc>${PUBLIC}/only-english</loc></url>`);
+    expect(text).not.toContain("/x<");
+  });
+
+  it("is served from the cache, tagged with the page type, without asking the CMS again", async () => {
+    const before = listRequests(site.cms);
+    const { cache, response } = await get("/sitemap.xml");
+    expect(cache).toBe("HIT");
+    expect(response.headers.get("cache-tag")?.split(",").sort()).toEqual(["cms:api::page.page", "path:/sitemap.xml"]);
+    expect(listRequests(site.cms)).toBe(before);
+  });
+
+  it("is revalidated by a page publish (the page type's tag): the new page is listed", async () => {
+    site.cms.setPage({ fullPath: "/new", title: "New", updatedAt: "2026-03-01T10:00:00.000Z" });
+    expect(locs((await get("/sitemap.xml")).text)).not.toContain(`${PUBLIC}/new`);
+    // A page publish sends its paths and the page type's tag.
+    await revalidate({ fullPaths: ["/new"], tags: ["cms:api::page.page", "cms:api::page.page:doc-/new"] });
+    const stale = await get("/sitemap.xml");
+    expect(stale.cache).toBe("STALE");
+    expect(locs(stale.text)).not.toContain(`${PUBLIC}/new`);
+    const fresh = await eventuallyHit("/sitemap.xml", (text) => text.includes(`${PUBLIC}/new<`));
+    expect(fresh.text).toContain(`<url><loc>${PUBLIC}/new</loc><lastmod>2026-03-01T10:00:00.000Z</lastmod></url>`);
+  });
+
+  it("keeps serving the last good copy while the CMS is down, and recovers when it is back", async () => {
+    const good = (await eventuallyHit("/sitemap.xml", () => true)).text;
+    site.cms.mode = "error";
+    site.cms.setPage({ fullPath: "/during-outage", title: "Published during the outage" });
+    await revalidate({ fullPaths: ["/during-outage"], tags: ["cms:api::page.page"] });
+
+    const first = await get("/sitemap.xml");
+    expect(first.status).toBe(200);
+    expect(first.cache).toBe("STALE");
+    expect(first.text).toBe(good);
+    // The regeneration behind it failed (the CMS answered 500): the good copy stays.
+    await waitForOutput(/\[cache\] regenerating \/sitemap\.xml failed/);
+    const again = await get("/sitemap.xml");
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(good);
+
+    site.cms.mode = "healthy";
+    await eventuallyHit("/sitemap.xml", (text) => text.includes(`${PUBLIC}/during-outage<`));
+  });
+});
+
+describe("/robots.txt", () => {
+  it("names the absolute sitemap URL of APP_PUBLIC_URL", async () => {
+    const { status, response, text } = await get("/robots.txt");
+    expect(status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(text).toContain("User-agent: *\n");
+    expect(text).toContain("Disallow: /api/\n");
+    expect(text).toContain(`Sitemap: ${PUBLIC}/sitemap.xml\n`);
+  });
+});
+
+describe("the head of a CMS page", () => {
+  it("has its canonical URL, hreflang alternates with x-default, Open Graph and Twitter tags", async () => {
+    const tags = headTags((await get("/careers")).text);
+    expect(canonical(tags)).toEqual([`${PUBLIC}/careers`]);
+    expect(alternates(tags)).toEqual({
+      en: `${PUBLIC}/careers`,
+      de: `${PUBLIC}/de/karriere`,
+      "x-default": `${PUBLIC}/careers`,
+    });
+    expect(metaContent(tags, "description")).toEqual(["Jobs & teams at Acme."]);
+    expect(metaContent(tags, "og:title")).toEqual(["Work at Acme"]);
+    expect(metaContent(tags, "og:description")).toEqual(["Jobs & teams at Acme."]);
+    expect(metaContent(tags, "og:url")).toEqual([`${PUBLIC}/careers`]);
+    expect(metaContent(tags, "og:type")).toEqual(["website"]);
+    expect(metaContent(tags, "og:locale")).toEqual(["en"]);
+    expect(metaContent(tags, "og:locale:alternate")).toEqual(["de"]);
+    expect(metaContent(tags, "og:image")).toEqual([`${site.cms.url}/uploads/share.png`]);
+    expect(metaContent(tags, "og:image:alt")).toEqual(["The Acme logo"]);
+    expect(metaContent(tags, "twitter:card")).toEqual(["summary_large_image"]);
+    expect(metaContent(tags, "twitter:image")).toEqual([`${site.cms.url}/uploads/share.png`]);
+  });
+
+  it("points to the canonical URL from every spelling and locale of the page, the home page too", async () => {
+    expect(canonical(headTags((await get("/en/careers")).text))).toEqual([`${PUBLIC}/careers`]);
+    const german = headTags((await get("/de/karriere")).text);
+    expect(canonical(german)).toEqual([`${PUBLIC}/de/karriere`]);
+    expect(metaContent(german, "og:locale")).toEqual(["de"]);
+    expect(alternates(german)["x-default"]).toBe(`${PUBLIC}/careers`);
+
+    const home = headTags((await get("/")).text);
+    expect(canonical(home)).toEqual([`${PUBLIC}/`]);
+    expect(alternates(home)).toEqual({ en: `${PUBLIC}/`, de: `${PUBLIC}/de`, "x-default": `${PUBLIC}/` });
+    expect(metaContent(home, "twitter:card")).toEqual(["summary"]);
+  });
+
+  it("has no alternate for a translation that is not published; publishing it revalidates the page", async () => {
+    await get("/only-english");
+    const before = await get("/only-english");
+    expect(before.cache).toBe("HIT");
+    expect(alternates(headTags(before.text))).toEqual({});
+    expect(before.response.headers.get("cache-tag")?.split(",")).toContain("cms:api::page.page:only-english");
+
+    // The German translation is published under its own path: the CMS sends that path and the
+    // document's tag, which the English page's alternates carry.
+    site.cms.setPage({ fullPath: "/nur-englisch", title: "Nur Englisch", locale: "de", documentId: "only-english" });
+    await revalidate({
+      fullPaths: ["/de/nur-englisch"],
+      tags: ["cms:api::page.page", "cms:api::page.page:only-english"],
+    });
+    const after = await eventuallyHit("/only-english", (text) => text.includes("/de/nur-englisch"));
+    expect(alternates(headTags(after.text))).toEqual({
+      en: `${PUBLIC}/only-english`,
+      de: `${PUBLIC}/de/nur-englisch`,
+      "x-default": `${PUBLIC}/only-english`,
+    });
+  });
+});
