@@ -6,6 +6,7 @@ import compression from "compression";
 import express, { type RequestHandler } from "express";
 
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server.ts";
+import { operationalRoutes } from "./operational-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { trustProxySetting } from "./web-http.ts";
 
@@ -35,6 +36,11 @@ let warmCache: (selfUrl: string) => void = () => {};
 host.disable("x-powered-by");
 host.set("trust proxy", trustProxySetting(env.TRUST_PROXY));
 host.use(securityHeaders(env));
+// /healthz and /readyz, before static files, Vite, the page cache and the app: they depend on
+// none of those, are never cached or rate-limited, and answer alike in development and
+// production (server/operational-routes.ts says why here and not beside /metrics in app.ts).
+const operational = operationalRoutes({ cmsUrl: env.CMS_URL, redisUrl: env.REDIS_URL });
+host.use(operational.router);
 host.use(compression());
 
 if (env.NODE_ENV === "production") {
@@ -87,6 +93,7 @@ server.on("error", (error: NodeJS.ErrnoException) => {
 
 function shutDown(signal: string) {
   console.log(`${signal} received, closing the server`);
+  operational.drain();
   server.close(() => process.exit(0));
   // Keep-alive connections must not hold the process forever.
   setTimeout(() => process.exit(0), 5_000).unref();
