@@ -7,7 +7,6 @@
  * the run must serve its latest content: a lost invalidation would show here.
  */
 import { spawn } from "node:child_process";
-import path from "node:path";
 
 import { projectRoot, stopProcessGroup } from "../tests/support/app-server.ts";
 import { StandInCms } from "../tests/support/stand-in-cms.ts";
@@ -26,7 +25,7 @@ async function main() {
   for (let i = 0; i < PATHS; i++) cms.setPage({ fullPath: `/p/${i}`, title: `Page ${i} v0`, paragraphs: 10 });
   cms.users.set("ann@example.com", { id: 1, password: "Right-password-1", blocked: false });
   await cms.start();
-  const app = spawn("taskset", ["-c", "0", path.join(projectRoot, "node_modules/.bin/tsx"), "server/index.ts"], {
+  const app = spawn("taskset", ["-c", "0", process.execPath, "build/server-entry.mjs"], {
     cwd: projectRoot,
     env: {
       PATH: process.env.PATH,

@@ -6,7 +6,6 @@
  * - time from a revalidation received by instance A to instance B serving STALE (p50, p99).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
 
 import { projectRoot, stopProcessGroup } from "../tests/support/app-server.ts";
 import { buildSite, load, waitFor } from "./support.ts";
@@ -18,7 +17,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const SECRET = "bench-revalidate-secret-0123456789";
 
 function instance(port: number, cmsUrl: string, redisUrl?: string): ChildProcess {
-  return spawn("taskset", ["-c", "0", path.join(projectRoot, "node_modules/.bin/tsx"), "server/index.ts"], {
+  return spawn("taskset", ["-c", "0", process.execPath, "build/server-entry.mjs"], {
     cwd: projectRoot,
     env: {
       PATH: process.env.PATH,

@@ -44,7 +44,7 @@ async function main() {
   cms.setPage({ fullPath: "/company", title: "Company", paragraphs: 40 });
   cms.setPage({ fullPath: "/jobs", title: "Jobs" });
   await cms.start();
-  const app = pinned(0, path.join(projectRoot, "node_modules/.bin/tsx"), ["server/index.ts"], {
+  const app = pinned(0, process.execPath, ["build/server-entry.mjs"], {
     PATH: process.env.PATH,
     NODE_ENV: "production",
     PORT: String(APP_PORT),

@@ -23,7 +23,7 @@ const stopAll = () => {
 process.on("SIGINT", stopAll);
 process.on("SIGTERM", stopAll);
 
-if (!existsSync(path.join(root, "build/server/index.js"))) {
+if (!existsSync(path.join(root, "build/server-entry.mjs"))) {
   console.error("No production build: run `npm run build` first.");
   process.exit(1);
 }
@@ -53,7 +53,8 @@ const env = {
 
 const backends = Array.from({ length: count }, (_, index) => port + 1 + index);
 for (const backendPort of backends) {
-  const child = spawn(path.join(root, "node_modules/.bin/tsx"), ["server/index.ts"], {
+  // What `npm start` runs: the built server, plain Node.
+  const child = spawn(process.execPath, ["build/server-entry.mjs"], {
     cwd: root,
     env: { ...env, PORT: String(backendPort) },
     stdio: ["ignore", "inherit", "inherit"],

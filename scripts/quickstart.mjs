@@ -158,7 +158,8 @@ async function main() {
   const token = readFileSync(tokenFile, "utf8").trim();
 
   log(`starting the site at ${siteUrl} (NODE_ENV=production: page cache on)`);
-  startService("the site", path.join(root, "node_modules/.bin/tsx"), ["server/index.ts"], {
+  // What `npm start` runs: the built server (build/server-entry.mjs), plain Node.
+  startService("the site", process.execPath, ["build/server-entry.mjs"], {
     cwd: root,
     env: env(token).site,
   });

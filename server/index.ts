@@ -27,6 +27,8 @@ function loadEnv(): Env {
 }
 
 const env = loadEnv();
+// The project root: this file runs as server/index.ts (tsx, development) or bundled as
+// build/server-entry.mjs (`npm run build`, production); both sit one level below the root.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const host = express();
 /** Production: cached pages are answered before Express (see server/cache/response-cache.ts). */

@@ -14,19 +14,22 @@ const OIDC_PORT = 3150;
 const OIDC_PROVIDER_ID = "local-oidc";
 
 /**
- * Builds the site (and the Strapi admin UI when cms/build is missing or out of date) and
- * starts, for the whole run: a freshly seeded Strapi with its admin UI (mail to files), a
- * local OpenID Connect provider, and the production site. Stops them all afterwards.
+ * Builds the site (`npm run build`, unless E2E_SITE_BUILT=1) and the Strapi admin UI (when
+ * cms/build is missing or out of date), and starts, for the whole run: a freshly seeded Strapi
+ * with its admin UI (mail to files), a local OpenID Connect provider, and the production site.
+ * Stops them all afterwards. scripts/test-all.sh builds both before (the admin UI in the
+ * background while the other tests run) and sets E2E_SITE_BUILT=1, so neither is built twice.
  */
 export default async function globalSetup() {
+  const started = Date.now();
   const dir = mkdtempSync(path.join(tmpdir(), "e2e-cms-"));
   // tests/e2e/admin-button.spec.ts clicks through the real admin UI.
   const adminBuild = ensureAdminBuild(path.join(dir, "cms-build.log"));
   if (adminBuild.built) console.log(`[e2e] built the Strapi admin UI (cms/build) in ${Math.round(adminBuild.ms / 1000)} s`);
-  execFileSync(path.join(projectRoot, "node_modules/.bin/react-router"), ["build"], {
-    cwd: projectRoot,
-    stdio: "ignore",
-  });
+  // What `npm start` runs needs both halves of the build: build/server (the app) and build/server-entry.mjs.
+  if (process.env.E2E_SITE_BUILT !== "1") {
+    execFileSync("npm", ["run", "--silent", "build"], { cwd: projectRoot, stdio: "ignore" });
+  }
   const appUrl = `http://127.0.0.1:${E2E_APP_PORT}`;
   const mailDir = path.join(dir, "mail");
   mkdirSync(mailDir);
@@ -72,6 +75,7 @@ export default async function globalSetup() {
       E2E_MAIL_DIR: mailDir,
       E2E_APP_LOG: "",
     });
+    console.log(`[e2e] set-up done in ${Math.round((Date.now() - started) / 1000)} s`);
     return async () => {
       await app.stop();
       await cms.stop();

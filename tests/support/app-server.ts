@@ -2,7 +2,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Starts the site's server (server/index.ts) as a real process, the way `npm start` does. */
+/**
+ * Starts the site's server as a real process. Production: what `npm start` runs, `node` on the
+ * bundled build/server-entry.mjs (so `npm run build` first). Development: server/index.ts
+ * through tsx, as `npm run dev` does.
+ */
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -21,7 +25,11 @@ export interface AppOptions {
 
 export function spawnApp(options: AppOptions): { child: ChildProcess; output: () => string } {
   let output = "";
-  const child = spawn(path.join(projectRoot, "node_modules/.bin/tsx"), ["server/index.ts"], {
+  const [command, args] =
+    (options.mode ?? "production") === "production"
+      ? [process.execPath, ["build/server-entry.mjs"]]
+      : [path.join(projectRoot, "node_modules/.bin/tsx"), ["server/index.ts"]];
+  const child = spawn(command, args, {
     cwd: projectRoot,
     env: {
       PATH: process.env.PATH,
