@@ -91,7 +91,7 @@ export function ensureAdminBuild(logFile: string): { built: boolean; ms: number 
       stdio: ["ignore", logFd, logFd],
     });
   } catch (error) {
-    throw new Error(`ensureAdminBuild: \`strapi build\` failed (${(error as Error).message})\n--- last lines of ${logFile} ---\n${tail(logFile, 60)}`);
+    throw new Error(`ensureAdminBuild: \`strapi build\` failed (${(error as Error).message})\n--- last lines of ${logFile} ---\n${tail(logFile, 60)}`, { cause: error });
   } finally {
     closeSync(logFd);
   }
