@@ -78,11 +78,12 @@ const declaredQuery = declaredQueryParams(serverBuild.routes);
  * With REDIS_URL, instances share rendered pages and locks (remote) and hear each other's
  * invalidations (bus); the in-process store stays in front as the local layer.
  */
+let bus: InvalidationBus | undefined;
 function sharedLayer() {
   if (!env.REDIS_URL) return undefined;
   const publisher = connectRedis(env.REDIS_URL, "page cache");
   void warnIfUnbounded(publisher);
-  new InvalidationBus(invalidations, publisher, connectRedis(env.REDIS_URL, "invalidations"));
+  bus = new InvalidationBus(invalidations, publisher, connectRedis(env.REDIS_URL, "invalidations"));
   return redisRemoteCache(publisher, cachedResponseCodec);
 }
 
@@ -98,9 +99,11 @@ const services: SharedServices = {
     ? new DataCache(new MemoryStore<unknown>(env.PAGE_CACHE_MAX_BYTES * 0.25), invalidations)
     : undefined,
   revalidator: {
-    revalidatePath: (path) => invalidations.revalidatePath(path),
-    // 'max': stale-while-revalidate, the only profile there is here: entries go stale, not away.
-    revalidateTag: (tag) => invalidations.revalidateTag(tag),
+    // 'max': stale-while-revalidate (entries go stale, served once more); { expire: 0 }: entries
+    // are expired, never served again (takedowns; docs/decisions/0010-takedowns-expire.md).
+    revalidatePath: (path, profile = "max") => invalidations.revalidatePath(path, { expire: profile !== "max" }),
+    revalidateTag: (tag, profile) => invalidations.revalidateTag(tag, { expire: profile !== "max" }),
+    shared: () => bus?.sent() ?? Promise.resolve(),
   },
 };
 

@@ -62,6 +62,22 @@ describe("CMS data cache", () => {
     expect(await afterInvalidation).toBe("after");
   });
 
+  it("after an expiring invalidation (a takedown) too: never the old data, and a fetch begun before it is not joined", async () => {
+    const { cache, invalidations } = setup();
+    await cache.load("k", meta, async () => "published");
+    const resolvers: Array<(value: string) => void> = [];
+    const fetchFresh = () => new Promise<string>((resolve) => resolvers.push(resolve));
+    invalidations.revalidateTag("cms:api::navbar.navbar");
+    const before = cache.load("k", meta, fetchFresh);
+    invalidations.revalidatePath("/en/careers", { expire: true });
+    const after = cache.load("k", meta, fetchFresh);
+    expect(resolvers).toHaveLength(2);
+    resolvers[0]?.("published (fetched before the takedown)");
+    resolvers[1]?.("not found");
+    expect(await before).toBe("published (fetched before the takedown)");
+    expect(await after).toBe("not found");
+  });
+
   it("lets a failed fetch fail, and keeps nothing from it", async () => {
     const { cache } = setup();
     await expect(cache.load("k", meta, () => Promise.reject(new Error("CMS down")))).rejects.toThrow("CMS down");

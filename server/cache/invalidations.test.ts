@@ -3,7 +3,7 @@ import { setFlagsFromString } from "node:v8";
 
 import { describe, expect, it } from "vitest";
 
-import { Invalidations, isEntryStale, pathTag, type InvalidationStamp } from "./invalidations.ts";
+import { entryState, Invalidations, isEntryStale, pathTag, type InvalidationStamp } from "./invalidations.ts";
 
 function clock(start = 1_000_000) {
   let now = start;
@@ -145,5 +145,136 @@ describe("invalidation record", () => {
     invalidations.confirmPurge(60, invalidations.localSeq);
     expect(invalidations.needsPurge).toBe(false);
     expect(invalidations.isInvalidated(entry({ origin: "there", seq: 0, version: 60 }, []))).toBe(false);
+  });
+});
+
+describe("expiring invalidations (takedowns)", () => {
+  const at = (seen: InvalidationStamp | undefined, tags: string[] = ["t"], path = "/a") => ({ tags, path, seen });
+
+  it("an expiring invalidation expires what it hits; a stale-while-revalidate one only makes it stale", () => {
+    const invalidations = new Invalidations({ origin: "here" });
+    const before = invalidations.stamp();
+    invalidations.revalidateTag("t");
+    expect(invalidations.invalidationOf(at(before))).toBe("stale");
+    invalidations.revalidatePath("/a", { expire: true });
+    expect(invalidations.invalidationOf(at(before))).toBe("expired");
+    expect(invalidations.invalidationOf(at(before, [], "/b"))).toBe("none");
+    // Rendered after it: fresh.
+    expect(invalidations.invalidationOf(at(invalidations.stamp()))).toBe("none");
+  });
+
+  it("a later stale-while-revalidate invalidation of the same key does not soften an earlier expiry", () => {
+    const invalidations = new Invalidations({ origin: "here" });
+    const before = invalidations.stamp();
+    invalidations.revalidateTag("t", { expire: true });
+    const between = invalidations.stamp();
+    invalidations.revalidateTag("t");
+    expect(invalidations.invalidationOf(at(before))).toBe("expired");
+    // Rendered after the takedown: only stale by the later publish.
+    expect(invalidations.invalidationOf(at(between))).toBe("stale");
+  });
+
+  it("wildcards expire every path below them", () => {
+    const invalidations = new Invalidations({ origin: "here" });
+    const before = invalidations.stamp();
+    invalidations.revalidatePath("/jobs/*", { expire: true });
+    expect(invalidations.invalidationOf(at(before, [], "/jobs/a/b"))).toBe("expired");
+    expect(invalidations.invalidationOf(at(before, [], "/jobs"))).toBe("none");
+  });
+
+  it("entryState: expired wins over an elapsed interval; stale and fresh as before", () => {
+    const time = clock();
+    const invalidations = new Invalidations({ now: time.now, origin: "here" });
+    const made = { ...at(invalidations.stamp()), generatedAt: time.now(), revalidate: 300 };
+    expect(entryState(made, time.now(), invalidations)).toBe("fresh");
+    time.advance(300_000);
+    expect(entryState(made, time.now(), invalidations)).toBe("stale");
+    invalidations.revalidateTag("t", { expire: true });
+    expect(entryState(made, time.now(), invalidations)).toBe("expired");
+    expect(isEntryStale(made, time.now(), invalidations)).toBe(true);
+  });
+
+  it("another process's entries: expired by a shared expiring invalidation below its version, and while one made here is unnumbered", () => {
+    const invalidations = new Invalidations({ origin: "here" });
+    const theirs = (version: number) => at({ origin: "there", seq: 99, version });
+    invalidations.applyShared("tag", "t", 10, true);
+    invalidations.advanceShared(10);
+    expect(invalidations.invalidationOf(theirs(9))).toBe("expired");
+    expect(invalidations.invalidationOf(theirs(10))).toBe("none");
+    // A later plain one of the same key, read first (a catch-up reads fields in any order).
+    invalidations.applyShared("tag", "u", 20);
+    invalidations.applyShared("tag", "u", 15, true);
+    invalidations.advanceShared(20);
+    expect(invalidations.invalidationOf(at({ origin: "there", seq: 0, version: 14 }, ["u"]))).toBe("expired");
+    expect(invalidations.invalidationOf(at({ origin: "there", seq: 0, version: 17 }, ["u"]))).toBe("stale");
+
+    invalidations.revalidateTag("t", { expire: true });
+    expect(invalidations.invalidationOf(theirs(1_000))).toBe("expired");
+    invalidations.confirmShared("tag", "t", 1_001, invalidations.localSeq, true);
+    expect(invalidations.invalidationOf(theirs(1_000))).toBe("expired");
+    expect(invalidations.invalidationOf(theirs(1_001))).toBe("none");
+  });
+
+  it("an entry without a stamp is expired by any expiring invalidation of what it depends on", () => {
+    const invalidations = new Invalidations({ origin: "here" });
+    expect(invalidations.invalidationOf(at(undefined))).toBe("stale");
+    invalidations.revalidatePath("/a", { expire: true });
+    expect(invalidations.invalidationOf(at(undefined))).toBe("expired");
+  });
+
+  it("forgetting an expiring record keeps what had not seen it expired (the expire floors)", () => {
+    const time = clock();
+    const invalidations = new Invalidations({ now: time.now, maxRevalidateSeconds: 600, staleWindowMs: 60_000, origin: "here" });
+    const before = invalidations.stamp();
+    invalidations.applyShared("tag", "u", 5, true);
+    invalidations.advanceShared(5);
+    invalidations.revalidateTag("t", { expire: true });
+    time.advance(invalidations.horizonMs + 1);
+    invalidations.revalidateTag("unrelated");
+    expect(invalidations.size.tags).toBe(1);
+    expect(invalidations.invalidationOf(at(before, ["t"]))).toBe("expired");
+    expect(invalidations.invalidationOf(at({ origin: "there", seq: 0, version: 4 }, ["u"]))).toBe("expired");
+    expect(invalidations.invalidationOf(at(invalidations.stamp(), ["t"]))).toBe("none");
+  });
+
+  it("an expiring purge (from another process, or confirmed from here) expires everything cached before it", () => {
+    const invalidations = new Invalidations({ origin: "here" });
+    const before = invalidations.stamp();
+    invalidations.forgetBefore(50, true);
+    expect(invalidations.invalidationOf(at(before, []))).toBe("expired");
+    expect(invalidations.invalidationOf(at({ origin: "there", seq: 0, version: 49 }, []))).toBe("expired");
+    expect(invalidations.invalidationOf(at(invalidations.stamp(), []))).toBe("none");
+
+    invalidations.revalidateTag("t", { expire: true });
+    invalidations.requirePurge(true);
+    expect(invalidations.purgeExpires).toBe(true);
+    expect(invalidations.invalidationOf(at({ origin: "there", seq: 0, version: 1e15 }, []))).toBe("expired");
+    invalidations.confirmPurge(60, invalidations.localSeq, true);
+    expect(invalidations.needsPurge).toBe(false);
+    expect(invalidations.purgeExpires).toBe(false);
+    expect(invalidations.invalidationOf(at({ origin: "there", seq: 0, version: 60 }, ["t"]))).toBe("none");
+    expect(invalidations.invalidationOf(at({ origin: "there", seq: 0, version: 59 }, ["t"]))).toBe("expired");
+  });
+
+  it("expiredSince: whether work begun at a stamp predates an expiring invalidation", () => {
+    const invalidations = new Invalidations({ origin: "here" });
+    const before = invalidations.stamp();
+    invalidations.revalidateTag("t");
+    expect(invalidations.expiredSince(before)).toBe(false);
+    invalidations.applyShared("tag", "u", 3, true);
+    expect(invalidations.expiredSince(before)).toBe(true);
+    expect(invalidations.expiredSince(invalidations.stamp())).toBe(false);
+  });
+
+  it("listeners hear whether an invalidation expires", () => {
+    const invalidations = new Invalidations();
+    const heard: Array<[string, string, boolean]> = [];
+    invalidations.onInvalidate((kind, key, _seq, expire) => heard.push([kind, key, expire]));
+    invalidations.revalidatePath("/a", { expire: true });
+    invalidations.revalidatePath("/jobs/*");
+    expect(heard).toEqual([
+      ["tag", "path:/a", true],
+      ["prefix", "/jobs/", false],
+    ]);
   });
 });

@@ -73,3 +73,27 @@ describe("ISR cache shared through a remote store", () => {
     expect(calls).toEqual(["v1", "v2"]);
   });
 });
+
+describe("ISR cache shared through a remote store: expiring invalidations", () => {
+  it("a shared entry older than an expiring invalidation is not adopted: each instance renders instead", async () => {
+    const { a, b, invalidations, clock } = twoInstances();
+    const calls: string[] = [];
+    await a.get("/x", "/x", render("v1", calls));
+    invalidations.revalidatePath("/x", { expire: true });
+    clock.advance(1);
+    // b has nothing locally; the shared store holds a's entry from before the takedown.
+    expect(await b.get("/x", "/x", render("404 by b", calls))).toMatchObject({ status: "MISS", value: "404 by b" });
+    // a drops its own copy and adopts b's newer render rather than the old one.
+    expect(await a.get("/x", "/x", render("never", calls))).toMatchObject({ status: "HIT", value: "404 by b" });
+    expect(calls).toEqual(["v1", "404 by b"]);
+  });
+
+  it("a local entry hit by an expiring invalidation is not served STALE even while another instance holds the lock", async () => {
+    const { a, invalidations, locks } = twoInstances();
+    const calls: string[] = [];
+    await a.get("/x", "/x", render("v1", calls));
+    invalidations.revalidateTag("t", { expire: true });
+    locks.set("/x", "someone-else");
+    expect(await a.get("/x", "/x", render("v2", calls))).toMatchObject({ status: "MISS", value: "v2" });
+  });
+});

@@ -172,3 +172,81 @@ describe("ISR cache", () => {
     expect((await cache.get("/b", "/b", immediate("x"))).status).toBe("MISS");
   });
 });
+
+describe("ISR cache: expiring invalidations (takedowns)", () => {
+  it("an entry hit by an expiring invalidation is never served again: the next caller gets a fresh render (MISS)", async () => {
+    const { cache, invalidations } = setup();
+    await cache.get("/a", "/a", immediate("the page"));
+    invalidations.revalidatePath("/a", { expire: true });
+    expect(cache.peekFresh("/a")).toBeUndefined();
+    expect(await cache.get("/a", "/a", immediate("404", { tags: [] }))).toMatchObject({ status: "MISS", value: "404" });
+    expect(await cache.get("/a", "/a", immediate("unused"))).toMatchObject({ status: "HIT", value: "404" });
+    expect(cache.counters).toMatchObject({ stale: 0, expired: 1 });
+  });
+
+  it("a tag expired hard takes every page carrying it; a stale-while-revalidate one still serves them STALE", async () => {
+    const { cache, invalidations } = setup();
+    await cache.get("/a", "/a", immediate("a", { tags: ["t"] }));
+    await cache.get("/b", "/b", immediate("b", { tags: ["t"] }));
+    invalidations.revalidateTag("t");
+    expect((await cache.get("/a", "/a", immediate("a2", { tags: ["t"] }))).status).toBe("STALE");
+    invalidations.revalidateTag("t", { expire: true });
+    expect(await cache.get("/a", "/a", immediate("a3", { tags: ["t"] }))).toMatchObject({ status: "MISS", value: "a3" });
+    expect(await cache.get("/b", "/b", immediate("b3", { tags: ["t"] }))).toMatchObject({ status: "MISS", value: "b3" });
+  });
+
+  it("100 concurrent callers after a takedown wait for one render and all get it, none the old page", async () => {
+    const { cache, invalidations } = setup();
+    await cache.get("/a", "/a", immediate("old"));
+    invalidations.revalidatePath("/a", { expire: true });
+    const render = controlledRender(["new"]);
+    const waiting = Promise.all(Array.from({ length: 100 }, () => cache.get("/a", "/a", render.render)));
+    await render.finishAll();
+    const results = await waiting;
+    expect(render.calls()).toBe(1);
+    expect(new Set(results.map((result) => `${result.status}:${result.value}`))).toEqual(new Set(["MISS:new"]));
+  });
+
+  it("a render begun before the takedown is not joined by callers after it, and its result is not stored", async () => {
+    const { cache, invalidations } = setup();
+    const before = controlledRender(["rendered before the takedown"]);
+    const early = cache.get("/a", "/a", before.render);
+    invalidations.revalidatePath("/a", { expire: true });
+    const after = controlledRender(["rendered after the takedown"]);
+    const late = cache.get("/a", "/a", after.render);
+    expect(after.calls()).toBe(1);
+    await before.finishAll();
+    await after.finishAll();
+    // The early caller asked before the takedown: it gets its render, but not as a cache entry.
+    const earlyResult = await early;
+    expect(earlyResult).toMatchObject({ status: "MISS", value: "rendered before the takedown" });
+    expect(earlyResult.entry).toBeUndefined();
+    expect(await late).toMatchObject({ status: "MISS", value: "rendered after the takedown" });
+    expect(await cache.get("/a", "/a", immediate("unused"))).toMatchObject({ status: "HIT", value: "rendered after the takedown" });
+  });
+
+  it("a background regeneration under way when the takedown lands is not joined either", async () => {
+    const { cache, invalidations } = setup();
+    await cache.get("/a", "/a", immediate("v1"));
+    invalidations.revalidatePath("/a");
+    const regeneration = controlledRender(["v2, begun before the takedown"]);
+    expect((await cache.get("/a", "/a", regeneration.render)).status).toBe("STALE");
+    invalidations.revalidatePath("/a", { expire: true });
+    const after = controlledRender(["404"]);
+    const late = cache.get("/a", "/a", after.render);
+    await regeneration.finishAll();
+    await after.finishAll();
+    expect(await late).toMatchObject({ status: "MISS", value: "404" });
+    expect(await cache.get("/a", "/a", immediate("unused"))).toMatchObject({ status: "HIT", value: "404" });
+  });
+
+  it("a failed render after a takedown is answered as failed, never with the old page (no stale-if-error)", async () => {
+    const { cache, invalidations } = setup();
+    await cache.get("/a", "/a", immediate("old"));
+    invalidations.revalidatePath("/a", { expire: true });
+    const failing = immediate("503 page", { cacheable: false, failed: true });
+    expect(await cache.get("/a", "/a", failing)).toMatchObject({ status: "MISS", value: "503 page", failed: true });
+    expect(await cache.get("/a", "/a", failing)).toMatchObject({ status: "MISS", value: "503 page", failed: true });
+    expect((await cache.get("/a", "/a", immediate("back"))).value).toBe("back");
+  });
+});

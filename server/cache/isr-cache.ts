@@ -1,4 +1,4 @@
-import { isEntryStale, type Invalidations } from "./invalidations.ts";
+import { entryState, type EntryState, type InvalidationStamp, type Invalidations } from "./invalidations.ts";
 import type { RemoteCache } from "./redis/remote-cache.ts";
 import type { CacheEntry, CacheStore } from "./types.ts";
 
@@ -7,6 +7,12 @@ import type { CacheEntry, CacheStore } from "./types.ts";
  * are served at once (STALE) and regenerated in the background, misses render once for all
  * concurrent callers (MISS). A failed regeneration keeps the stale entry and is retried
  * with backoff (stale-if-error).
+ *
+ * An entry hit by an expiring invalidation (a takedown: unpublish, delete) is never served
+ * again, here or from the shared layer: it is dropped and the key is rendered as a miss, once
+ * for all the callers who wait (MISS); a failed render is answered as such, not with the old
+ * entry. Work begun before the expiry (a render in flight) is not joined by callers who come
+ * after it, and its result is not stored (docs/decisions/0010-takedowns-expire.md).
  */
 
 export type CacheStatus = "HIT" | "STALE" | "MISS";
@@ -32,6 +38,8 @@ export interface CacheCounters {
   hits: number;
   stale: number;
   misses: number;
+  /** Entries found expired (and so rendered as misses): each is counted in misses too. */
+  expired: number;
   regenerations: number;
   regenerationFailures: number;
 }
@@ -59,8 +67,9 @@ export interface Served<V> {
 }
 
 export class IsrCache<V> {
-  readonly counters: CacheCounters = { hits: 0, stale: 0, misses: 0, regenerations: 0, regenerationFailures: 0 };
-  private readonly inFlight = new Map<string, Promise<Served<V>>>();
+  readonly counters: CacheCounters = { hits: 0, stale: 0, misses: 0, expired: 0, regenerations: 0, regenerationFailures: 0 };
+  /** Renders under way by key, with what the invalidation record was when each began. */
+  private readonly inFlight = new Map<string, { work: Promise<Served<V>>; seen: InvalidationStamp }>();
   private readonly failures = new Map<string, { count: number; retryAt: number }>();
   private readonly now: () => number;
 
@@ -68,8 +77,13 @@ export class IsrCache<V> {
     this.now = options.now ?? Date.now;
   }
 
+  /** Fresh, stale or expired (never to be served again). */
+  stateOf(entry: CacheEntry<V>): EntryState {
+    return entryState(entry, this.now(), this.options.invalidations);
+  }
+
   isStale(entry: CacheEntry<V>): boolean {
-    return isEntryStale(entry, this.now(), this.options.invalidations);
+    return this.stateOf(entry) !== "fresh";
   }
 
   /** The entry for `key` if it is fresh (a HIT, counted), without rendering anything. */
@@ -86,13 +100,27 @@ export class IsrCache<V> {
    */
   async get(key: string, path: string, render: () => Promise<Rendered<V>>): Promise<Served<V>> {
     let entry = this.options.store.get(key);
+    let state = entry && this.stateOf(entry);
+    if (entry && state === "expired") {
+      // Taken down: gone for good, here; the shared layer may hold a newer render.
+      this.counters.expired++;
+      this.options.store.delete(key);
+      entry = undefined;
+    }
     if (!entry && this.options.remote) {
-      // Rendered by another instance?
-      entry = await this.options.remote.fetch(key);
-      if (entry) this.options.store.set(key, entry);
+      // Rendered by another instance? Not if it was rendered before an expiring invalidation.
+      const shared = await this.options.remote.fetch(key);
+      const sharedState = shared && this.stateOf(shared);
+      if (shared && sharedState !== "expired") {
+        this.options.store.set(key, shared);
+        entry = shared;
+        state = sharedState;
+      } else if (shared && state !== "expired") {
+        this.counters.expired++;
+      }
     }
     if (entry) {
-      if (!this.isStale(entry)) {
+      if (state === "fresh") {
         this.counters.hits++;
         return { value: entry.value, status: "HIT", entry };
       }
@@ -100,13 +128,13 @@ export class IsrCache<V> {
       this.regenerateInBackground(key, path, render);
       return { value: entry.value, status: "STALE", entry };
     }
+    this.counters.misses++;
     const running = this.inFlight.get(key);
-    if (running) {
-      this.counters.misses++;
-      const result = await running;
+    // Join a render under way, unless it began before an expiring invalidation.
+    if (running && !this.options.invalidations.expiredSince(running.seen)) {
+      const result = await running.work;
       return { ...result, status: "MISS" };
     }
-    this.counters.misses++;
     return this.track(key, this.renderAndStore(key, path, render));
   }
 
@@ -156,9 +184,10 @@ export class IsrCache<V> {
   }
 
   private track(key: string, work: Promise<Served<V>>): Promise<Served<V>> {
-    this.inFlight.set(key, work);
+    // Taken now, no later than the render's own stamp: conservative for the join check.
+    this.inFlight.set(key, { work, seen: this.options.invalidations.stamp() });
     const done = () => {
-      if (this.inFlight.get(key) === work) this.inFlight.delete(key);
+      if (this.inFlight.get(key)?.work === work) this.inFlight.delete(key);
     };
     work.then(done, done);
     return work;
@@ -180,6 +209,10 @@ export class IsrCache<V> {
         seen,
         size: rendered.size,
       };
+      // Expired before it was done (a takedown during the render): handed to those who asked
+      // before the takedown, without an entry (so not as something a CDN may keep), and never
+      // stored over what a render begun after it may have stored.
+      if (this.stateOf(entry) === "expired") return { value: rendered.value, status: "MISS" };
       this.options.store.set(key, entry);
       if (rendered.shareable !== false) await this.options.remote?.store(key, entry);
       this.failures.delete(key);

@@ -22,6 +22,11 @@ export function createMetricsRegistry(source: CacheMetricsSource): Registry {
     ["isr_cache_hits_total", "Pages served fresh from the cache", () => source.pageCache.counters.hits],
     ["isr_cache_stale_total", "Pages served stale while regenerating", () => source.pageCache.counters.stale],
     ["isr_cache_misses_total", "Pages rendered because nothing was cached", () => source.pageCache.counters.misses],
+    [
+      "isr_cache_expired_total",
+      "Pages found expired by a takedown (unpublish, delete) and rendered as misses",
+      () => source.pageCache.counters.expired,
+    ],
     ["isr_cache_bypasses_total", "Personal requests rendered without the cache", source.bypasses],
     ["isr_cache_regenerations_total", "Background regenerations started", () => source.pageCache.counters.regenerations],
     [

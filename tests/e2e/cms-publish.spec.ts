@@ -44,9 +44,30 @@ async function shows(request: APIRequestContext, path: string, predicate: (statu
     .toBe(true);
 }
 
+/**
+ * After a takedown (unpublish): the old answer is served as before (HIT) until the CMS's
+ * revalidation arrives, then a fresh 404 at once. Never the old page once more as STALE: the
+ * CMS sends takedowns with `expire`, and the site expires the page instead of marking it stale.
+ */
+async function takenDown(request: APIRequestContext, path: string) {
+  const seen: string[] = [];
+  await expect
+    .poll(
+      async () => {
+        const answer = await request.get(path, { maxRedirects: 0 });
+        seen.push(`${answer.status()} ${answer.headers()["x-cache"]}`);
+        return answer.status();
+      },
+      { timeout: 15_000, intervals: [100] },
+    )
+    .toBe(404);
+  expect(seen.filter((answer) => answer.endsWith("STALE")), seen.join(", ")).toEqual([]);
+  expect(seen.at(-1)).toBe("404 MISS");
+}
+
 const slugFor = (name: string, project: string) => `e2e-${name}-${project}-${Date.now().toString(36)}`;
 
-test("a new page (was a 404), its edit, and its unpublish (404 again) reach the site without a manual call", async ({ request }, info) => {
+test("a new page (was a 404), its edit, and its unpublish (404 again, at once) reach the site without a manual call", async ({ request }, info) => {
   const slug = slugFor("publish", info.project.name);
   const path = `/${slug}`;
   const missing = await request.get(path);
@@ -60,7 +81,7 @@ test("a new page (was a 404), its edit, and its unpublish (404 again) reach the 
   await shows(request, path, (status, html) => status === 200 && html.includes(`Edited ${slug}`));
 
   await cm("POST", `${PAGES}/${id}/actions/unpublish?locale=en`, {});
-  await shows(request, path, (status) => status === 404);
+  await takenDown(request, path);
   await deletePage(id);
 });
 
@@ -117,7 +138,7 @@ test("a page move: the children's new URLs work, the old ones redirect", async (
   }
 });
 
-test("a redirect an editor publishes answers at once; unpublished, the path is a 404 again", async ({ request }, info) => {
+test("a redirect an editor publishes answers at once; unpublished, the path is a 404 again at once", async ({ request }, info) => {
   const REDIRECTS = "/content-manager/collection-types/api::redirect.redirect";
   const slug = slugFor("redirect", info.project.name);
   const path = `/${slug}`;
@@ -131,6 +152,6 @@ test("a redirect an editor publishes answers at once; unpublished, the path is a
   expect(answer.headers().location).toBe("/jobs");
 
   await cm("POST", `${REDIRECTS}/${created.documentId}/actions/unpublish`, {});
-  await shows(request, path, (status) => status === 404);
+  await takenDown(request, path);
   await cm("DELETE", `${REDIRECTS}/${created.documentId}`);
 });

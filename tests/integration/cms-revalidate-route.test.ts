@@ -96,6 +96,7 @@ describe("POST /api/cms-revalidate", () => {
     [{ uid: "api::page.page", next: { fullPaths: ["/a/*/b"] } }, ["next.fullPaths.0: may contain * only as a last segment (/jobs/*)"]],
     [{ uid: "api::page.page", next: { tags: [""] } }, ["next.tags.0: must not be empty"]],
     [{ uid: "api::page.page", next: "all" }, ["next: must be an object"]],
+    [{ uid: "api::page.page", next: { fullPaths: ["/a"], expire: "yes" } }, ["next.expire: must be true or false"]],
   ])("answers 400 with a readable list for %j", async (payload, issues) => {
     const response = await post(JSON.stringify(payload));
     expect(response.status).toBe(400);
@@ -115,6 +116,7 @@ describe("POST /api/cms-revalidate", () => {
       uid: "api::page.page",
       paths: ["/en/careers", "/careers", "/en", "/", "/en/jobs/*", "/jobs/*", "/*", "/de/karriere"],
       tags: ["cms:api::navbar.navbar"],
+      expire: false,
     });
     expect(app.output()).toContain(
       "[revalidate] uid=api::page.page paths=/en/careers,/careers,/en,/,/en/jobs/*,/jobs/*,/*,/de/karriere tags=cms:api::navbar.navbar",

@@ -206,18 +206,22 @@ describe("automatic revalidation from editor writes", () => {
     ]);
   });
 
-  it("a new page, its unpublish and its delete each send its path", async () => {
+  it("a new page, its unpublish and its delete each send its path; unpublish and delete expire (takedowns)", async () => {
     const id = await createPage("en", { title: "Fresh", slug: "rv-fresh" });
     expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id) } }]);
     receiver.reset();
     await ok("POST", `${PAGES}/${id}/actions/unpublish?locale=en`, {});
-    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id) } }]);
+    expect(await expectRequests(1)).toEqual([
+      { uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id), expire: true } },
+    ]);
     receiver.reset();
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, {});
-    await expectRequests(1);
+    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id) } }]);
     receiver.reset();
     await ok("DELETE", `${PAGES}/${id}?locale=en`);
-    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id) } }]);
+    expect(await expectRequests(1)).toEqual([
+      { uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id), expire: true } },
+    ]);
   });
 
   it("a redirect publish sends its (locale-prefixed) source; a changed source sends old and new", async () => {
@@ -230,7 +234,7 @@ describe("automatic revalidation from editor writes", () => {
     expect(await expectRequests(1)).toEqual([{ uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from", "/en/rv-from-2"] } }]);
     receiver.reset();
     await ok("DELETE", `${base}/${data.documentId}`);
-    expect(await expectRequests(1)).toEqual([{ uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from-2"] } }]);
+    expect(await expectRequests(1)).toEqual([{ uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from-2"], expire: true } }]);
   });
 });
 
@@ -291,7 +295,7 @@ describe("POST /api/revalidate-cache (manual)", () => {
   });
 
   it("bad bodies → 400 listing what is wrong", async () => {
-    for (const body of [{}, { fullPaths: [] }, { fullPaths: ["careers"] }, { tags: ["a b"] }, { fullPaths: ["/a"], tags: ["t"] }, { fullPaths: ["/a"], locale: "xx" }, { fullPaths: ["/a"], extra: 1 }]) {
+    for (const body of [{}, { fullPaths: [] }, { fullPaths: ["careers"] }, { tags: ["a b"] }, { fullPaths: ["/a"], tags: ["t"] }, { fullPaths: ["/a"], locale: "xx" }, { fullPaths: ["/a"], extra: 1 }, { tags: ["t"], expire: "yes" }]) {
       const result = await call("POST", "/api/revalidate-cache", body);
       expect(result.status, JSON.stringify(body)).toBe(400);
       expect(result.body.error.name).toBe("ValidationError");
@@ -311,6 +315,13 @@ describe("POST /api/revalidate-cache (manual)", () => {
     const tags = await call("POST", "/api/revalidate-cache", { tags: ["cms:api::footer.footer"] });
     expect(tags.body.data.payload).toEqual({ uid: "api::footer.footer", next: { tags: ["cms:api::footer.footer"] } });
     expect(await expectRequests(2, 300)).toEqual([paths.body.data.payload, tags.body.data.payload]);
+  });
+
+  it("expire: true is sent as a takedown; with no CDN purge secret on the CMS, no purge follows", async () => {
+    const result = await call("POST", "/api/revalidate-cache", { tags: ["cms:api::footer.footer"], expire: true });
+    expect(result.status).toBe(200);
+    expect(result.body.data).toMatchObject({ accepted: true, purge: null });
+    expect(await expectRequests(1, 300)).toEqual([{ uid: "api::footer.footer", next: { tags: ["cms:api::footer.footer"], expire: true } }]);
   });
 
   it("the front end refusing → 502 with what was sent", async () => {

@@ -135,11 +135,16 @@ describe("invalidations across instances whose clocks differ (±30 s)", () => {
     await ahead.cache.get("/probe", "/probe", render("probe", ["u"]));
 
     let finish = () => {};
+    let started = () => {};
+    const rendering = new Promise<void>((resolve) => (started = resolve));
     const slow = () =>
       new Promise<Rendered<string>>((resolve) => {
+        started();
         finish = () => resolve({ value: "old data", cacheable: true, tags: ["u"], revalidate: 300, size: 8 });
       });
     const miss = ahead.cache.get("/y", "/y", slow);
+    // Once the render has begun (get() first looks in Redis: published before that, it is not "during").
+    await rendering;
     behind.invalidations.revalidateTag("u"); // the CMS published while `ahead` was rendering
     await heardOf(ahead, "/probe");
     finish();
@@ -274,4 +279,69 @@ describe("an instance cut off from Redis", () => {
     await vi.waitFor(() => expect(a.invalidations.needsPurge || b.invalidations.needsPurge).toBe(false));
     expect((await a.cache.get("/a", "/a", render("a again"))).status).toBe("STALE");
   }, 30_000);
+});
+
+describe("expiring invalidations (takedowns) across instances", () => {
+  it("carry the flag on the channel and in the record: no instance serves what was rendered before, not even STALE", async () => {
+    const a = instance(30_000);
+    const b = instance(-30_000);
+    await connected(a, b);
+    const before = await a.cache.get("/gone", "/gone", render("the page"));
+    expect(before.status).toBe("MISS");
+    // b serves a's render from Redis, then keeps it locally.
+    expect(await b.cache.get("/gone", "/gone", render("unused"))).toMatchObject({ status: "HIT", value: "the page" });
+
+    a.invalidations.revalidatePath("/gone", { expire: true });
+    await a.bus.sent();
+    const version = await admin.hget("isr:invalidations", "t:path:/gone");
+    expect(await admin.hget("isr:invalidations", "xt:path:/gone")).toBe(version);
+    await heardOf(b, "/gone");
+    // Heard over the channel: b's copy is expired, rendered afresh for the next caller.
+    expect(await b.cache.get("/gone", "/gone", render("404 by b"))).toMatchObject({ status: "MISS", value: "404 by b" });
+    // a's own copy too.
+    expect(await a.cache.get("/gone", "/gone", render("never"))).toMatchObject({ status: "HIT", value: "404 by b" });
+
+    // An instance that starts later learns it from the record (xt:…) and does not adopt an entry
+    // rendered before it, even if that is what Redis holds.
+    await redisRemoteCache(admin, codec).store("/gone", before.entry!);
+    const late = instance(0);
+    await connected(a, b, late);
+    expect(await late.cache.get("/gone", "/gone", render("404 by late"))).toMatchObject({ status: "MISS", value: "404 by late" });
+  });
+
+  it("a takedown made while cut off from Redis is sent when it is back, still expiring", async () => {
+    const a = instance(0);
+    const b = instance(0);
+    await connected(a, b);
+    await b.cache.get("/gone", "/gone", render("the page"));
+    await b.cache.get("/kept", "/kept", render("kept"));
+
+    await cutOff(a);
+    a.invalidations.revalidatePath("/gone", { expire: true });
+    a.invalidations.revalidatePath("/gone"); // a publish after it does not soften it
+    expect(a.bus.pendingCount).toBe(1);
+    expect(b.cache.peekFresh("/gone")).toBeDefined();
+
+    await reconnect(a);
+    await heardOf(b, "/gone");
+    expect(await b.cache.get("/gone", "/gone", render("404"))).toMatchObject({ status: "MISS", value: "404" });
+    expect(b.cache.peekFresh("/kept")).toBeDefined();
+  });
+
+  it("past maxPending, the purge that stands for a held takedown expires everything cached before", async () => {
+    const a = instance(0, {}, { maxPending: 10 });
+    const b = instance(0);
+    await connected(a, b);
+    await b.cache.get("/n", "/n", render("n"));
+
+    await cutOff(a);
+    a.invalidations.revalidatePath("/gone", { expire: true });
+    for (let i = 0; i < 100; i++) a.invalidations.revalidatePath(`/p/${i}`);
+    expect(a.invalidations.purgeExpires).toBe(true);
+
+    await reconnect(a);
+    await heardOf(b, "/n");
+    expect(await b.cache.get("/n", "/n", render("n again"))).toMatchObject({ status: "MISS", value: "n again" });
+    expect(await admin.hget("isr:invalidations", "#xfloor")).toBe(await admin.hget("isr:invalidations", "#floor"));
+  });
 });

@@ -1,6 +1,6 @@
 import type { LocaleConfig } from "../locale-path.ts";
 import { withDefaultLocaleVariants } from "../locale-path.ts";
-import type { Revalidator } from "../request-context.server.ts";
+import type { RevalidationProfile, Revalidator } from "../request-context.server.ts";
 import { jsonAnswer, readSecuredJson } from "../secured-json-post.server.ts";
 import { describeIssues, revalidationPayloadSchema } from "./payload.server.ts";
 
@@ -16,7 +16,11 @@ export interface RevalidationDeps {
 
 /**
  * POST /api/cms-revalidate, in the order the spec sets: configured? → secret (constant
- * time, before the body is touched) → size → JSON → payload → locale variants → revalidate.
+ * time, before the body is touched) → size → JSON → payload → locale variants → revalidate
+ * ("max", or `{ expire: 0 }` when the payload says `expire: true`) → shared with the other
+ * instances → 200. The 200 comes after the invalidations were applied here and handed to
+ * Redis: a CDN purge sent once it is received cannot fetch the old page back
+ * (docs/decisions/0010-takedowns-expire.md).
  */
 export async function handleRevalidation(request: Request, deps: RevalidationDeps): Promise<Response> {
   const log = deps.log ?? ((line: string) => console.log(line));
@@ -37,9 +41,12 @@ export async function handleRevalidation(request: Request, deps: RevalidationDep
   const { uid, next } = parsed.data;
   const paths = [...new Set((next.fullPaths ?? []).flatMap((path) => withDefaultLocaleVariants(path, deps.locales)))];
   const tags = [...new Set(next.tags ?? [])];
-  for (const path of paths) deps.revalidator.revalidatePath(path);
-  for (const tag of tags) deps.revalidator.revalidateTag(tag, "max");
+  const expire = next.expire === true;
+  const profile: RevalidationProfile = expire ? { expire: 0 } : "max";
+  for (const path of paths) deps.revalidator.revalidatePath(path, profile);
+  for (const tag of tags) deps.revalidator.revalidateTag(tag, profile);
+  await deps.revalidator.shared?.();
 
-  log(`[revalidate] uid=${uid} paths=${paths.join(",") || "-"} tags=${tags.join(",") || "-"}`);
-  return jsonAnswer({ revalidated: true, uid, paths, tags }, 200);
+  log(`[revalidate] uid=${uid} paths=${paths.join(",") || "-"} tags=${tags.join(",") || "-"} ${expire ? "expire" : "stale"}`);
+  return jsonAnswer({ revalidated: true, uid, paths, tags, expire }, 200);
 }

@@ -28,6 +28,12 @@ export const revalidationPayloadSchema = z.object({
       {
         fullPaths: z.array(sitePath).max(MAX_ITEMS, `must list at most ${MAX_ITEMS} paths`).optional(),
         tags: z.array(tag).max(MAX_ITEMS, `must list at most ${MAX_ITEMS} tags`).optional(),
+        /**
+         * true: expire rather than mark stale (the CMS sends it on unpublish and delete): the
+         * next visitor gets a fresh render (404, redirect), never the old page. Default false:
+         * stale-while-revalidate.
+         */
+        expire: z.boolean({ error: "must be true or false" }).optional(),
       },
       { error: (issue) => (issue.input === undefined ? "is required" : "must be an object") },
     )

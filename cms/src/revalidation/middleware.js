@@ -11,7 +11,9 @@ const isPublishLike = (action, params) => action === 'publish' || ((action === '
  * The document middleware of the spec's "Events": after a write to an allowlisted content type
  * that the trigger policy selects (payload.js), the revalidation service is called — after the
  * write has committed, fire-and-forget: the editor's save never waits for the front end, and
- * no error of the revalidation reaches it.
+ * no error of the revalidation reaches it. An unpublish or delete is a takedown: it is sent
+ * with `expire: true` (the site serves nothing rendered before it, not even once stale), and
+ * the service purges the CDN once the site has answered 200 (service.js).
  *
  * Registered before the page-hierarchy middleware, so it is the outer one. For a page, what the
  * write loses (the fullPaths of an unpublished / deleted entry) and the published paths of
@@ -38,7 +40,7 @@ function registerRevalidationMiddleware(strapi, service, { isReady = () => true 
     const result = await next();
     await afterCommit(strapi, async () => {
       const input = await inputAfter(strapi, service, context, target, before, result, { settleBatch, publishedPages });
-      if (input) await service.revalidate(input);
+      if (input) await service.revalidate(removesEntry(action) ? { ...input, expire: true } : input);
     });
     return result;
   });

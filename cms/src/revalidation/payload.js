@@ -48,7 +48,11 @@ function shouldRevalidate({ action, params, draftAndPublish }) {
   return action === 'create' || action === 'update' || action === 'delete';
 }
 
-/** Does the action make the site lose the entry (so its path must be read before it runs)? */
+/**
+ * Does the action make the site lose the entry (so its path must be read before it runs)? Such
+ * a takedown is sent with `expire: true`: the site expires what it hits instead of marking it
+ * stale, so nobody is shown the old page again (not even once, stale).
+ */
 const removesEntry = (action) => action === 'unpublish' || action === 'delete';
 
 /**
@@ -79,12 +83,14 @@ const unique = (values) => [...new Set(values)];
 
 /**
  * The spec's "simpler input" → the payload of POST /api/cms-revalidate.
- * `{ uid, fullPaths?, locale?, tags? }` → `{ uid, next: { fullPaths?, tags? } }`:
+ * `{ uid, fullPaths?, locale?, tags?, expire? }` → `{ uid, next: { fullPaths?, tags?, expire? } }`:
  * paths get the locale prefix when locale is not the default one (default-locale paths are
  * sent unprefixed: the front end adds the /<default> variant itself); a path that is already
  * locale-prefixed (redirect sources) is sent with no locale and kept as is. Paths of a
  * `tagged` type bring the type's tag (`cms:api::page.page`: the sitemap), whoever sends them.
- * Empty lists are left out; null when there is nothing to revalidate.
+ * `expire: true` (unpublish, delete, or asked for) is sent as is; anything else is left out
+ * (the site's default, stale-while-revalidate). Empty lists are left out; null when there is
+ * nothing to revalidate.
  */
 function buildPayload(input, { defaultLocale } = {}) {
   if (!input || typeof input.uid !== 'string' || !input.uid) throw new TypeError('buildPayload: uid is required');
@@ -95,6 +101,7 @@ function buildPayload(input, { defaultLocale } = {}) {
   const next = {};
   if (fullPaths.length) next.fullPaths = fullPaths;
   if (tags.length) next.tags = tags;
+  if (input.expire === true) next.expire = true;
   return { uid: input.uid, next };
 }
 

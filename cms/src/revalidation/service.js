@@ -1,5 +1,6 @@
 'use strict';
 
+const { forwardPurge } = require('../cdn-purge/forward');
 const { createRevalidationClient } = require('./client');
 const { buildPayload } = require('./payload');
 
@@ -18,9 +19,18 @@ const intFromEnv = (env, name, fallback) => {
  * delivered (then the row is deleted). 401 (secret mismatch) and other 4xx rows are kept but
  * not retried periodically; 401 rows are retried once at the next start (the secret may have
  * been fixed in the meantime). CMS_REVALIDATE_SECRET unset: revalidation is off (logged once).
+ *
+ * A takedown (`expire: true`: unpublish, delete, or asked for) is also purged from the CDN in
+ * front of the site, in this order: the site first (it expires the pages, on every instance,
+ * and answers 200), and only then the purge (the site's POST /api/cdn-purge, with
+ * CMS_CDN_PURGE_SECRET; the paths the site says it expired, and the tags). Purged the other way
+ * round, or at the same time, the CDN could fetch the old page again from an instance that had
+ * not expired it yet, and keep it. A takedown the site did not accept is purged once a retry
+ * delivers it. CMS_CDN_PURGE_SECRET unset, or no CDN on the site (501): no purge.
  */
 function createRevalidationService(strapi, { env = process.env, fetch, sleep } = {}) {
   const secret = env.CMS_REVALIDATE_SECRET || '';
+  const purgeSecret = env.CMS_CDN_PURGE_SECRET || '';
   const clientUrl = (env.CLIENT_URL || 'http://localhost:3000').replace(/\/+$/, '');
   const client = createRevalidationClient({
     clientUrl,
@@ -79,8 +89,31 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
     }
   }
 
-  /** Builds, sends and (on failure) records. Never rejects. */
-  async function revalidate(input, { retries } = {}) {
+  /**
+   * After the site accepted a takedown: purges what it expired from the CDN. Wildcards cannot be
+   * purged by URL: they are left out (logged). Never rejects; null when there is nothing to do.
+   */
+  async function purgeCdnAfter(payload, answer) {
+    if (payload?.next?.expire !== true || !purgeSecret) return null;
+    const expired = Array.isArray(answer?.paths) ? answer.paths : payload.next.fullPaths ?? [];
+    const paths = expired.filter((path) => typeof path === 'string' && !path.endsWith('*'));
+    const wildcards = expired.filter((path) => typeof path === 'string' && path.endsWith('*'));
+    const tags = payload.next.tags ?? [];
+    if (wildcards.length) strapi.log.warn(`[cdn-purge] after takedown: ${wildcards.join(', ')} cannot be purged by URL; purge the CDN by hand if needed`);
+    if (paths.length === 0 && tags.length === 0) return null;
+    const request = { ...(paths.length ? { paths } : {}), ...(tags.length ? { tags } : {}) };
+    const result = await forwardPurge(request, { clientUrl, secret: purgeSecret, ...(fetch ? { fetchImpl: fetch } : {}) });
+    if (result.status === 200) strapi.log.info(`[cdn-purge] after takedown ${JSON.stringify(request)} → 200`);
+    else if (result.status === 501) strapi.log.info('[cdn-purge] after takedown: the site has no CDN configured (501); nothing purged');
+    else strapi.log.error(`[cdn-purge] after takedown ${JSON.stringify(request)} failed: ${result.body?.error ?? result.status}; purge it by hand`);
+    return { request, ...result };
+  }
+
+  /**
+   * Builds, sends and (on failure) records; a takedown the site accepted is then purged from
+   * the CDN (`purgeCdn: false` skips that). Never rejects.
+   */
+  async function revalidate(input, { retries, purgeCdn = true } = {}) {
     let payload;
     try {
       payload = buildPayload(input, { defaultLocale: await defaultLocale() });
@@ -94,9 +127,14 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
       return { sent: false, reason: 'CMS_REVALIDATE_SECRET is not set', payload };
     }
     const result = await client.send(payload, retries === undefined ? {} : { retries });
-    if (result.ok) strapi.log.info(`[revalidate] ${payload.uid} ${JSON.stringify(payload.next)} → ${result.status}`);
-    else await record(payload, result);
-    return { sent: true, payload, ...result };
+    if (!result.ok) {
+      await record(payload, result);
+      return { sent: true, payload, ...result };
+    }
+    strapi.log.info(`[revalidate] ${payload.uid} ${JSON.stringify(payload.next)} → ${result.status}`);
+    // Only now, the site having expired the pages: see the comment of createRevalidationService.
+    const purge = purgeCdn ? await purgeCdnAfter(payload, result.body) : null;
+    return { sent: true, payload, ...result, ...(purge ? { purge } : {}) };
   }
 
   /** Retries the recorded failures (state pending; also unauthorized when includeUnauthorized). */
@@ -113,6 +151,7 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
           delivered += 1;
           await strapi.db.query(FAILURE).delete({ where: { id: row.id } });
           strapi.log.info(`[revalidate] recorded failure #${row.id} delivered on retry: ${JSON.stringify(row.payload.next)}`);
+          await purgeCdnAfter(row.payload, result.body);
         } else {
           await strapi.db.query(FAILURE).update({
             where: { id: row.id },

@@ -29,6 +29,21 @@ describe("invalidation bus while Redis is down", () => {
     expect(invalidations.needsPurge).toBe(false);
   });
 
+  it("a held invalidation stays expiring when a stale-while-revalidate one of the same key replaces it; so does the purge past maxPending", () => {
+    const invalidations = new Invalidations({ origin: "here" });
+    const bus = new InvalidationBus(invalidations, unreachable(), unreachable(), { maxPending: 3 });
+    invalidations.revalidatePath("/gone", { expire: true });
+    invalidations.revalidatePath("/gone");
+    expect(bus.pendingCount).toBe(1);
+    // Until it is shared, other processes' entries for that path count as expired here.
+    const theirs = { tags: [], path: "/gone", seen: { origin: "there", seq: 0, version: Number.MAX_SAFE_INTEGER } };
+    expect(invalidations.invalidationOf(theirs)).toBe("expired");
+    expect(invalidations.purgeExpires).toBe(false);
+    for (let i = 0; i < 3; i++) invalidations.revalidatePath(`/other/${i}`);
+    expect(invalidations.needsPurge).toBe(true);
+    expect(invalidations.purgeExpires).toBe(true);
+  });
+
   it("stays bounded over 1,000,000 distinct path invalidations: past maxPending they become one purge", () => {
     let now = 1_000_000;
     const invalidations = new Invalidations({ now: () => now, maxRevalidateSeconds: 600 });

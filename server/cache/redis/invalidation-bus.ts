@@ -21,6 +21,12 @@ import type { InvalidationKind, Invalidations } from "../invalidations.ts";
  * While Redis is down invalidations wait here, one per tag or prefix (the latest); past
  * maxPending of them, or if any was forgotten before it could be sent, a single purge is sent
  * instead once Redis is back: every instance then treats what it cached before as stale.
+ *
+ * An expiring invalidation (a takedown) carries `expire` on the channel and is also recorded
+ * as `xt:<tag>` / `xp:<prefix>` → version, so an instance catching up from the hash knows it
+ * expired; forgetting such a field raises `#xfloor` as well as `#floor`. A held invalidation
+ * stays expiring if any of those it stands for was, and so does a purge standing for one
+ * (docs/decisions/0010-takedowns-expire.md).
  */
 
 type EventKind = InvalidationKind | "purge";
@@ -36,16 +42,19 @@ interface BusEvent {
   origin: string;
   /** The sender's local number for it (only meaningful to the sender). */
   seq: number;
+  /** An expiring invalidation (a takedown): what it hits is not served again, not even stale. */
+  expire?: boolean;
 }
 
 /**
  * KEYS[1] the hash; ARGV: field (`t:tag`, `p:prefix`, or empty for a purge), horizon (µs),
- * channel, origin, seq, an epoch for a hash that does not exist yet.
+ * channel, origin, seq, an epoch for a hash that does not exist yet, '1' for an expiring one.
  * Versions are written with %d: Lua would print 16 digits in exponent notation.
  */
 const SEND = `
 local h = KEYS[1]
 local field, horizon, channel, origin, seq = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5]
+local expire = ARGV[7] == '1'
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local prev = tonumber(redis.call('HGET', h, '#version') or '0')
@@ -56,10 +65,17 @@ if not epoch then
 end
 local v = string.format('%d', math.max(prev + 1, now))
 redis.call('HSET', h, '#version', v)
-if field == '' then redis.call('HSET', h, '#floor', v) else redis.call('HSET', h, field, v) end
+if field == '' then
+  redis.call('HSET', h, '#floor', v)
+  if expire then redis.call('HSET', h, '#xfloor', v) end
+else
+  redis.call('HSET', h, field, v)
+  if expire then redis.call('HSET', h, 'x' .. field, v) end
+end
 local cutoff = now - horizon
 local floor = tonumber(redis.call('HGET', h, '#floor') or '0')
-local raised = floor
+local xfloor = tonumber(redis.call('HGET', h, '#xfloor') or '0')
+local raised, xraised = floor, xfloor
 local scan = redis.call('HSCAN', h, redis.call('HGET', h, '#cursor') or '0', 'COUNT', 100)
 local items = scan[2]
 for i = 1, #items, 2 do
@@ -69,16 +85,18 @@ for i = 1, #items, 2 do
     if at < cutoff then
       redis.call('HDEL', h, name)
       if at > raised then raised = at end
+      if string.sub(name, 1, 1) == 'x' and at > xraised then xraised = at end
     end
   end
 end
 if raised > floor then redis.call('HSET', h, '#floor', string.format('%d', raised)) end
+if xraised > xfloor then redis.call('HSET', h, '#xfloor', string.format('%d', xraised)) end
 redis.call('HSET', h, '#cursor', scan[1])
 local kind = 'purge'
 if string.sub(field, 1, 2) == 't:' then kind = 'tag' elseif string.sub(field, 1, 2) == 'p:' then kind = 'prefix' end
 redis.call('PUBLISH', channel, '{"kind":' .. cjson.encode(kind) .. ',"key":' .. cjson.encode(string.sub(field, 3)) ..
   ',"prev":' .. string.format('%d', prev) .. ',"version":' .. v .. ',"epoch":' .. cjson.encode(epoch) ..
-  ',"origin":' .. cjson.encode(origin) .. ',"seq":' .. seq .. '}')
+  ',"origin":' .. cjson.encode(origin) .. ',"seq":' .. seq .. ',"expire":' .. tostring(expire) .. '}')
 return { string.format('%d', prev), v, epoch }
 `;
 
@@ -94,7 +112,7 @@ export class InvalidationBus {
   readonly hash: string;
   private readonly prefix: string;
   private readonly maxPending: number;
-  private readonly pending = new Map<string, { kind: InvalidationKind; key: string; seq: number }>();
+  private readonly pending = new Map<string, { kind: InvalidationKind; key: string; seq: number; expire: boolean }>();
   /** prev → version, heard ahead of the watermark. */
   private readonly links = new Map<number, number>();
   private epoch: string | undefined;
@@ -115,7 +133,7 @@ export class InvalidationBus {
     this.maxPending = options.maxPending ?? 10_000;
     this.channel = `${this.prefix}:invalidation-events`;
     this.hash = `${this.prefix}:invalidations`;
-    invalidations.onInvalidate((kind, key, seq) => this.send(kind, key, seq));
+    invalidations.onInvalidate((kind, key, seq, expire) => this.send(kind, key, seq, expire));
     subscriber.on("message", (channel: string, message: string) => {
       if (channel === this.channel) this.hear(message);
     });
@@ -142,6 +160,16 @@ export class InvalidationBus {
   /** Invalidations waiting for Redis (one per tag or prefix). */
   get pendingCount(): number {
     return this.pending.size;
+  }
+
+  /**
+   * Resolves once the writes started so far have ended: every invalidation made here until now
+   * has been numbered by Redis and published to the other instances, or is held for when Redis
+   * is back. The revalidation route answers after it, so a CDN purge that follows its answer
+   * finds every instance told.
+   */
+  async sent(): Promise<void> {
+    await Promise.allSettled([...this.writes]);
   }
 
   /** Resolves once every write started so far has ended (tests, shutdown). */
@@ -177,11 +205,15 @@ export class InvalidationBus {
     const invalidations = this.invalidations;
     this.checkEpoch(all["#epoch"]);
     const floor = Number(all["#floor"] ?? 0);
+    const expireFloor = Number(all["#xfloor"] ?? 0);
     // Records up to the floor were forgotten, perhaps before this instance heard of them.
     if (floor > invalidations.sharedVersion) invalidations.forgetBefore(floor);
+    if (expireFloor > invalidations.sharedVersion) invalidations.forgetBefore(expireFloor, true);
     for (const [field, value] of Object.entries(all)) {
       if (field.startsWith("t:")) invalidations.applyShared("tag", field.slice(2), Number(value));
       else if (field.startsWith("p:")) invalidations.applyShared("prefix", field.slice(2), Number(value));
+      else if (field.startsWith("xt:")) invalidations.applyShared("tag", field.slice(3), Number(value), true);
+      else if (field.startsWith("xp:")) invalidations.applyShared("prefix", field.slice(3), Number(value), true);
     }
     invalidations.advanceShared(Number(all["#version"] ?? 0));
     this.followLinks();
@@ -200,12 +232,13 @@ export class InvalidationBus {
     } catch {
       return; // not ours
     }
-    const { kind, key, prev, version, epoch, origin, seq } = event;
+    const { kind, key, prev, version, epoch, origin, seq, expire } = event;
     if (
       (kind === "tag" || kind === "prefix" || kind === "purge") &&
       typeof key === "string" &&
       typeof epoch === "string" &&
       typeof origin === "string" &&
+      (expire === undefined || typeof expire === "boolean") &&
       [prev, version, seq].every(Number.isSafeInteger)
     ) {
       this.receive(event);
@@ -217,13 +250,14 @@ export class InvalidationBus {
     const invalidations = this.invalidations;
     this.checkEpoch(event.epoch);
     const own = event.origin === invalidations.origin;
+    const expire = event.expire === true;
     if (event.kind === "purge") {
-      if (own) invalidations.confirmPurge(event.version, event.seq);
-      else invalidations.forgetBefore(event.version);
+      if (own) invalidations.confirmPurge(event.version, event.seq, expire);
+      else invalidations.forgetBefore(event.version, expire);
     } else if (own) {
-      invalidations.confirmShared(event.kind, event.key, event.version, event.seq);
+      invalidations.confirmShared(event.kind, event.key, event.version, event.seq, expire);
     } else {
-      invalidations.applyShared(event.kind, event.key, event.version);
+      invalidations.applyShared(event.kind, event.key, event.version, expire);
     }
     if (event.version <= invalidations.sharedVersion) return;
     if (event.prev === invalidations.sharedVersion) {
@@ -252,30 +286,40 @@ export class InvalidationBus {
     this.epoch = epoch;
   }
 
-  private send(kind: InvalidationKind, key: string, seq: number) {
-    if (this.publisher.status !== "ready") return this.hold(kind, key, seq);
+  private send(kind: InvalidationKind, key: string, seq: number, expire: boolean) {
+    if (this.publisher.status !== "ready") return this.hold(kind, key, seq, expire);
     this.track(
-      this.write(kind, key, seq).then(
+      this.write(kind, key, seq, expire).then(
         () => {
           if (this.pending.size > 0 || this.invalidations.needsPurge) void this.flush();
         },
-        () => this.hold(kind, key, seq),
+        () => this.hold(kind, key, seq, expire),
       ),
     );
   }
 
-  /** Keeps an invalidation for later: the latest per tag or prefix, and a purge past maxPending. */
-  private hold(kind: InvalidationKind, key: string, seq: number) {
+  /**
+   * Keeps an invalidation for later: the latest per tag or prefix (expiring if any of those it
+   * replaces was), and a purge past maxPending (expiring if any of those it stands for was).
+   */
+  private hold(kind: InvalidationKind, key: string, seq: number, expire: boolean) {
     const id = `${kind}\0${key}`;
+    const earlier = this.pending.get(id);
     this.pending.delete(id);
-    this.pending.set(id, { kind, key, seq });
+    this.pending.set(id, { kind, key, seq, expire: expire || earlier?.expire === true });
     if (this.pending.size > this.maxPending) {
+      const expiring = this.heldExpiring();
       this.pending.clear();
-      this.invalidations.requirePurge();
+      this.invalidations.requirePurge(expiring);
     }
   }
 
-  private async write(kind: EventKind, key: string, seq: number): Promise<void> {
+  private heldExpiring(): boolean {
+    for (const item of this.pending.values()) if (item.expire) return true;
+    return false;
+  }
+
+  private async write(kind: EventKind, key: string, seq: number, expire: boolean): Promise<void> {
     const field = kind === "purge" ? "" : `${kind === "tag" ? "t" : "p"}:${key}`;
     const reply = (await this.publisher.eval(
       SEND,
@@ -287,9 +331,11 @@ export class InvalidationBus {
       this.invalidations.origin,
       String(seq),
       this.freshEpoch,
+      expire ? "1" : "0",
     )) as [string, string, string];
     const [prev, version, epoch] = reply;
-    this.receive({ kind, key, prev: Number(prev), version: Number(version), epoch, origin: this.invalidations.origin, seq });
+    const origin = this.invalidations.origin;
+    this.receive({ kind, key, prev: Number(prev), version: Number(version), epoch, origin, seq, expire });
   }
 
   /** Sends what waited while Redis was down: a purge if one is needed (it stands for all of them), else each. */
@@ -303,15 +349,17 @@ export class InvalidationBus {
   private async sendHeld() {
     try {
       if (this.invalidations.needsPurge) {
+        // The purge stands for what is held: it expires if any of that did (kept if it fails).
+        if (this.heldExpiring()) this.invalidations.requirePurge(true);
         this.pending.clear();
-        await this.write("purge", "", this.invalidations.localSeq);
+        await this.write("purge", "", this.invalidations.localSeq, this.invalidations.purgeExpires);
       }
       for (const [id, item] of this.pending) {
         this.pending.delete(id);
         try {
-          await this.write(item.kind, item.key, item.seq);
+          await this.write(item.kind, item.key, item.seq, item.expire);
         } catch (error) {
-          this.hold(item.kind, item.key, item.seq);
+          this.hold(item.kind, item.key, item.seq, item.expire);
           throw error;
         }
       }

@@ -1,6 +1,7 @@
 'use strict';
 
 const { PERMISSIONS, requireAdmin, revalidation, sendError } = require('../../../revalidation');
+const { userCan } = require('../../../revalidation/admin-permission');
 const { validateManualBody } = require('../../../revalidation/manual-body');
 
 module.exports = ({ strapi }) => ({
@@ -17,7 +18,9 @@ module.exports = ({ strapi }) => ({
 
     const service = revalidation();
     if (!service.enabled()) return sendError(ctx, 503, 'Revalidation is off: set CMS_REVALIDATE_SECRET on the CMS (and the same value on the front end).');
-    const result = await service.revalidate(value);
+    // A takedown (expire) is purged from the CDN after the site's 200, for admins who may purge it.
+    const purgeCdn = value.expire === true && (await userCan(strapi, auth.user, PERMISSIONS.purgeCdn));
+    const result = await service.revalidate(value, { purgeCdn });
     strapi.log.info(`[revalidate] manual, by admin ${auth.user.email}: ${JSON.stringify(result.payload)} → ${result.ok ? 'accepted' : 'NOT accepted'}`);
     ctx.status = result.ok ? 200 : 502;
     ctx.body = {
@@ -27,6 +30,8 @@ module.exports = ({ strapi }) => ({
         status: result.status ?? null,
         attempts: result.attempts ?? 0,
         response: result.body ?? null,
+        // The CDN purge after a takedown: { request, status, body }, null (none to make), or why not.
+        ...(value.expire === true ? { purge: purgeCdn ? (result.purge ?? null) : { skipped: `needs the permission ${PERMISSIONS.purgeCdn}` } } : {}),
         ...(result.ok ? {} : { error: result.error ?? result.reason, recorded: result.sent === true }),
       },
     };
