@@ -36,6 +36,10 @@ export default defineConfig({
   projects: [
     { name: "js-on", use: { browserName: "chromium", javaScriptEnabled: true } },
     // The Strapi admin UI needs JavaScript: its spec runs in js-on only.
-    { name: "js-off", use: { browserName: "chromium", javaScriptEnabled: false }, testIgnore: /admin-button\.spec\.ts$/ },
+    {
+      name: "js-off",
+      use: { browserName: "chromium", javaScriptEnabled: false },
+      testIgnore: /admin-button\.spec\.ts$/,
+    },
   ],
 });

@@ -55,7 +55,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
-        <SiteHeader links={chrome?.navbar ?? []} homeUrl={chrome?.homeUrl ?? "/"} signedIn={chrome?.signedIn ?? false} />
+        <SiteHeader
+          links={chrome?.navbar ?? []}
+          homeUrl={chrome?.homeUrl ?? "/"}
+          signedIn={chrome?.signedIn ?? false}
+        />
         <main id="main">{children}</main>
         <SiteFooter links={chrome?.footer.links ?? []} note={chrome?.footer.note} />
         <ScrollRestoration />

@@ -50,7 +50,10 @@ async function main() {
       headers: { "content-type": "application/json", origin: base },
       body: JSON.stringify({ email: "ann@example.com", password: "Right-password-1" }),
     });
-    const cookie = signIn.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((value) => value.split(";")[0])
+      .join("; ");
 
     // The mix: 40 page requests, 5 .data requests, 5 signed-in requests per 50.
     const mix = Array.from({ length: 50 }, (_, i) => {
@@ -98,7 +101,9 @@ async function main() {
         { cwd: projectRoot, stdio: ["ignore", "pipe", "inherit"] },
       );
       generator.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      generator.on("exit", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`load generator exited ${code}`))));
+      generator.on("exit", (code) =>
+        code === 0 ? resolve(stdout) : reject(new Error(`load generator exited ${code}`)),
+      );
     });
     running = false;
     await churn;
@@ -120,7 +125,9 @@ async function main() {
     const metric = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, "m").exec(metrics)?.[1]);
 
     console.log(`Load with churn: ${SECONDS} s, 50 connections, ${PATHS} paths, a revalidation every 300 ms\n`);
-    console.log("| requests | requests/s | p50 ms | p99 ms | errors | non-2xx | revalidations | regenerations | paths checked | lost invalidations |");
+    console.log(
+      "| requests | requests/s | p50 ms | p99 ms | errors | non-2xx | revalidations | regenerations | paths checked | lost invalidations |",
+    );
     console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     console.log(
       `| ${result.requests} | ${result.requestsPerSecond?.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} | ${result.non2xx} | ${revalidations} | ${metric("isr_cache_regenerations_total")} | ${latest.size} | ${lost} |`,

@@ -17,7 +17,9 @@ const result = await autocannon({
     {
       setupRequest: (request) => ({
         ...request,
-        path: distinct ? `${target.pathname}${target.search.replace(/0$/, "")}${n++}` : `${target.pathname}${target.search}`,
+        path: distinct
+          ? `${target.pathname}${target.search.replace(/0$/, "")}${n++}`
+          : `${target.pathname}${target.search}`,
       }),
     },
   ],

@@ -19,7 +19,9 @@ let evictions = 0;
 const store = new MemoryStore<Buffer>(BOUND, () => evictions++);
 const cache = new IsrCache<Buffer>({ store, invalidations: new Invalidations() });
 
-console.log(`${PAGES.toLocaleString("en")} distinct pages of ${PAGE_BYTES / 1024} KiB through a ${mib(BOUND)} MiB cache\n`);
+console.log(
+  `${PAGES.toLocaleString("en")} distinct pages of ${PAGE_BYTES / 1024} KiB through a ${mib(BOUND)} MiB cache\n`,
+);
 console.log("| pages | cached | cache MiB | evictions | RSS MiB | heap used MiB |");
 console.log("|---:|---:|---:|---:|---:|---:|");
 const start = process.memoryUsage().rss;
@@ -34,7 +36,11 @@ for (let page = 1; page <= PAGES; page++) {
   }));
   if (page % (PAGES / 10) === 0) {
     const memory = process.memoryUsage();
-    console.log(`| ${page.toLocaleString("en")} | ${store.count} | ${mib(store.byteSize)} | ${evictions.toLocaleString("en")} | ${mib(memory.rss)} | ${mib(memory.heapUsed)} |`);
+    console.log(
+      `| ${page.toLocaleString("en")} | ${store.count} | ${mib(store.byteSize)} | ${evictions.toLocaleString("en")} | ${mib(memory.rss)} | ${mib(memory.heapUsed)} |`,
+    );
   }
 }
-console.log(`\nRSS grew by ${mib(process.memoryUsage().rss - start)} MiB while ${mib(PAGES * PAGE_BYTES)} MiB of pages went through.`);
+console.log(
+  `\nRSS grew by ${mib(process.memoryUsage().rss - start)} MiB while ${mib(PAGES * PAGE_BYTES)} MiB of pages went through.`,
+);

@@ -36,9 +36,8 @@ function instance(port: number, cmsUrl: string, redisUrl?: string): ChildProcess
   });
 }
 
-
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function main() {
   buildSite();
@@ -59,9 +58,14 @@ async function main() {
     console.log(`HIT throughput, /company, ${SECONDS} s per run, 50 connections\n`);
     console.log("| store | requests/s | p50 ms | p99 ms | errors |");
     console.log("|---|---:|---:|---:|---:|");
-    for (const [name, port] of [["Redis (with local layer)", 4403], ["in-process only", 4405]] as const) {
+    for (const [name, port] of [
+      ["Redis (with local layer)", 4403],
+      ["in-process only", 4405],
+    ] as const) {
       const result = load(`http://127.0.0.1:${port}/company`, SECONDS);
-      console.log(`| ${name} | ${result.requestsPerSecond.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`);
+      console.log(
+        `| ${name} | ${result.requestsPerSecond.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`,
+      );
     }
 
     // Revalidation on A → STALE on B.

@@ -33,10 +33,13 @@ const ANALYTICS = "_ga=GA1.1.1234567890.1700000000; _gid=GA1.1.987654321.1700000
 const SIGNED_IN = `better-auth.session_token=bench-token.signature; ${ANALYTICS}`;
 
 function pinned(core: number, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
-  return spawn("taskset", ["-c", String(core), command, ...args], { cwd: projectRoot, env, stdio: ["ignore", "inherit", "inherit"], detached: true });
+  return spawn("taskset", ["-c", String(core), command, ...args], {
+    cwd: projectRoot,
+    env,
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: true,
+  });
 }
-
-
 
 async function main() {
   buildSite();
@@ -64,7 +67,12 @@ async function main() {
     const dir = mkdtempSync(path.join(tmpdir(), "bench-"));
     writeFileSync(path.join(dir, "body.html"), html);
     writeFileSync(path.join(dir, "body.br"), brotliCompressSync(html));
-    plain = pinned(0, process.execPath, ["bench/plain-server.mjs", String(PLAIN_PORT), path.join(dir, "body.html"), path.join(dir, "body.br")]);
+    plain = pinned(0, process.execPath, [
+      "bench/plain-server.mjs",
+      String(PLAIN_PORT),
+      path.join(dir, "body.html"),
+      path.join(dir, "body.br"),
+    ]);
     await waitFor(`http://127.0.0.1:${PLAIN_PORT}/`);
 
     console.log(`Page: /company, ${html.length} bytes of HTML; ${SECONDS} s per run, 50 connections\n`);
@@ -85,7 +93,9 @@ async function main() {
       ] as const) {
         const result = load(url, SECONDS, headers);
         results[`${name}|${encoding}`] = result.requestsPerSecond;
-        console.log(`| ${name} | ${encoding} | ${result.requestsPerSecond.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`);
+        console.log(
+          `| ${name} | ${encoding} | ${result.requestsPerSecond.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`,
+        );
       }
       const plainHit = results[`(a) cache HIT|${encoding}`]!;
       const ratio = plainHit / results[`(c) plain node:http|${encoding}`]!;
@@ -104,17 +114,23 @@ async function main() {
     // After long load runs, a pooled connection may have been closed by the server: retry once.
     await fetch(`${appUrl}/jobs`).catch(() => fetch(`${appUrl}/jobs`));
     // After all those distinct utm_source values, the real page is still in the cache.
-    console.log(`\n/company after the runs with distinct utm_source: x-cache ${(await fetch(`${appUrl}/company`)).headers.get("x-cache")}`);
+    console.log(
+      `\n/company after the runs with distinct utm_source: x-cache ${(await fetch(`${appUrl}/company`)).headers.get("x-cache")}`,
+    );
     await fetch(`${appUrl}/api/cms-revalidate`, {
       method: "POST",
       headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
       body: JSON.stringify({ uid: "api::page.page", next: { fullPaths: ["/jobs"] } }),
     });
     const before = await metric("isr_cache_regenerations_total");
-    const statuses = await Promise.all(Array.from({ length: 500 }, () => fetch(`${appUrl}/jobs`).then((r) => r.headers.get("x-cache"))));
+    const statuses = await Promise.all(
+      Array.from({ length: 500 }, () => fetch(`${appUrl}/jobs`).then((r) => r.headers.get("x-cache"))),
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const regenerations = (await metric("isr_cache_regenerations_total")) - before;
-    console.log(`\n500 concurrent requests on one stale key: ${regenerations} regeneration(s); x-cache: ${JSON.stringify(count(statuses))}`);
+    console.log(
+      `\n500 concurrent requests on one stale key: ${regenerations} regeneration(s); x-cache: ${JSON.stringify(count(statuses))}`,
+    );
   } finally {
     if (plain) await stopProcessGroup(plain);
     await stopProcessGroup(app);
@@ -126,7 +142,13 @@ async function main() {
     const invalidations = new Invalidations();
     const cache = new IsrCache<string>({ store: new MemoryStore(1e12), invalidations });
     for (let i = 0; i < entries; i++) {
-      await cache.get(`/p/${i}`, `/p/${i}`, async () => ({ value: "x", cacheable: true, tags: [`t${i % 100}`, "cms:api::navbar.navbar"], revalidate: 300, size: 100 }));
+      await cache.get(`/p/${i}`, `/p/${i}`, async () => ({
+        value: "x",
+        cacheable: true,
+        tags: [`t${i % 100}`, "cms:api::navbar.navbar"],
+        revalidate: 300,
+        size: 100,
+      }));
     }
     const rounds = 100_000;
     const start = process.hrtime.bigint();

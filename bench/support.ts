@@ -27,7 +27,15 @@ export interface LoadResult {
 export function load(url: string, seconds: number, headers: Record<string, string> = {}): LoadResult {
   const out = execFileSync(
     "taskset",
-    ["-c", "1", process.execPath, "bench/load.mjs", url, String(seconds), ...Object.entries(headers).map(([k, v]) => `${k}=${v}`)],
+    [
+      "-c",
+      "1",
+      process.execPath,
+      "bench/load.mjs",
+      url,
+      String(seconds),
+      ...Object.entries(headers).map(([k, v]) => `${k}=${v}`),
+    ],
     { cwd: projectRoot, encoding: "utf8" },
   );
   return JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as LoadResult;

@@ -1,4 +1,4 @@
-'use strict';
+"use strict";
 
 // Starts the CMS without the Strapi CLI: `npm start` and the tests (tests/support/cms-server.ts)
 // use it. cms/tsconfig.json must exist (without it `strapi develop`/`build` walk up to the front
@@ -10,13 +10,13 @@ process.chdir(__dirname); // Strapi reads .env and resolves paths from the worki
 
 try {
   // Dev: generate missing secrets into cms/.env; production: a clear error if one is missing.
-  require('./scripts/ensure-env').ensureEnv();
+  require("./scripts/ensure-env").ensureEnv();
 } catch (err) {
   console.error(err.message);
   process.exit(1);
 }
 
-const { createStrapi } = require('@strapi/strapi');
+const { createStrapi } = require("@strapi/strapi");
 
 createStrapi({ appDir: __dirname, distDir: __dirname })
   .start()

@@ -31,7 +31,24 @@ if (!existsSync(path.join(root, "build/server-entry.mjs"))) {
 let redisUrl = process.env.REDIS_URL;
 if (!redisUrl) {
   const redisPort = process.env.REDIS_PORT ?? "6390";
-  children.push(spawn("redis-server", ["--port", redisPort, "--bind", "127.0.0.1", "--save", "", "--maxmemory", "256mb", "--maxmemory-policy", "allkeys-lru"], { stdio: "ignore" }));
+  children.push(
+    spawn(
+      "redis-server",
+      [
+        "--port",
+        redisPort,
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--maxmemory",
+        "256mb",
+        "--maxmemory-policy",
+        "allkeys-lru",
+      ],
+      { stdio: "ignore" },
+    ),
+  );
   redisUrl = `redis://127.0.0.1:${redisPort}`;
   console.log(`[cluster] Redis at ${redisUrl}`);
 }
@@ -66,7 +83,13 @@ let next = 0;
 createServer((req, res) => {
   const backendPort = backends[next++ % backends.length];
   const upstream = request(
-    { host: "127.0.0.1", port: backendPort, method: req.method, path: req.url, headers: { ...req.headers, "x-forwarded-for": req.socket.remoteAddress } },
+    {
+      host: "127.0.0.1",
+      port: backendPort,
+      method: req.method,
+      path: req.url,
+      headers: { ...req.headers, "x-forwarded-for": req.socket.remoteAddress },
+    },
     (response) => {
       res.writeHead(response.statusCode ?? 502, { ...response.headers, "x-instance": String(backendPort) });
       response.pipe(res);

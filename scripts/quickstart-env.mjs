@@ -35,7 +35,8 @@ export function parseEnvText(text) {
     const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
     if (!match) continue;
     let value = match[2];
-    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.at(-1) === value[0]) value = value.slice(1, -1);
+    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.at(-1) === value[0])
+      value = value.slice(1, -1);
     values[match[1]] = value;
   }
   return values;

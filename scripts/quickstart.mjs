@@ -96,7 +96,8 @@ async function waitFor(what, check, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (!stopping) {
     if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`${what} did not come up within ${Math.round(timeoutMs / 60_000)} minutes`);
+    if (Date.now() > deadline)
+      throw new Error(`${what} did not come up within ${Math.round(timeoutMs / 60_000)} minutes`);
     await sleep(1_000);
   }
 }
@@ -118,7 +119,10 @@ function adminBuildIsCurrent() {
 // --- main --------------------------------------------------------------------------------------
 
 async function main() {
-  for (const [name, port] of [["the site", sitePort], ["the CMS", cmsPort]]) {
+  for (const [name, port] of [
+    ["the site", sitePort],
+    ["the CMS", cmsPort],
+  ]) {
     if (await portInUse(port)) {
       throw new Error(
         `port ${port} (${name}) is already in use: stop what runs there (npm run dev?) or choose other ports (PORT=3100 CMS_PORT=1338 npm run quickstart).`,
@@ -149,7 +153,10 @@ async function main() {
   startService("the CMS", process.execPath, ["server.js"], { cwd: cmsRoot, env: cmsEnv });
 
   log("building the site for production (npm run build) while the CMS starts");
-  await run("npm run build", "npm", ["run", "--silent", "build"], { cwd: root, env: { ...process.env, NODE_ENV: "production" } });
+  await run("npm run build", "npm", ["run", "--silent", "build"], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (stopping) return;
 
   // /_health answers once bootstrap (and with it the seed, which writes the token) is done.
@@ -179,7 +186,7 @@ async function main() {
       `  Development admin login:                 ${email} / ${password}`,
       "",
       "  Try it: curl -sI " + `${siteUrl}/company | grep x-cache   (MISS, then HIT)`,
-      "  then edit and publish the page \"Company\" in the admin: the site's next requests show it.",
+      '  then edit and publish the page "Company" in the admin: the site\'s next requests show it.',
       "  Secrets: .env.quickstart. Ctrl-C stops both.",
       "──────────────────────────────────────────────────────────────────────────────",
       "",

@@ -140,7 +140,11 @@ function isCacheablePath(pathname: string): boolean {
  */
 export function warmCache(selfUrl: string): void {
   if (!production || env.CACHE_WARM_PAGES === 0) return;
-  const cms = createCmsClient({ baseUrl: env.CMS_URL, apiToken: env.CMS_REST_READONLY_API_KEY, timeoutMs: env.CMS_FETCH_TIMEOUT_MS });
+  const cms = createCmsClient({
+    baseUrl: env.CMS_URL,
+    apiToken: env.CMS_REST_READONLY_API_KEY,
+    timeoutMs: env.CMS_FETCH_TIMEOUT_MS,
+  });
   const locales = localeConfig();
   void warmStart({
     pages: () => listPublishedPages(cms),
@@ -177,7 +181,10 @@ app.get("/metrics", async (req, res, next) => {
     res.status(401).set("www-authenticate", "Bearer").type("text/plain").send("Wrong or missing metrics secret.\n");
     return;
   }
-  res.type(metrics.contentType).set("cache-control", "no-store").send(await metrics.metrics());
+  res
+    .type(metrics.contentType)
+    .set("cache-control", "no-store")
+    .send(await metrics.metrics());
 });
 
 app.use(

@@ -13,7 +13,12 @@ export interface FormState {
   values?: Record<string, string>;
 }
 
-export function AuthForm({ state, children, submitLabel, pendingLabel }: {
+export function AuthForm({
+  state,
+  children,
+  submitLabel,
+  pendingLabel,
+}: {
   state: FormState | undefined;
   children: ReactNode;
   submitLabel: string;
@@ -48,7 +53,15 @@ export function AuthForm({ state, children, submitLabel, pendingLabel }: {
   );
 }
 
-export function Field({ name, label, type = "text", state, autoComplete, defaultValue, hint }: {
+export function Field({
+  name,
+  label,
+  type = "text",
+  state,
+  autoComplete,
+  defaultValue,
+  hint,
+}: {
   name: string;
   label: string;
   type?: string;

@@ -7,7 +7,9 @@ import { createHash, timingSafeEqual } from "node:crypto";
  */
 export function bearerMatches(authorization: string | null | undefined, secret: string): boolean {
   const match = /^Bearer (.+)$/.exec(authorization ?? "");
-  const given = createHash("sha256").update(match?.[1] ?? "").digest();
+  const given = createHash("sha256")
+    .update(match?.[1] ?? "")
+    .digest();
   const expected = createHash("sha256").update(secret).digest();
   return timingSafeEqual(given, expected) && match !== null;
 }

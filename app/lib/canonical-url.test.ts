@@ -36,12 +36,15 @@ describe("canonicalPath", () => {
 
   it("is idempotent, and never starts with two slashes or a backslash", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom("/", "\\", ".", "%2e", "%2F", "%5C", "a", "é", "%", "%41", " ") }), (raw) => {
-        const once = canonicalPath(raw);
-        if (!once.ok) return;
-        expect(once.path).toMatch(/^\/(?![/\\])/);
-        expect(canonicalPath(once.path)).toEqual(once);
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom("/", "\\", ".", "%2e", "%2F", "%5C", "a", "é", "%", "%41", " ") }),
+        (raw) => {
+          const once = canonicalPath(raw);
+          if (!once.ok) return;
+          expect(once.path).toMatch(/^\/(?![/\\])/);
+          expect(canonicalPath(once.path)).toEqual(once);
+        },
+      ),
       { numRuns: 2_000 },
     );
   });

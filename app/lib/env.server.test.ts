@@ -72,7 +72,9 @@ describe("environment validation", () => {
   });
 
   it("refuses TRUST_PROXY=true (clients would choose their own IP), accepts hop counts and addresses", () => {
-    expect(problemsOf({ ...production, TRUST_PROXY: "true" }).join("\n")).toMatch(/TRUST_PROXY: must not be true .*hop count/);
+    expect(problemsOf({ ...production, TRUST_PROXY: "true" }).join("\n")).toMatch(
+      /TRUST_PROXY: must not be true .*hop count/,
+    );
     expect(parseEnv({ ...production, TRUST_PROXY: "1" }).TRUST_PROXY).toBe("1");
     expect(parseEnv({ ...production, TRUST_PROXY: "loopback,10.0.0.0/8" }).TRUST_PROXY).toBe("loopback,10.0.0.0/8");
   });

@@ -44,7 +44,12 @@ const envSchema = z
       .max(120_000, "must be at most 120000 ms"),
     APP_LOCALES: z
       .string({ error: missingOr("must be a comma-separated list") })
-      .transform((value) => value.split(",").map((locale) => locale.trim()).filter(Boolean))
+      .transform((value) =>
+        value
+          .split(",")
+          .map((locale) => locale.trim())
+          .filter(Boolean),
+      )
       .pipe(
         z
           .array(z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, "each locale must look like en or en-US"))
@@ -76,7 +81,9 @@ const envSchema = z
     OIDC_PROVIDER_NAME: z.string().min(1).max(40),
     /** Bearer secret of POST /api/cdn-purge (not the revalidation one); unset: the route answers 503. */
     CMS_CDN_PURGE_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
-    CDN_PROVIDER: z.enum(["none", "cloudflare", "fastly", "http"], { error: "must be none, cloudflare, fastly or http" }),
+    CDN_PROVIDER: z.enum(["none", "cloudflare", "fastly", "http"], {
+      error: "must be none, cloudflare, fastly or http",
+    }),
     CLOUDFLARE_ZONE_ID: z.string().min(1).optional(),
     CLOUDFLARE_API_TOKEN: z.string().min(1).optional(),
     CLOUDFLARE_API_BASE: httpUrl("Cloudflare's API base, for tests").optional(),
@@ -86,12 +93,16 @@ const envSchema = z
     /** The HTTP cache (Varnish, nginx) that takes PURGE/BAN requests, e.g. http://127.0.0.1:6081. */
     CDN_PURGE_URL: httpUrl("the address of the HTTP cache that takes PURGE/BAN").optional(),
     /** Redis for several instances: shared page cache, invalidations, locks and rate limits. Unset: this process only. */
-    REDIS_URL: z
-      .url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" })
-      .optional(),
+    REDIS_URL: z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
     /** Requests a client (IP) may make to each auth form or endpoint per window. */
-    AUTH_RATE_LIMIT_MAX: z.coerce.number({ error: missingOr("must be a whole number") }).int().min(1),
-    AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ error: missingOr("must be a whole number") }).int().min(1),
+    AUTH_RATE_LIMIT_MAX: z.coerce
+      .number({ error: missingOr("must be a whole number") })
+      .int()
+      .min(1),
+    AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce
+      .number({ error: missingOr("must be a whole number") })
+      .int()
+      .min(1),
     /**
      * Express "trust proxy": how the real client IP is found behind proxies: `false`, a hop
      * count (`1` behind one proxy), or the proxies' addresses/subnets (`loopback, 10.0.0.0/8`).
@@ -99,7 +110,11 @@ const envSchema = z
      * and with it a fresh rate-limit budget for every request.
      */
     /** How many published pages to request in the background at start (0: none). */
-    CACHE_WARM_PAGES: z.coerce.number({ error: missingOr("must be a whole number") }).int().min(0).max(100_000),
+    CACHE_WARM_PAGES: z.coerce
+      .number({ error: missingOr("must be a whole number") })
+      .int()
+      .min(0)
+      .max(100_000),
     TRUST_PROXY: z
       .string({ error: missingOr("must be a string") })
       .refine((value) => value.trim().toLowerCase() !== "true", {
@@ -167,9 +182,7 @@ function readDevelopmentToken(source: NodeJS.ProcessEnv): string | undefined {
 
 function withDefaults(source: NodeJS.ProcessEnv): Record<string, string | undefined> {
   // Empty strings count as unset, so `FOO= npm start` does not pass validation silently.
-  const given = Object.fromEntries(
-    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
-  );
+  const given = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const mode = given.NODE_ENV ?? "development";
   const shared = {
     NODE_ENV: mode,

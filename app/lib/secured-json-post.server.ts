@@ -26,17 +26,26 @@ export async function readSecuredJson(
   if (!options.secret) {
     return {
       ok: false,
-      response: jsonAnswer({ error: `This endpoint is not configured: set ${options.secretName} on the front end (and the same value on the CMS).` }, 503),
+      response: jsonAnswer(
+        {
+          error: `This endpoint is not configured: set ${options.secretName} on the front end (and the same value on the CMS).`,
+        },
+        503,
+      ),
     };
   }
   if (!bearerMatches(request.headers.get("authorization"), options.secret)) {
     options.log(`${options.logPrefix} refused: missing or wrong secret`);
     return {
       ok: false,
-      response: jsonAnswer({ error: `Missing or wrong secret: send Authorization: Bearer <${options.secretName}>.` }, 401, {
-        "www-authenticate": "Bearer",
-        connection: "close",
-      }),
+      response: jsonAnswer(
+        { error: `Missing or wrong secret: send Authorization: Bearer <${options.secretName}>.` },
+        401,
+        {
+          "www-authenticate": "Bearer",
+          connection: "close",
+        },
+      ),
     };
   }
   let text: string;
@@ -46,7 +55,9 @@ export async function readSecuredJson(
     if (!(error instanceof BodyTooLargeError)) throw error;
     return {
       ok: false,
-      response: jsonAnswer({ error: `The body is too large: at most ${options.bodyLimit} bytes.` }, 413, { connection: "close" }),
+      response: jsonAnswer({ error: `The body is too large: at most ${options.bodyLimit} bytes.` }, 413, {
+        connection: "close",
+      }),
     };
   }
   try {

@@ -12,13 +12,20 @@ import { requireSession } from "../lib/auth/session.server.ts";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { session, setCookies } = await requireSession(request, context);
   // The public user only: the CMS JWT never goes into loader data.
-  return data({ user: session.user }, { headers: setCookies.map((cookie) => ["set-cookie", cookie] as [string, string]) });
+  return data(
+    { user: session.user },
+    { headers: setCookies.map((cookie) => ["set-cookie", cookie] as [string, string]) },
+  );
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireSession(request, context);
   const result = await runAuthForm(request, AUTH_PAGES.account, (fields) =>
-    getAuth().api.updatePasswordCms({ body: parseInput(updatePasswordSchema, fields), headers: request.headers, returnHeaders: true }),
+    getAuth().api.updatePasswordCms({
+      body: parseInput(updatePasswordSchema, fields),
+      headers: request.headers,
+      returnHeaders: true,
+    }),
   );
   if (!result.ok) return result.failure;
   return data(
@@ -48,9 +55,21 @@ export default function Account({ loaderData: { user }, actionData }: Route.Comp
         </p>
       )}
       <AuthForm state={failed} submitLabel="Change password" pendingLabel="Changing…">
-        <Field name="currentPassword" label="Current password" type="password" autoComplete="current-password" state={failed} />
+        <Field
+          name="currentPassword"
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          state={failed}
+        />
         <Field name="password" label="New password" type="password" autoComplete="new-password" state={failed} />
-        <Field name="passwordConfirmation" label="Repeat the new password" type="password" autoComplete="new-password" state={failed} />
+        <Field
+          name="passwordConfirmation"
+          label="Repeat the new password"
+          type="password"
+          autoComplete="new-password"
+          state={failed}
+        />
       </AuthForm>
     </section>
   );

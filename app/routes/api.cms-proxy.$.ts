@@ -9,7 +9,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The raw path, as sent (percent-encoding intact), is what the allowlist judges.
   const path = allowedProxyPath(request.method, new URL(request.url).pathname.replace(/^\/api\/cms-proxy\//, ""));
   if (!path) {
-    return Response.json({ error: "This CMS endpoint is not available through the proxy." }, { status: 404, headers: noStore });
+    return Response.json(
+      { error: "This CMS endpoint is not available through the proxy." },
+      { status: 404, headers: noStore },
+    );
   }
   const { session, setCookies } = await getServerSession(request, context);
   const headers = new Headers(noStore);

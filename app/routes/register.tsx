@@ -17,7 +17,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const result = await runAuthForm(request, AUTH_PAGES.register, (fields) =>
-    getAuth().api.registerCms({ body: parseInput(registerSchema, fields), headers: request.headers, returnHeaders: true }),
+    getAuth().api.registerCms({
+      body: parseInput(registerSchema, fields),
+      headers: request.headers,
+      returnHeaders: true,
+    }),
   );
   if (!result.ok) return result.failure;
   // The same answer whether the address was new or already registered, and no session:
@@ -34,7 +38,8 @@ export default function Register({ actionData }: Route.ComponentProps) {
           {actionData.message}
         </p>
         <p>
-          <Link to={AUTH_PAGES.signIn}>Sign in</Link> · <Link to={AUTH_PAGES.forgotPassword}>Forgot your password?</Link>
+          <Link to={AUTH_PAGES.signIn}>Sign in</Link> ·{" "}
+          <Link to={AUTH_PAGES.forgotPassword}>Forgot your password?</Link>
         </p>
       </section>
     );
@@ -52,7 +57,13 @@ export default function Register({ actionData }: Route.ComponentProps) {
           hint="At least 8 characters."
           state={actionData}
         />
-        <Field name="passwordConfirmation" label="Repeat the password" type="password" autoComplete="new-password" state={actionData} />
+        <Field
+          name="passwordConfirmation"
+          label="Repeat the password"
+          type="password"
+          autoComplete="new-password"
+          state={actionData}
+        />
       </AuthForm>
       <p>
         Already registered? <Link to={AUTH_PAGES.signIn}>Sign in</Link>

@@ -15,7 +15,11 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const result = await runAuthForm(request, AUTH_PAGES.resetPassword, (fields) =>
-    getAuth().api.resetPasswordCms({ body: parseInput(resetPasswordSchema, fields), headers: request.headers, returnHeaders: true }),
+    getAuth().api.resetPasswordCms({
+      body: parseInput(resetPasswordSchema, fields),
+      headers: request.headers,
+      returnHeaders: true,
+    }),
   );
   if (!result.ok) return result.failure;
   return redirectWithCookies(AUTH_PAGES.account, result.headers);
@@ -38,7 +42,13 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       <AuthForm state={actionData} submitLabel="Save the new password" pendingLabel="Saving…">
         <input type="hidden" name="code" value={loaderData.code} />
         <Field name="password" label="New password" type="password" autoComplete="new-password" state={actionData} />
-        <Field name="passwordConfirmation" label="Repeat the new password" type="password" autoComplete="new-password" state={actionData} />
+        <Field
+          name="passwordConfirmation"
+          label="Repeat the new password"
+          type="password"
+          autoComplete="new-password"
+          state={actionData}
+        />
       </AuthForm>
       {actionData?.fieldErrors?.code && <p className="form-error">{actionData.fieldErrors.code}</p>}
     </section>

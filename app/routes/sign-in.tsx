@@ -93,4 +93,3 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign in | Acme" }];
-

@@ -1,24 +1,24 @@
-'use strict';
+"use strict";
 
 module.exports = ({ env }) => ({
   // SERVE_ADMIN=false skips the admin panel: `strapi start` then needs no `strapi build` (used by tests).
-  serveAdminPanel: env.bool('SERVE_ADMIN', true),
+  serveAdminPanel: env.bool("SERVE_ADMIN", true),
   auth: {
-    secret: env('ADMIN_JWT_SECRET'),
+    secret: env("ADMIN_JWT_SECRET"),
   },
   apiToken: {
-    salt: env('API_TOKEN_SALT'),
+    salt: env("API_TOKEN_SALT"),
   },
   transfer: {
     token: {
-      salt: env('TRANSFER_TOKEN_SALT'),
+      salt: env("TRANSFER_TOKEN_SALT"),
     },
   },
   secrets: {
-    encryptionKey: env('ENCRYPTION_KEY'),
+    encryptionKey: env("ENCRYPTION_KEY"),
   },
   flags: {
-    nps: env.bool('FLAG_NPS', false),
-    promoteEE: env.bool('FLAG_PROMOTE_EE', false),
+    nps: env.bool("FLAG_NPS", false),
+    promoteEE: env.bool("FLAG_PROMOTE_EE", false),
   },
 });

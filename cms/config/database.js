@@ -1,50 +1,50 @@
-'use strict';
+"use strict";
 
-const path = require('node:path');
+const path = require("node:path");
 
-const CMS_ROOT = path.resolve(__dirname, '..');
+const CMS_ROOT = path.resolve(__dirname, "..");
 
 module.exports = ({ env }) => {
-  const client = env('DATABASE_CLIENT', 'sqlite');
+  const client = env("DATABASE_CLIENT", "sqlite");
 
-  if (client === 'postgres') {
-    const ssl = env.bool('DATABASE_SSL', false)
-      ? { rejectUnauthorized: env.bool('DATABASE_SSL_REJECT_UNAUTHORIZED', true) }
+  if (client === "postgres") {
+    const ssl = env.bool("DATABASE_SSL", false)
+      ? { rejectUnauthorized: env.bool("DATABASE_SSL_REJECT_UNAUTHORIZED", true) }
       : false;
-    const connectionString = env('DATABASE_URL');
+    const connectionString = env("DATABASE_URL");
     return {
       connection: {
-        client: 'postgres',
+        client: "postgres",
         connection: connectionString
-          ? { connectionString, ssl, schema: env('DATABASE_SCHEMA', 'public') }
+          ? { connectionString, ssl, schema: env("DATABASE_SCHEMA", "public") }
           : {
-              host: env('DATABASE_HOST', '127.0.0.1'),
-              port: env.int('DATABASE_PORT', 5432),
-              database: env('DATABASE_NAME', 'strapi'),
-              user: env('DATABASE_USERNAME', 'strapi'),
-              password: env('DATABASE_PASSWORD', 'strapi'),
+              host: env("DATABASE_HOST", "127.0.0.1"),
+              port: env.int("DATABASE_PORT", 5432),
+              database: env("DATABASE_NAME", "strapi"),
+              user: env("DATABASE_USERNAME", "strapi"),
+              password: env("DATABASE_PASSWORD", "strapi"),
               ssl,
-              schema: env('DATABASE_SCHEMA', 'public'),
+              schema: env("DATABASE_SCHEMA", "public"),
             },
-        pool: { min: env.int('DATABASE_POOL_MIN', 2), max: env.int('DATABASE_POOL_MAX', 10) },
-        acquireConnectionTimeout: env.int('DATABASE_CONNECTION_TIMEOUT', 60000),
+        pool: { min: env.int("DATABASE_POOL_MIN", 2), max: env.int("DATABASE_POOL_MAX", 10) },
+        acquireConnectionTimeout: env.int("DATABASE_CONNECTION_TIMEOUT", 60000),
       },
     };
   }
 
-  if (client !== 'sqlite') {
+  if (client !== "sqlite") {
     throw new Error(`[cms] Unsupported DATABASE_CLIENT "${client}" (use "sqlite" or "postgres").`);
   }
 
   return {
     connection: {
-      client: 'sqlite',
+      client: "sqlite",
       connection: {
         // Relative paths are resolved against cms/, not the current working directory.
-        filename: path.resolve(CMS_ROOT, env('DATABASE_FILENAME', '.tmp/data.db')),
+        filename: path.resolve(CMS_ROOT, env("DATABASE_FILENAME", ".tmp/data.db")),
       },
       useNullAsDefault: true,
-      acquireConnectionTimeout: env.int('DATABASE_CONNECTION_TIMEOUT', 60000),
+      acquireConnectionTimeout: env.int("DATABASE_CONNECTION_TIMEOUT", 60000),
     },
   };
 };

@@ -1,36 +1,36 @@
-'use strict';
+"use strict";
 
-const path = require('node:path');
+const path = require("node:path");
 
-const CMS_ROOT = path.resolve(__dirname, '..');
+const CMS_ROOT = path.resolve(__dirname, "..");
 
 /**
  * Email: SMTP (nodemailer) when SMTP_HOST is set, otherwise every message is written as a JSON
  * file to CMS_MAIL_DIR (development, tests; see providers/email-to-file).
  */
 function emailConfig(env) {
-  const defaultFrom = env('EMAIL_FROM', 'Acme <no-reply@example.com>');
-  const replyTo = env('EMAIL_REPLY_TO', '');
+  const defaultFrom = env("EMAIL_FROM", "Acme <no-reply@example.com>");
+  const replyTo = env("EMAIL_REPLY_TO", "");
   const settings = { defaultFrom, ...(replyTo ? { defaultReplyTo: replyTo } : {}) };
-  const host = env('SMTP_HOST', '');
+  const host = env("SMTP_HOST", "");
   if (host) {
-    const port = env.int('SMTP_PORT', 587);
-    const user = env('SMTP_USERNAME', '');
+    const port = env.int("SMTP_PORT", 587);
+    const user = env("SMTP_USERNAME", "");
     return {
-      provider: 'nodemailer',
+      provider: "nodemailer",
       providerOptions: {
         host,
         port,
         // 465 is implicit TLS; other ports upgrade with STARTTLS when the server offers it.
-        secure: env.bool('SMTP_SECURE', port === 465),
-        ...(user ? { auth: { user, pass: env('SMTP_PASSWORD', '') } } : {}),
+        secure: env.bool("SMTP_SECURE", port === 465),
+        ...(user ? { auth: { user, pass: env("SMTP_PASSWORD", "") } } : {}),
       },
       settings,
     };
   }
   return {
-    provider: 'strapi-provider-email-to-file',
-    providerOptions: { dir: path.resolve(CMS_ROOT, env('CMS_MAIL_DIR', '.tmp/mail')) },
+    provider: "strapi-provider-email-to-file",
+    providerOptions: { dir: path.resolve(CMS_ROOT, env("CMS_MAIL_DIR", ".tmp/mail")) },
     settings,
   };
 }
@@ -42,11 +42,11 @@ function emailConfig(env) {
  * client IP, and Strapi's limit is only a backstop. CMS_AUTH_RATELIMIT_MAX=0 turns it off.
  */
 function authRateLimit(env) {
-  const max = env.int('CMS_AUTH_RATELIMIT_MAX', 1000);
-  const interval = env.int('CMS_AUTH_RATELIMIT_INTERVAL_MS', 60_000);
-  if (!Number.isInteger(max) || max < 0) throw new Error('[cms] CMS_AUTH_RATELIMIT_MAX must be an integer >= 0.');
+  const max = env.int("CMS_AUTH_RATELIMIT_MAX", 1000);
+  const interval = env.int("CMS_AUTH_RATELIMIT_INTERVAL_MS", 60_000);
+  if (!Number.isInteger(max) || max < 0) throw new Error("[cms] CMS_AUTH_RATELIMIT_MAX must be an integer >= 0.");
   if (!Number.isInteger(interval) || interval < 1) {
-    throw new Error('[cms] CMS_AUTH_RATELIMIT_INTERVAL_MS must be a positive integer (milliseconds).');
+    throw new Error("[cms] CMS_AUTH_RATELIMIT_INTERVAL_MS must be a positive integer (milliseconds).");
   }
   return { enabled: max > 0, max, interval };
 }
@@ -55,9 +55,9 @@ module.exports = ({ env }) => ({
   email: {
     config: emailConfig(env),
   },
-  'users-permissions': {
+  "users-permissions": {
     config: {
-      jwtSecret: env('JWT_SECRET'),
+      jwtSecret: env("JWT_SECRET"),
       ratelimit: authRateLimit(env),
     },
   },

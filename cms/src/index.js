@@ -1,8 +1,8 @@
-const { applyAuthSettings } = require('./auth-settings');
-const { registerFullPathSync } = require('./page-hierarchy');
-const { registerRevalidation, startRevalidation, stopRevalidation } = require('./revalidation');
-const { registerAdminPermissions, grantEditorOnce } = require('./revalidation/admin-permission');
-const { seedDemoSite, shouldSeed } = require('./seed');
+const { applyAuthSettings } = require("./auth-settings");
+const { registerFullPathSync } = require("./page-hierarchy");
+const { registerRevalidation, startRevalidation, stopRevalidation } = require("./revalidation");
+const { registerAdminPermissions, grantEditorOnce } = require("./revalidation/admin-permission");
+const { seedDemoSite, shouldSeed } = require("./seed");
 
 module.exports = {
   async register({ strapi }) {

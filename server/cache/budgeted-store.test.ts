@@ -29,7 +29,11 @@ describe("BudgetedStore", () => {
   });
 
   it("a key moves between budgets when its answer changes", () => {
-    const store = new BudgetedStore(new MemoryStore<{ status: number }>(10_000), new MemoryStore<{ status: number }>(5_000), (e) => e.value.status === 404);
+    const store = new BudgetedStore(
+      new MemoryStore<{ status: number }>(10_000),
+      new MemoryStore<{ status: number }>(5_000),
+      (e) => e.value.status === 404,
+    );
     store.set("/new", entry(404));
     store.set("/new", entry(200));
     expect(store.count).toBe(1);

@@ -44,7 +44,12 @@ describe("page keys", () => {
 describe("declared query parameters", () => {
   const routes = {
     root: { id: "root", path: "", module: {} },
-    "routes/search": { id: "routes/search", parentId: "root", path: "search", module: { handle: { cacheQuery: ["q", "page"] } } },
+    "routes/search": {
+      id: "routes/search",
+      parentId: "root",
+      path: "search",
+      module: { handle: { cacheQuery: ["q", "page"] } },
+    },
     "routes/cms-home": { id: "routes/cms-home", parentId: "root", index: true, module: {} },
     "routes/cms-page": { id: "routes/cms-page", parentId: "root", path: "*", module: {} },
   };

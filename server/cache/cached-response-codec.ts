@@ -11,7 +11,11 @@ export const cachedResponseCodec = {
     });
   },
   decode(text: string): CachedResponse {
-    const raw = JSON.parse(text) as Omit<CachedResponse, "body" | "br" | "gzip"> & { body: string; br?: string; gzip?: string };
+    const raw = JSON.parse(text) as Omit<CachedResponse, "body" | "br" | "gzip"> & {
+      body: string;
+      br?: string;
+      gzip?: string;
+    };
     return {
       ...raw,
       body: Buffer.from(raw.body, "base64"),

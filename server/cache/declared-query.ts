@@ -19,7 +19,9 @@ interface ManifestRoute {
   module: { handle?: unknown };
 }
 
-export function declaredQueryParams(routes: Record<string, ManifestRoute | undefined>): (pathname: string) => readonly string[] {
+export function declaredQueryParams(
+  routes: Record<string, ManifestRoute | undefined>,
+): (pathname: string) => readonly string[] {
   const byParent = new Map<string | undefined, ManifestRoute[]>();
   for (const route of Object.values(routes)) {
     if (!route) continue;

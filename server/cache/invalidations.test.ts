@@ -224,7 +224,12 @@ describe("expiring invalidations (takedowns)", () => {
 
   it("forgetting an expiring record keeps what had not seen it expired (the expire floors)", () => {
     const time = clock();
-    const invalidations = new Invalidations({ now: time.now, maxRevalidateSeconds: 600, staleWindowMs: 60_000, origin: "here" });
+    const invalidations = new Invalidations({
+      now: time.now,
+      maxRevalidateSeconds: 600,
+      staleWindowMs: 60_000,
+      origin: "here",
+    });
     const before = invalidations.stamp();
     invalidations.applyShared("tag", "u", 5, true);
     invalidations.advanceShared(5);

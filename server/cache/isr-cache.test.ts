@@ -22,7 +22,14 @@ function controlledRender(values: string[], extra: Partial<Rendered<string>> = {
     calls++;
     return new Promise<Rendered<string>>((resolve) => {
       pending.push(() =>
-        resolve({ value, cacheable: true, tags: ["cms:api::navbar.navbar"], revalidate: 300, size: value.length, ...extra }),
+        resolve({
+          value,
+          cacheable: true,
+          tags: ["cms:api::navbar.navbar"],
+          revalidate: 300,
+          size: value.length,
+          ...extra,
+        }),
       );
     });
   };
@@ -38,7 +45,14 @@ function controlledRender(values: string[], extra: Partial<Rendered<string>> = {
 
 const immediate =
   (value: string, extra: Partial<Rendered<string>> = {}) =>
-  async (): Promise<Rendered<string>> => ({ value, cacheable: true, tags: [], revalidate: 300, size: value.length, ...extra });
+  async (): Promise<Rendered<string>> => ({
+    value,
+    cacheable: true,
+    tags: [],
+    revalidate: 300,
+    size: value.length,
+    ...extra,
+  });
 
 describe("ISR cache", () => {
   it("renders a miss once, then serves hits until the interval elapses", async () => {
@@ -191,8 +205,14 @@ describe("ISR cache: expiring invalidations (takedowns)", () => {
     invalidations.revalidateTag("t");
     expect((await cache.get("/a", "/a", immediate("a2", { tags: ["t"] }))).status).toBe("STALE");
     invalidations.revalidateTag("t", { expire: true });
-    expect(await cache.get("/a", "/a", immediate("a3", { tags: ["t"] }))).toMatchObject({ status: "MISS", value: "a3" });
-    expect(await cache.get("/b", "/b", immediate("b3", { tags: ["t"] }))).toMatchObject({ status: "MISS", value: "b3" });
+    expect(await cache.get("/a", "/a", immediate("a3", { tags: ["t"] }))).toMatchObject({
+      status: "MISS",
+      value: "a3",
+    });
+    expect(await cache.get("/b", "/b", immediate("b3", { tags: ["t"] }))).toMatchObject({
+      status: "MISS",
+      value: "b3",
+    });
   });
 
   it("100 concurrent callers after a takedown wait for one render and all get it, none the old page", async () => {
@@ -222,7 +242,10 @@ describe("ISR cache: expiring invalidations (takedowns)", () => {
     expect(earlyResult).toMatchObject({ status: "MISS", value: "rendered before the takedown" });
     expect(earlyResult.entry).toBeUndefined();
     expect(await late).toMatchObject({ status: "MISS", value: "rendered after the takedown" });
-    expect(await cache.get("/a", "/a", immediate("unused"))).toMatchObject({ status: "HIT", value: "rendered after the takedown" });
+    expect(await cache.get("/a", "/a", immediate("unused"))).toMatchObject({
+      status: "HIT",
+      value: "rendered after the takedown",
+    });
   });
 
   it("a background regeneration under way when the takedown lands is not joined either", async () => {

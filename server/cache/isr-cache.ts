@@ -67,7 +67,14 @@ export interface Served<V> {
 }
 
 export class IsrCache<V> {
-  readonly counters: CacheCounters = { hits: 0, stale: 0, misses: 0, expired: 0, regenerations: 0, regenerationFailures: 0 };
+  readonly counters: CacheCounters = {
+    hits: 0,
+    stale: 0,
+    misses: 0,
+    expired: 0,
+    regenerations: 0,
+    regenerationFailures: 0,
+  };
   /** Renders under way by key, with what the invalidation record was when each began. */
   private readonly inFlight = new Map<string, { work: Promise<Served<V>>; seen: InvalidationStamp }>();
   private readonly failures = new Map<string, { count: number; retryAt: number }>();
@@ -160,7 +167,9 @@ export class IsrCache<V> {
     const local = this.options.store.get(key);
     const freshShared = async () => {
       const shared = await remote.fetch(key);
-      return shared && !this.isStale(shared) && shared.generatedAt > (local?.generatedAt ?? -Infinity) ? shared : undefined;
+      return shared && !this.isStale(shared) && shared.generatedAt > (local?.generatedAt ?? -Infinity)
+        ? shared
+        : undefined;
     };
     const adopt = (shared: CacheEntry<V>): Served<V> => {
       this.options.store.set(key, shared);

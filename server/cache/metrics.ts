@@ -28,7 +28,11 @@ export function createMetricsRegistry(source: CacheMetricsSource): Registry {
       () => source.pageCache.counters.expired,
     ],
     ["isr_cache_bypasses_total", "Personal requests rendered without the cache", source.bypasses],
-    ["isr_cache_regenerations_total", "Background regenerations started", () => source.pageCache.counters.regenerations],
+    [
+      "isr_cache_regenerations_total",
+      "Background regenerations started",
+      () => source.pageCache.counters.regenerations,
+    ],
     [
       "isr_cache_regeneration_failures_total",
       "Regenerations that failed",

@@ -21,7 +21,10 @@ afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => reso
 
 /** The middleware in a real Express app, with a render the test controls. */
 async function serve(render: (request: Request, variant: RenderVariant) => Promise<PageRender>) {
-  const cache = new IsrCache<CachedResponse>({ store: new MemoryStore(10_000_000), invalidations: new Invalidations() });
+  const cache = new IsrCache<CachedResponse>({
+    store: new MemoryStore(10_000_000),
+    invalidations: new Invalidations(),
+  });
   const seen: Array<string | null> = [];
   const app = express();
   app.use(
@@ -49,7 +52,8 @@ async function serve(render: (request: Request, variant: RenderVariant) => Promi
   return { get, seen };
 }
 
-const page = (body: string, init: ResponseInit = {}, extra: Partial<PageRender> = {}) =>
+const page =
+  (body: string, init: ResponseInit = {}, extra: Partial<PageRender> = {}) =>
   async (): Promise<PageRender> => ({
     response: new Response(body, { status: 200, headers: { "content-type": "text/html" }, ...init }),
     tags: ["cms:api::navbar.navbar"],
@@ -92,8 +96,14 @@ describe("response cache middleware", () => {
     const analytics = await get("/x", { cookie: "_ga=GA1.1.123; consent=all" });
     expect(analytics).toMatchObject({ cache: "HIT", body: "public" });
     // The signed-in variant: its own entry, keyed on the cookie's presence, never its value.
-    expect(await get("/x", { cookie: "_ga=1; better-auth.session_token=one" })).toMatchObject({ cache: "MISS", body: "signed in" });
-    expect(await get("/x", { cookie: "better-auth.session_token=two" })).toMatchObject({ cache: "HIT", body: "signed in" });
+    expect(await get("/x", { cookie: "_ga=1; better-auth.session_token=one" })).toMatchObject({
+      cache: "MISS",
+      body: "signed in",
+    });
+    expect(await get("/x", { cookie: "better-auth.session_token=two" })).toMatchObject({
+      cache: "HIT",
+      body: "signed in",
+    });
     expect(seen).toEqual([null, null]);
   });
 

@@ -142,7 +142,8 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
     try {
       const page = requestKey(req, options.declaredQuery);
       const variant = { signedIn: page.key !== page.url };
-      const visitorSpecific = Boolean(req.headers.authorization) || (Boolean(req.headers.cookie) && personal.has(page.url));
+      const visitorSpecific =
+        Boolean(req.headers.authorization) || (Boolean(req.headers.cookie) && personal.has(page.url));
       if (visitorSpecific) return await sendPersonal(req, res, variant);
       const served = await options.cache.get(page.key, path, () =>
         renderShared(`${options.origin}${page.url}`, path, variant, options),
@@ -153,7 +154,13 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
           personal.set(page.url, true);
           if (req.headers.cookie) return await sendPersonal(req, res, variant);
         }
-        return await sendUncached(res, toResponse(served.value), served.failed ? "MISS" : "BYPASS", req.method, options);
+        return await sendUncached(
+          res,
+          toResponse(served.value),
+          served.failed ? "MISS" : "BYPASS",
+          req.method,
+          options,
+        );
       }
       writeCached(req, res, served.value, served.status);
     } catch (error) {
@@ -229,13 +236,18 @@ function wireHeaders(
     ["surrogate-key", tags.map((tag) => tag.replaceAll(" ", "_")).join(" ")],
   ];
   const forEncoding = (body: Buffer | undefined, encoding?: string) =>
-    body && [
+    body &&
+    [
       ...common,
       ...(encoding ? ([["content-encoding", encoding]] as Array<[string, string]>) : []),
       ["content-length", String(body.length)],
       ["x-cache", "HIT"],
     ].flat();
-  return { identity: forEncoding(cached.body), br: forEncoding(cached.br, "br"), gzip: forEncoding(cached.gzip, "gzip") };
+  return {
+    identity: forEncoding(cached.body),
+    br: forEncoding(cached.br, "br"),
+    gzip: forEncoding(cached.gzip, "gzip"),
+  };
 }
 
 function toResponse(cached: CachedResponse): Response {

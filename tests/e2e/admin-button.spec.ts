@@ -27,7 +27,8 @@ test.beforeAll(async ({ browser }) => {
     const key = "STRAPI_GUIDED_TOUR";
     try {
       const state = JSON.parse(window.localStorage.getItem(key) ?? "null");
-      if (state && state.enabled !== false) window.localStorage.setItem(key, JSON.stringify({ ...state, enabled: false }));
+      if (state && state.enabled !== false)
+        window.localStorage.setItem(key, JSON.stringify({ ...state, enabled: false }));
     } catch {
       // no stored state yet: the next load has it
     }
@@ -76,12 +77,12 @@ function successNotification(text: string): Locator {
 
 /** Waits until path is a settled cache HIT on the site (earlier tests may have left it stale). */
 async function settledHit(request: APIRequestContext, path: string) {
-  await expect
-    .poll(async () => (await request.get(path)).headers()["x-cache"], { timeout: 10_000 })
-    .toBe("HIT");
+  await expect.poll(async () => (await request.get(path)).headers()["x-cache"], { timeout: 10_000 }).toBe("HIT");
 }
 
-test("page edit view with ?showRevalidateCache=true: the action revalidates the page on the site", async ({ request }) => {
+test("page edit view with ?showRevalidateCache=true: the action revalidates the page on the site", async ({
+  request,
+}) => {
   const documentId = await (await StrapiAdmin.login(cmsUrl())).pageDocumentId("/company", "en");
   await settledHit(request, "/company");
 

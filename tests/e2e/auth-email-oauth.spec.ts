@@ -56,10 +56,14 @@ test("an unknown address gets the same answer and status as a known one", async 
   const origin = new URL(test.info().project.use.baseURL ?? "http://127.0.0.1:3100").origin;
   const ask = (email: string) =>
     request.post("/forgot-password", { headers: { origin }, form: { email }, maxRedirects: 0 });
-  const [forKnown, forUnknown] = await Promise.all([ask(known), ask(`nobody-${unique(info.project.name)}@example.com`)]);
+  const [forKnown, forUnknown] = await Promise.all([
+    ask(known),
+    ask(`nobody-${unique(info.project.name)}@example.com`),
+  ]);
   expect(forUnknown.status()).toBe(forKnown.status());
   expect(forKnown.status()).toBe(200);
-  const strip = (html: string) => html.replace(/[a-z0-9.-]+@example\.com/g, "EMAIL").replace(/<script[\s\S]*?<\/script>/g, "");
+  const strip = (html: string) =>
+    html.replace(/[a-z0-9.-]+@example\.com/g, "EMAIL").replace(/<script[\s\S]*?<\/script>/g, "");
   expect(strip(await forUnknown.text())).toBe(strip(await forKnown.text()));
 });
 
@@ -79,7 +83,9 @@ async function signInWithOidc(page: Page, login: string) {
   if (await consent.isVisible().catch(() => false)) await consent.click();
 }
 
-test("signing in with an OpenID Connect provider creates the CMS user, and reuses it next time", async ({ page }, info) => {
+test("signing in with an OpenID Connect provider creates the CMS user, and reuses it next time", async ({
+  page,
+}, info) => {
   const login = `oidc-${unique(info.project.name)}`;
   await signInWithOidc(page, login);
   await expect(page).toHaveURL(/\/account$/);
@@ -96,7 +102,9 @@ test("signing in with an OpenID Connect provider creates the CMS user, and reuse
   expect(secondId.id).toBe(firstId.id);
 });
 
-test("an unverified provider email that matches a password account is refused with a clear message", async ({ page }, info) => {
+test("an unverified provider email that matches a password account is refused with a clear message", async ({
+  page,
+}, info) => {
   const login = `unverified-${unique(info.project.name)}`;
   await registerInCms(`${login}@example.com`, "Password-account-1");
   await signInWithOidc(page, login);
@@ -106,7 +114,9 @@ test("an unverified provider email that matches a password account is refused wi
   expect(cookies.filter((cookie) => cookie.name === "better-auth.session_token")).toEqual([]);
 });
 
-test("an OpenID sign-in does not land in a password account someone registered with its address (pre-hijack)", async ({ page }, info) => {
+test("an OpenID sign-in does not land in a password account someone registered with its address (pre-hijack)", async ({
+  page,
+}, info) => {
   const login = `victim-${unique(info.project.name)}`;
   const email = `${login}@example.com`;
   // The attacker registers the victim's address with a password: no confirmation mail is sent.
@@ -125,7 +135,8 @@ test("an OpenID sign-in does not land in a password account someone registered w
 });
 
 const siteOrigin = () => new URL(test.info().project.use.baseURL ?? "http://127.0.0.1:3100").origin;
-const resync = (request: Page["request"]) => request.post("/api/auth/sync-oauth-cms", { headers: { origin: siteOrigin() }, data: {} });
+const resync = (request: Page["request"]) =>
+  request.post("/api/auth/sync-oauth-cms", { headers: { origin: siteOrigin() }, data: {} });
 
 /** Another client holding a copy of these cookies (someone who copied them). */
 function withCookies(playwright: PlaywrightWorkerArgs["playwright"], cookies: Cookie[]) {
@@ -134,13 +145,19 @@ function withCookies(playwright: PlaywrightWorkerArgs["playwright"], cookies: Co
 
 async function cmsUsersWithEmail(admin: StrapiAdmin, email: string) {
   const query = new URLSearchParams({ "filters[$and][0][email][$eqi]": email });
-  const { results } = (await admin.call("GET", `/content-manager/collection-types/plugin::users-permissions.user?${query}`)) as {
+  const { results } = (await admin.call(
+    "GET",
+    `/content-manager/collection-types/plugin::users-permissions.user?${query}`,
+  )) as {
     results: Array<{ documentId: string }>;
   };
   return results;
 }
 
-test("a copy of an OpenID session's cookies, replayed after sign-out, cannot be turned into a new session", async ({ page, playwright }, info) => {
+test("a copy of an OpenID session's cookies, replayed after sign-out, cannot be turned into a new session", async ({
+  page,
+  playwright,
+}, info) => {
   const login = `replay-${unique(info.project.name)}`;
   await signInWithOidc(page, login);
   await expect(page).toHaveURL(/\/account$/);
@@ -159,7 +176,9 @@ test("a copy of an OpenID session's cookies, replayed after sign-out, cannot be 
   }
 });
 
-test("an OpenID user an administrator deleted cannot bring their CMS user back with their old session", async ({ page }, info) => {
+test("an OpenID user an administrator deleted cannot bring their CMS user back with their old session", async ({
+  page,
+}, info) => {
   const login = `deleted-${unique(info.project.name)}`;
   const email = `${login}@example.com`;
   await signInWithOidc(page, login);
@@ -173,7 +192,10 @@ test("an OpenID user an administrator deleted cannot bring their CMS user back w
   expect(await (await page.request.get("/api/auth/get-session")).json()).toBeNull();
 });
 
-test("re-syncing an OpenID session issues a new session and revokes the one it replaces", async ({ page, playwright }, info) => {
+test("re-syncing an OpenID session issues a new session and revokes the one it replaces", async ({
+  page,
+  playwright,
+}, info) => {
   const login = `resync-${unique(info.project.name)}`;
   await signInWithOidc(page, login);
   await expect(page).toHaveURL(/\/account$/);

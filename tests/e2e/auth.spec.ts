@@ -34,7 +34,9 @@ test("a visitor registers, is asked to sign in, signs in, signs out and signs in
   await expect(page.getByTestId("account-email")).toHaveText(email);
 });
 
-test("registration errors show next to the fields and keep the email; a taken address is not revealed", async ({ page }, info) => {
+test("registration errors show next to the fields and keep the email; a taken address is not revealed", async ({
+  page,
+}, info) => {
   const email = newEmail(info.project.name);
   await registerInCms(email, "Existing-pass-1");
   await page.goto("/register");

@@ -61,13 +61,18 @@ async function takenDown(request: APIRequestContext, path: string) {
       { timeout: 15_000, intervals: [100] },
     )
     .toBe(404);
-  expect(seen.filter((answer) => answer.endsWith("STALE")), seen.join(", ")).toEqual([]);
+  expect(
+    seen.filter((answer) => answer.endsWith("STALE")),
+    seen.join(", "),
+  ).toEqual([]);
   expect(seen.at(-1)).toBe("404 MISS");
 }
 
 const slugFor = (name: string, project: string) => `e2e-${name}-${project}-${Date.now().toString(36)}`;
 
-test("a new page (was a 404), its edit, and its unpublish (404 again, at once) reach the site without a manual call", async ({ request }, info) => {
+test("a new page (was a 404), its edit, and its unpublish (404 again, at once) reach the site without a manual call", async ({
+  request,
+}, info) => {
   const slug = slugFor("publish", info.project.name);
   const path = `/${slug}`;
   const missing = await request.get(path);
@@ -97,10 +102,12 @@ test("a navbar change reaches two cached pages; the seeded navbar is put back", 
   const label = `Press ${info.project.name} ${Date.now().toString(36)}`;
   try {
     await admin.setLinks("api::navbar.navbar", "en", [...seeded, { label, url: "/company" }]);
-    for (const path of ["/jobs", "/company/careers"]) await shows(request, path, (status, html) => status === 200 && html.includes(label));
+    for (const path of ["/jobs", "/company/careers"])
+      await shows(request, path, (status, html) => status === 200 && html.includes(label));
   } finally {
     await admin.setLinks("api::navbar.navbar", "en", seeded);
-    for (const path of ["/jobs", "/company/careers"]) await shows(request, path, (status, html) => status === 200 && !html.includes(label));
+    for (const path of ["/jobs", "/company/careers"])
+      await shows(request, path, (status, html) => status === 200 && !html.includes(label));
   }
 });
 
@@ -116,7 +123,9 @@ test("a page move: the children's new URLs work, the old ones redirect", async (
       await shows(request, path, (status) => status === 200); // cached under the old URL
     }
 
-    await cm("POST", `${PAGES}/${child}/actions/publish?locale=en`, { parent: { connect: [{ documentId: to, locale: "en" }] } });
+    await cm("POST", `${PAGES}/${child}/actions/publish?locale=en`, {
+      parent: { connect: [{ documentId: to, locale: "en" }] },
+    });
 
     await shows(request, `/${b}/team`, (status, html) => status === 200 && html.includes(`Child of ${a}`));
     await shows(request, `/${b}/team/lead`, (status, html) => status === 200 && html.includes(`Grandchild of ${a}`));
@@ -138,14 +147,20 @@ test("a page move: the children's new URLs work, the old ones redirect", async (
   }
 });
 
-test("a redirect an editor publishes answers at once; unpublished, the path is a 404 again at once", async ({ request }, info) => {
+test("a redirect an editor publishes answers at once; unpublished, the path is a 404 again at once", async ({
+  request,
+}, info) => {
   const REDIRECTS = "/content-manager/collection-types/api::redirect.redirect";
   const slug = slugFor("redirect", info.project.name);
   const path = `/${slug}`;
   expect((await request.get(path, { maxRedirects: 0 })).status()).toBe(404);
   await request.get(path, { maxRedirects: 0 }); // cached as a 404
 
-  const { data: created } = await cm("POST", REDIRECTS, { source: `/en${path}`, destination: "/jobs", permanent: false });
+  const { data: created } = await cm("POST", REDIRECTS, {
+    source: `/en${path}`,
+    destination: "/jobs",
+    permanent: false,
+  });
   await cm("POST", `${REDIRECTS}/${created.documentId}/actions/publish`, {});
   await shows(request, path, (status) => status === 307);
   const answer = await request.get(path, { maxRedirects: 0 });

@@ -25,7 +25,8 @@ export default async function globalSetup() {
   const dir = mkdtempSync(path.join(tmpdir(), "e2e-cms-"));
   // tests/e2e/admin-button.spec.ts clicks through the real admin UI.
   const adminBuild = ensureAdminBuild(path.join(dir, "cms-build.log"));
-  if (adminBuild.built) console.log(`[e2e] built the Strapi admin UI (cms/build) in ${Math.round(adminBuild.ms / 1000)} s`);
+  if (adminBuild.built)
+    console.log(`[e2e] built the Strapi admin UI (cms/build) in ${Math.round(adminBuild.ms / 1000)} s`);
   // What `npm start` runs needs both halves of the build: build/server (the app) and build/server-entry.mjs.
   if (process.env.E2E_SITE_BUILT !== "1") {
     execFileSync("npm", ["run", "--silent", "build"], { cwd: projectRoot, stdio: "ignore" });

@@ -7,7 +7,11 @@ import { StrapiAdmin } from "../support/strapi-admin.ts";
 const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
 const secret = () => process.env.E2E_REVALIDATE_SECRET ?? "";
 
-async function revalidate(request: APIRequestContext, next: { fullPaths?: string[]; tags?: string[] }, uid = "api::page.page") {
+async function revalidate(
+  request: APIRequestContext,
+  next: { fullPaths?: string[]; tags?: string[] },
+  uid = "api::page.page",
+) {
   const response = await request.post("/api/cms-revalidate", {
     headers: { authorization: `Bearer ${secret()}` },
     data: { uid, next },
@@ -17,10 +21,13 @@ async function revalidate(request: APIRequestContext, next: { fullPaths?: string
 
 async function eventually(request: APIRequestContext, path: string, predicate: (html: string) => boolean) {
   await expect
-    .poll(async () => {
-      const response = await request.get(path);
-      return response.headers()["x-cache"] === "HIT" && predicate(await response.text());
-    }, { timeout: 10_000 })
+    .poll(
+      async () => {
+        const response = await request.get(path);
+        return response.headers()["x-cache"] === "HIT" && predicate(await response.text());
+      },
+      { timeout: 10_000 },
+    )
     .toBe(true);
 }
 

@@ -120,7 +120,9 @@ test("hashed assets are cached for a year, and security headers are set", async 
   expect(asset.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
 });
 
-test("a signed-in visitor gets cached pages that show they are signed in, and can sign out from any page", async ({ page }, info) => {
+test("a signed-in visitor gets cached pages that show they are signed in, and can sign out from any page", async ({
+  page,
+}, info) => {
   const email = `cached-${info.project.name}-${Date.now()}@example.com`;
   await registerInCms(email, "Correct-horse-1");
   await signInInBrowser(page, email, "Correct-horse-1");
@@ -154,9 +156,18 @@ test("a page's head has its canonical URL, Open Graph and Twitter tags, and href
     await page.goto(path);
     const head = page.locator("head");
     await expect(head.locator('link[rel="canonical"]'), path).toHaveAttribute("href", `${baseURL}${canonical}`);
-    await expect(head.locator('link[rel="alternate"][hreflang="en"]'), path).toHaveAttribute("href", `${baseURL}/company`);
-    await expect(head.locator('link[rel="alternate"][hreflang="de"]'), path).toHaveAttribute("href", `${baseURL}/de/company`);
-    await expect(head.locator('link[rel="alternate"][hreflang="x-default"]'), path).toHaveAttribute("href", `${baseURL}/company`);
+    await expect(head.locator('link[rel="alternate"][hreflang="en"]'), path).toHaveAttribute(
+      "href",
+      `${baseURL}/company`,
+    );
+    await expect(head.locator('link[rel="alternate"][hreflang="de"]'), path).toHaveAttribute(
+      "href",
+      `${baseURL}/de/company`,
+    );
+    await expect(head.locator('link[rel="alternate"][hreflang="x-default"]'), path).toHaveAttribute(
+      "href",
+      `${baseURL}/company`,
+    );
     await expect(head.locator('meta[property="og:url"]'), path).toHaveAttribute("content", `${baseURL}${canonical}`);
     await expect(head.locator('meta[property="og:locale"]'), path).toHaveAttribute("content", locale);
     await expect(head.locator('meta[property="og:type"]'), path).toHaveAttribute("content", "website");
@@ -175,13 +186,19 @@ test("a page's head has its canonical URL, Open Graph and Twitter tags, and href
   expect(served.headers()["content-type"]).toBe("image/png");
 });
 
-test("the home page has its head too; a page in one locale only has no hreflang alternates", async ({ page, baseURL }) => {
+test("the home page has its head too; a page in one locale only has no hreflang alternates", async ({
+  page,
+  baseURL,
+}) => {
   await page.goto("/");
   await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/`);
   await expect(page.locator('head link[rel="alternate"][hreflang="de"]')).toHaveAttribute("href", `${baseURL}/de`);
 
   await page.goto("/company/careers/engineering");
-  await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/company/careers/engineering`);
+  await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute(
+    "href",
+    `${baseURL}/company/careers/engineering`,
+  );
   await expect(page.locator('head link[rel="alternate"]')).toHaveCount(0);
   await expect(page.locator('head meta[property="og:locale:alternate"]')).toHaveCount(0);
 });
@@ -202,7 +219,10 @@ test("/sitemap.xml lists the seeded pages in both locales; /robots.txt names it"
   const xml = await sitemap.text();
   expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
   const entries = new Map(
-    [...xml.matchAll(/<url><loc>([^<]*)<\/loc><lastmod>([^<]*)<\/lastmod><\/url>/g)].map((match) => [match[1]!, match[2]!]),
+    [...xml.matchAll(/<url><loc>([^<]*)<\/loc><lastmod>([^<]*)<\/lastmod><\/url>/g)].map((match) => [
+      match[1]!,
+      match[2]!,
+    ]),
   );
   const seeded = [
     "/",

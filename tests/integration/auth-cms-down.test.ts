@@ -29,7 +29,11 @@ afterAll(async () => {
 });
 
 const post = (url: string, body: unknown) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json", origin: app.url }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: app.url },
+    body: JSON.stringify(body),
+  });
 
 describe("when the real CMS stops", () => {
   it("a signed-in visitor stays signed in, sign-in says the CMS is unavailable, and all recovers", async () => {
@@ -39,7 +43,10 @@ describe("when the real CMS stops", () => {
       passwordConfirmation: "Still-here-1",
     });
     expect(registered.status).toBe(200);
-    const signedIn = await post(`${app.url}/api/auth/sign-in-cms`, { email: "down@example.com", password: "Still-here-1" });
+    const signedIn = await post(`${app.url}/api/auth/sign-in-cms`, {
+      email: "down@example.com",
+      password: "Still-here-1",
+    });
     expect(signedIn.status).toBe(200);
     const cookie = signedIn.headers
       .getSetCookie()
@@ -50,12 +57,18 @@ describe("when the real CMS stops", () => {
     const account = await fetch(`${app.url}/account`, { headers: { cookie }, redirect: "manual" });
     expect(account.status).toBe(200);
     expect(await account.text()).toContain("down@example.com");
-    const signIn = await post(`${app.url}/api/auth/sign-in-cms`, { email: "down@example.com", password: "Still-here-1" });
+    const signIn = await post(`${app.url}/api/auth/sign-in-cms`, {
+      email: "down@example.com",
+      password: "Still-here-1",
+    });
     expect(signIn.status).toBe(503);
     expect((await signIn.json()).message).toBe("Accounts are unavailable right now. Please try again in a moment.");
 
     cms = await startCms({ port: CMS_PORT, dbFile });
-    const again = await post(`${app.url}/api/auth/sign-in-cms`, { email: "down@example.com", password: "Still-here-1" });
+    const again = await post(`${app.url}/api/auth/sign-in-cms`, {
+      email: "down@example.com",
+      password: "Still-here-1",
+    });
     expect(again.status, app.output().slice(-2000)).toBe(200);
     const stillSignedIn = await fetch(`${app.url}/account`, { headers: { cookie }, redirect: "manual" });
     expect(stillSignedIn.status).toBe(200);

@@ -41,7 +41,12 @@ beforeAll(async () => {
   });
   app = await startApp({
     port: APP_PORT,
-    env: { CMS_URL: cms.url, CMS_REST_READONLY_API_KEY: cms.token, CMS_FETCH_TIMEOUT_MS: "5000", AUTH_RATE_LIMIT_MAX: "1000" },
+    env: {
+      CMS_URL: cms.url,
+      CMS_REST_READONLY_API_KEY: cms.token,
+      CMS_FETCH_TIMEOUT_MS: "5000",
+      AUTH_RATE_LIMIT_MAX: "1000",
+    },
   });
   const registered = await fetch(`${cms.url}/api/auth/local/register`, {
     method: "POST",
@@ -74,7 +79,12 @@ async function timedPost(apiPath: string, body: unknown, form = false): Promise<
     redirect: "manual",
   });
   const text = await response.text();
-  return { status: response.status, body: text, cookies: response.headers.getSetCookie(), ms: performance.now() - started };
+  return {
+    status: response.status,
+    body: text,
+    cookies: response.headers.getSetCookie(),
+    ms: performance.now() - started,
+  };
 }
 
 const median = (values: number[]) => {
@@ -96,7 +106,12 @@ async function interleaved(rounds: number, a: (i: number) => Promise<Sample>, b:
 
 describe("no account enumeration (real Strapi)", () => {
   it("register: a taken address gets the answer a new one gets (no 409, no session), in the same time", async () => {
-    const register = (email: string) => timedPost("/api/auth/register-cms", { email, password: "Fresh-passw0rd!", passwordConfirmation: "Fresh-passw0rd!" });
+    const register = (email: string) =>
+      timedPost("/api/auth/register-cms", {
+        email,
+        password: "Fresh-passw0rd!",
+        passwordConfirmation: "Fresh-passw0rd!",
+      });
     const [fresh, taken] = await interleaved(
       7,
       (i) => register(`new-${i}@example.com`),
@@ -107,19 +122,27 @@ describe("no account enumeration (real Strapi)", () => {
       expect(sample.body).toBe(fresh[0]!.body);
       expect(sample.cookies.filter((cookie) => cookie.includes("session"))).toEqual([]);
     }
-    expect(JSON.parse(fresh[0]!.body).message).toMatch(/If this email address was not registered yet, your account is ready/);
+    expect(JSON.parse(fresh[0]!.body).message).toMatch(
+      /If this email address was not registered yet, your account is ready/,
+    );
     // Strapi takes ~120 ms more for a new address (bcrypt, insert); the answers must not show it.
     const spread = Math.abs(median(fresh.map((s) => s.ms)) - median(taken.map((s) => s.ms)));
-    expect(spread, `new ${fresh.map((s) => Math.round(s.ms))} taken ${taken.map((s) => Math.round(s.ms))}`).toBeLessThan(50);
+    expect(
+      spread,
+      `new ${fresh.map((s) => Math.round(s.ms))} taken ${taken.map((s) => Math.round(s.ms))}`,
+    ).toBeLessThan(50);
 
     // The new account exists; the taken one kept its password.
-    expect((await timedPost("/api/auth/sign-in-cms", { email: "new-0@example.com", password: "Fresh-passw0rd!" })).status).toBe(200);
+    expect(
+      (await timedPost("/api/auth/sign-in-cms", { email: "new-0@example.com", password: "Fresh-passw0rd!" })).status,
+    ).toBe(200);
     expect((await timedPost("/api/auth/sign-in-cms", { email: KNOWN, password: KNOWN_PASSWORD })).status).toBe(200);
     expect((await timedPost("/api/auth/sign-in-cms", { email: KNOWN, password: "Fresh-passw0rd!" })).status).toBe(401);
   }, 60_000);
 
   it("the register form answers a taken address with the page a new address gets", async () => {
-    const form = (email: string) => timedPost("/register", { email, password: "Form-passw0rd!", passwordConfirmation: "Form-passw0rd!" }, true);
+    const form = (email: string) =>
+      timedPost("/register", { email, password: "Form-passw0rd!", passwordConfirmation: "Form-passw0rd!" }, true);
     const fresh = await form("form-new@example.com");
     const taken = await form(KNOWN);
     expect(fresh.status).toBe(200);
@@ -143,10 +166,15 @@ describe("no account enumeration (real Strapi)", () => {
     }
     // Strapi takes 300 ms (the mail server) and more for a known address; the answers must not show it.
     const spread = Math.abs(median(known.map((s) => s.ms)) - median(unknown.map((s) => s.ms)));
-    expect(spread, `known ${known.map((s) => Math.round(s.ms))} unknown ${unknown.map((s) => Math.round(s.ms))}`).toBeLessThan(50);
+    expect(
+      spread,
+      `known ${known.map((s) => Math.round(s.ms))} unknown ${unknown.map((s) => Math.round(s.ms))}`,
+    ).toBeLessThan(50);
 
     // The work still happens, after the answer: every request for the known address mailed it.
-    await expect.poll(() => smtp.messages.filter((mail) => mail.to.includes(KNOWN)).length, { timeout: 15_000 }).toBe(15);
+    await expect
+      .poll(() => smtp.messages.filter((mail) => mail.to.includes(KNOWN)).length, { timeout: 15_000 })
+      .toBe(15);
     expect(smtp.messages.every((mail) => mail.to.includes(KNOWN))).toBe(true);
   }, 60_000);
 });

@@ -43,7 +43,12 @@ function postDeclaring(path: string, declared: number, client: string) {
         path,
         method: "POST",
         agent: false,
-        headers: { "content-type": "application/json", "content-length": declared, origin: site.app.url, "x-forwarded-for": client },
+        headers: {
+          "content-type": "application/json",
+          "content-length": declared,
+          origin: site.app.url,
+          "x-forwarded-for": client,
+        },
       },
       (res) => {
         let text = "";
@@ -73,7 +78,10 @@ describe("/api/auth/*", () => {
     const response = await fetch(`${site.app.url}${path}`, {
       method,
       headers: { origin: site.app.url, "content-type": "application/json", "x-forwarded-for": newClient() },
-      body: method === "POST" ? JSON.stringify({ providerId: "github", email: "x@example.com", password: "Whatever-1" }) : undefined,
+      body:
+        method === "POST"
+          ? JSON.stringify({ providerId: "github", email: "x@example.com", password: "Whatever-1" })
+          : undefined,
     });
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ code: "NOT_FOUND" });
@@ -130,15 +138,22 @@ describe("/api/auth/*", () => {
     const client = newClient();
     await fc.assert(
       fc.asyncProperty(fc.stringMatching(/^[a-z0-9-]{1,30}$/), async (path) => {
-        const response = await post(`/api/auth/x-${path}`, "{}", { "content-type": "application/json", "x-forwarded-for": client });
+        const response = await post(`/api/auth/x-${path}`, "{}", {
+          "content-type": "application/json",
+          "x-forwarded-for": client,
+        });
         expect(response.status).toBe(404);
       }),
       { numRuns: 200 },
     );
-    const signIn = await post("/api/auth/sign-in-cms", JSON.stringify({ email: "ann@example.com", password: "Right-password-1" }), {
-      "content-type": "application/json",
-      "x-forwarded-for": client,
-    });
+    const signIn = await post(
+      "/api/auth/sign-in-cms",
+      JSON.stringify({ email: "ann@example.com", password: "Right-password-1" }),
+      {
+        "content-type": "application/json",
+        "x-forwarded-for": client,
+      },
+    );
     expect(signIn.status).toBe(200);
   });
 
@@ -147,16 +162,20 @@ describe("/api/auth/*", () => {
     const statuses = [];
     for (let attempt = 0; attempt < 2; attempt++) {
       statuses.push(
-        (await post("/sign-in", new URLSearchParams({ email: "ann@example.com", password: "wrong" }).toString(), {
-          "content-type": "application/x-www-form-urlencoded",
-          "x-forwarded-for": client,
-        })).status,
+        (
+          await post("/sign-in", new URLSearchParams({ email: "ann@example.com", password: "wrong" }).toString(), {
+            "content-type": "application/x-www-form-urlencoded",
+            "x-forwarded-for": client,
+          })
+        ).status,
       );
       statuses.push(
-        (await post("/api/auth/sign-in-cms", JSON.stringify({ email: "ann@example.com", password: "wrong" }), {
-          "content-type": "application/json",
-          "x-forwarded-for": client,
-        })).status,
+        (
+          await post("/api/auth/sign-in-cms", JSON.stringify({ email: "ann@example.com", password: "wrong" }), {
+            "content-type": "application/json",
+            "x-forwarded-for": client,
+          })
+        ).status,
       );
     }
     // Three attempts are allowed in all, not three on each path.

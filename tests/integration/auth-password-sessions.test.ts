@@ -33,7 +33,12 @@ beforeAll(async () => {
   cms = await startCms({ port: CMS_PORT, dbFile, fresh: true, env: cmsEnv });
   app = await startApp({
     port: APP_PORT,
-    env: { CMS_URL: cms.url, CMS_REST_READONLY_API_KEY: cms.token, CMS_FETCH_TIMEOUT_MS: "5000", AUTH_RATE_LIMIT_MAX: "1000" },
+    env: {
+      CMS_URL: cms.url,
+      CMS_REST_READONLY_API_KEY: cms.token,
+      CMS_FETCH_TIMEOUT_MS: "5000",
+      AUTH_RATE_LIMIT_MAX: "1000",
+    },
   });
 }, TIMEOUT);
 
@@ -135,20 +140,28 @@ describe("a password change or reset ends the other sessions (real Strapi)", () 
     expect(await sessionEmail(await signIn(email, "New-passw0rd!"))).toBe(email);
   });
 
-  it("still so after a restart of the CMS (the time is stored on the user)", async () => {
-    await cms.stop();
-    cms = await startCms({ port: CMS_PORT, dbFile, env: cmsEnv });
-    expect(await sessionEmail(copy)).toBeNull();
-    expect((await cmsMe(oldJwt)).status).toBe(401);
-    expect(await sessionEmail(victim)).toBe(email);
-  }, TIMEOUT);
+  it(
+    "still so after a restart of the CMS (the time is stored on the user)",
+    async () => {
+      await cms.stop();
+      cms = await startCms({ port: CMS_PORT, dbFile, env: cmsEnv });
+      expect(await sessionEmail(copy)).toBeNull();
+      expect((await cmsMe(oldJwt)).status).toBe(401);
+      expect(await sessionEmail(victim)).toBe(email);
+    },
+    TIMEOUT,
+  );
 
   it("reset password: every session from before the reset is refused; the reset's own session works", async () => {
     const before = Date.now();
     expect((await postSite("/api/auth/forgot-password-cms", { email })).status).toBe(200);
     const mail = await waitForMail(mailDir, email, { after: before });
     const code = new URL(mail.resetLink!).searchParams.get("code");
-    const reset = await postSite("/api/auth/reset-password-cms", { code, password: "Third-passw0rd!", passwordConfirmation: "Third-passw0rd!" });
+    const reset = await postSite("/api/auth/reset-password-cms", {
+      code,
+      password: "Third-passw0rd!",
+      passwordConfirmation: "Third-passw0rd!",
+    });
     expect(reset.status, await reset.clone().text()).toBe(200);
     expect(await sessionEmail(victim)).toBeNull();
     expect(await sessionEmail(cookieOf(reset))).toBe(email);
@@ -162,17 +175,24 @@ describe("a password change or reset ends the other sessions (real Strapi)", () 
     const { results } = (await admin.call("GET", `/content-manager/collection-types/${uid}?${query}`)) as {
       results: Array<{ documentId: string }>;
     };
-    await admin.call("PUT", `/content-manager/collection-types/${uid}/${results[0]!.documentId}`, { password: "Admin-set-passw0rd!" });
+    await admin.call("PUT", `/content-manager/collection-types/${uid}/${results[0]!.documentId}`, {
+      password: "Admin-set-passw0rd!",
+    });
     expect(await sessionEmail(cookie)).toBeNull();
   });
 
   it("sessionsValidAfter is in no API answer, and no client can set it (not even one allowed to update users)", async () => {
     const other = "setter@example.com";
     const { user } = await registerInCms(other, "Setter-passw0rd!");
-    const before = (await postCms("/api/auth/local", { identifier: other, password: "Setter-passw0rd!" })).body.jwt as string;
+    const before = (await postCms("/api/auth/local", { identifier: other, password: "Setter-passw0rd!" })).body
+      .jwt as string;
     const changed = await postCms(
       "/api/auth/change-password",
-      { currentPassword: "Setter-passw0rd!", password: "Setter-passw0rd-2!", passwordConfirmation: "Setter-passw0rd-2!" },
+      {
+        currentPassword: "Setter-passw0rd!",
+        password: "Setter-passw0rd-2!",
+        passwordConfirmation: "Setter-passw0rd-2!",
+      },
       { authorization: `Bearer ${before}` },
     );
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);

@@ -17,7 +17,11 @@ beforeAll(async () => {
   cms.users.set("bob@example.com", { id: 2, password: "Right-password-2", blocked: false });
   cms.users.set("cid@example.com", { id: 3, password: "Right-password-3", blocked: false });
   cms.setPage({ fullPath: "/company", title: "Company" });
-  const env = { CMS_URL: cms.url, CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789", CMS_FETCH_TIMEOUT_MS: "1000" };
+  const env = {
+    CMS_URL: cms.url,
+    CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789",
+    CMS_FETCH_TIMEOUT_MS: "1000",
+  };
   [app, limited, secure] = await Promise.all([
     startApp({ port: 3402, env: { ...env, AUTH_RATE_LIMIT_MAX: "1000" } }),
     startApp({ port: 3403, env: { ...env, AUTH_RATE_LIMIT_MAX: "3" } }),
@@ -65,11 +69,21 @@ async function signIn(email: string, password: string) {
 
 describe("auth endpoints and sessions", () => {
   it("sign-in-cms sets HttpOnly, SameSite=Lax cookies and answers the user without the CMS JWT", async () => {
-    const response = await postJson(app.url, "/api/auth/sign-in-cms", { email: "ann@example.com", password: "Right-password-1" });
+    const response = await postJson(app.url, "/api/auth/sign-in-cms", {
+      email: "ann@example.com",
+      password: "Right-password-1",
+    });
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({
-      user: { id: "1", email: "ann@example.com", name: "ann@example.com", blocked: false, provider: "credentials", emailVerified: true },
+      user: {
+        id: "1",
+        email: "ann@example.com",
+        name: "ann@example.com",
+        blocked: false,
+        provider: "credentials",
+        emailVerified: true,
+      },
     });
     expect(text).not.toContain("stand-in-jwt");
     const cookies = response.headers.getSetCookie();
@@ -89,7 +103,11 @@ describe("auth endpoints and sessions", () => {
 
   it("register-cms answers a taken email as it answers a new one: 200, one message, no session", async () => {
     const register = (email: string) =>
-      postJson(app.url, "/api/auth/register-cms", { email, password: "Another-pass-1", passwordConfirmation: "Another-pass-1" });
+      postJson(app.url, "/api/auth/register-cms", {
+        email,
+        password: "Another-pass-1",
+        passwordConfirmation: "Another-pass-1",
+      });
     const [taken, fresh] = await Promise.all([register("ann@example.com"), register("new-in-auth-test@example.com")]);
     expect(taken.status).toBe(200);
     expect(fresh.status).toBe(200);
@@ -199,7 +217,12 @@ describe("auth endpoints and sessions", () => {
   it("a copy of a signed-out session cookie cannot change the password; a live session can", async () => {
     cms.users.set("dee@example.com", { id: 40, password: "Right-password-4", blocked: false });
     const changePassword = (cookie: string, currentPassword: string, password: string) =>
-      postJson(app.url, "/api/auth/update-password-cms", { currentPassword, password, passwordConfirmation: password }, { cookie });
+      postJson(
+        app.url,
+        "/api/auth/update-password-cms",
+        { currentPassword, password, passwordConfirmation: password },
+        { cookie },
+      );
     const changeCalls = () => cms.requests.filter((path) => path === "/api/auth/change-password").length;
 
     const copied = await signIn("dee@example.com", "Right-password-4");
@@ -233,9 +256,14 @@ describe("auth endpoints and sessions", () => {
   });
 
   it("a JSON post from another origin is refused", async () => {
-    const response = await postJson(app.url, "/api/auth/sign-in-cms", { email: "ann@example.com", password: "Right-password-1" }, {
-      origin: "https://evil.example",
-    });
+    const response = await postJson(
+      app.url,
+      "/api/auth/sign-in-cms",
+      { email: "ann@example.com", password: "Right-password-1" },
+      {
+        origin: "https://evil.example",
+      },
+    );
     expect(response.status).toBe(403);
     expect(response.headers.getSetCookie()).toEqual([]);
   });

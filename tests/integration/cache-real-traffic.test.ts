@@ -20,11 +20,18 @@ const site = standInSite({
 
 async function get(path: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${site.app.url}${path}`, { headers, redirect: "manual" });
-  return { status: response.status, cache: response.headers.get("x-cache"), headers: response.headers, text: await response.text() };
+  return {
+    status: response.status,
+    cache: response.headers.get("x-cache"),
+    headers: response.headers,
+    text: await response.text(),
+  };
 }
 
 async function cachedEntries(): Promise<number> {
-  const text = await (await fetch(`${site.app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS}` } })).text();
+  const text = await (
+    await fetch(`${site.app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS}` } })
+  ).text();
   return Number(/^isr_cache_entries (\d+)$/m.exec(text)?.[1]);
 }
 
@@ -57,7 +64,13 @@ describe("cookies", () => {
   it("a malformed or huge Cookie header gets the page or a clean 4xx, never a 500 or a new entry", async () => {
     await get("/about");
     const before = await cachedEntries();
-    for (const cookie of ["%%%;;;===", "better-auth.session_token", "a=\u00ff", ";".repeat(4_000), `x=${"a".repeat(15_000)}`]) {
+    for (const cookie of [
+      "%%%;;;===",
+      "better-auth.session_token",
+      "a=\u00ff",
+      ";".repeat(4_000),
+      `x=${"a".repeat(15_000)}`,
+    ]) {
       const result = await get("/about", { cookie });
       expect(result.status === 200 || (result.status >= 400 && result.status < 500), cookie.slice(0, 20)).toBe(true);
     }
@@ -68,7 +81,14 @@ describe("cookies", () => {
 describe("query strings", () => {
   it("tracking parameters are left out of the key: the canonical page is served as a HIT", async () => {
     await get("/about");
-    for (const query of ["utm_source=news&utm_medium=mail", "fbclid=IwAR0", "gclid=Cj0K", "ref=hn", "x=1", "utm_source=%zz"]) {
+    for (const query of [
+      "utm_source=news&utm_medium=mail",
+      "fbclid=IwAR0",
+      "gclid=Cj0K",
+      "ref=hn",
+      "x=1",
+      "utm_source=%zz",
+    ]) {
       const result = await get(`/about?${query}`);
       expect(result, query).toMatchObject({ status: 200, cache: "HIT" });
     }

@@ -61,7 +61,11 @@ describe("CDN purge through a real Varnish", () => {
   it("purging a path makes the next request reach the site", async () => {
     await viaCdn("/company");
     expect(await viaCdn("/company")).toBe("HIT");
-    expect(await purge({ paths: ["/company"] })).toMatchObject({ purged: true, provider: "http", requests: ["PURGE /company"] });
+    expect(await purge({ paths: ["/company"] })).toMatchObject({
+      purged: true,
+      provider: "http",
+      requests: ["PURGE /company"],
+    });
     expect(await viaCdn("/company")).toBe("MISS");
     expect(await viaCdn("/company")).toBe("HIT");
   });

@@ -40,7 +40,11 @@ class FrontEnd {
       req.on("end", () => {
         this.requests.push({ url: req.url, authorization: req.headers.authorization });
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify(req.url === "/api/cdn-purge" ? { purged: true, provider: "stand-in", requests: [] } : { revalidated: true }));
+        res.end(
+          JSON.stringify(
+            req.url === "/api/cdn-purge" ? { purged: true, provider: "stand-in", requests: [] } : { revalidated: true },
+          ),
+        );
       });
     });
     this.server.listen(0, "127.0.0.1");
@@ -92,20 +96,36 @@ async function ok(method: string, apiPath: string, body?: unknown, token = token
 /** A new admin user with the given role, registered the way an invitation link does; its token. */
 async function adminWithRole(roleId: number, name: string): Promise<string> {
   const email = `${name.toLowerCase()}@example.com`;
-  const { data: invited } = await ok("POST", "/admin/users", { email, firstname: name, lastname: "Test", roles: [roleId] });
+  const { data: invited } = await ok("POST", "/admin/users", {
+    email,
+    firstname: name,
+    lastname: "Test",
+    roles: [roleId],
+  });
   const registered = await call("POST", "/admin/register", {
     registrationToken: invited.registrationToken,
     userInfo: { firstname: name, lastname: "Test", password: `${name}Pass12345` },
   });
-  if (registered.status !== 200) throw new Error(`register ${email}: ${registered.status} ${JSON.stringify(registered.body)}`);
+  if (registered.status !== 200)
+    throw new Error(`register ${email}: ${registered.status} ${JSON.stringify(registered.body)}`);
   return registered.body.data.token as string;
 }
 
 /** The three admin actions, each with a valid body. */
 const adminActions = [
-  { name: "manual revalidation", path: "/api/revalidate-cache", body: { tags: ["cms:api::navbar.navbar"] }, action: ACTIONS.revalidate },
+  {
+    name: "manual revalidation",
+    path: "/api/revalidate-cache",
+    body: { tags: ["cms:api::navbar.navbar"] },
+    action: ACTIONS.revalidate,
+  },
   { name: "CDN purge", path: "/api/cdn-purge", body: { everything: true }, action: ACTIONS.purgeCdn },
-  { name: "hierarchy recalculation", path: "/api/page-hierarchy/recalculate", body: {}, action: ACTIONS.recalculateHierarchy },
+  {
+    name: "hierarchy recalculation",
+    path: "/api/page-hierarchy/recalculate",
+    body: {},
+    action: ACTIONS.recalculateHierarchy,
+  },
 ];
 
 async function editorPermissions(): Promise<Json[]> {
@@ -148,7 +168,10 @@ describe("CMS admin actions need the right admin role", () => {
   });
 
   it("an Editor and the Super Admin are allowed on all three", async () => {
-    for (const [who, token] of [["Editor", tokens.editor], ["Super Admin", tokens.superAdmin]]) {
+    for (const [who, token] of [
+      ["Editor", tokens.editor],
+      ["Super Admin", tokens.superAdmin],
+    ]) {
       frontEnd.requests.length = 0;
       for (const { name, path: apiPath, body } of adminActions) {
         const result = await call("POST", apiPath, body, token);
@@ -160,7 +183,8 @@ describe("CMS admin actions need the right admin role", () => {
   });
 
   it("the actions are admin permissions a Super Admin can see per role: the Editor has them, the Author not", async () => {
-    const held = (permissions: Json[]) => permissions.map((p) => p.action).filter((a: string) => a.startsWith("api::site-cache."));
+    const held = (permissions: Json[]) =>
+      permissions.map((p) => p.action).filter((a: string) => a.startsWith("api::site-cache."));
     expect(held(await editorPermissions()).sort()).toEqual(Object.values(ACTIONS).sort());
     const { data: roles } = await ok("GET", "/admin/roles");
     const authorId = (roles as Json[]).find((role) => role.code === "strapi-author")!.id;
@@ -185,7 +209,9 @@ describe("CMS admin actions need the right admin role", () => {
       expect(actions.filter((a) => a === ACTIONS.revalidate)).toHaveLength(1);
       expect(actions.filter((a) => a === ACTIONS.recalculateHierarchy)).toHaveLength(1);
       expect((await call("POST", "/api/cdn-purge", { everything: true }, tokens.editor)).status).toBe(403);
-      expect((await call("POST", "/api/revalidate-cache", { tags: ["cms:api::footer.footer"] }, tokens.editor)).status).toBe(200);
+      expect(
+        (await call("POST", "/api/revalidate-cache", { tags: ["cms:api::footer.footer"] }, tokens.editor)).status,
+      ).toBe(200);
       expect((await call("POST", "/api/cdn-purge", { everything: true }, tokens.superAdmin)).status).toBe(200);
     },
     TIMEOUT,

@@ -51,7 +51,11 @@ describe("CMS auth email and rate limit (real Strapi)", () => {
   const newPassword = "New-passw0rd!";
 
   it("registers a user, mails a reset link to CLIENT_URL, resets the password and signs in with the new one", async () => {
-    const registered = await post(cms!, "/api/auth/local/register", { username: "carol", email, password: oldPassword });
+    const registered = await post(cms!, "/api/auth/local/register", {
+      username: "carol",
+      email,
+      password: oldPassword,
+    });
     expect(registered.status, JSON.stringify(registered.body)).toBe(200);
     expect(registered.body.jwt).toEqual(expect.any(String)); // email confirmation is off
 
@@ -68,10 +72,16 @@ describe("CMS auth email and rate limit (real Strapi)", () => {
     expect(mail.text).toContain(mail.resetLink);
     expect(Date.parse(mail.sentAt)).toBeGreaterThanOrEqual(before);
     // The provider logged one line for it.
-    expect(readFileSync(logFile, "utf8")).toContain(`[mail] to=carol.reset@example.com subject=Reset password file=${mail.file}`);
+    expect(readFileSync(logFile, "utf8")).toContain(
+      `[mail] to=carol.reset@example.com subject=Reset password file=${mail.file}`,
+    );
 
     const code = new URL(mail.resetLink!).searchParams.get("code");
-    const reset = await post(cms!, "/api/auth/reset-password", { code, password: newPassword, passwordConfirmation: newPassword });
+    const reset = await post(cms!, "/api/auth/reset-password", {
+      code,
+      password: newPassword,
+      passwordConfirmation: newPassword,
+    });
     expect(reset.status, JSON.stringify(reset.body)).toBe(200);
     expect(reset.body.user.email).toBe("carol.reset@example.com");
 
@@ -81,14 +91,20 @@ describe("CMS auth email and rate limit (real Strapi)", () => {
     expect(login.body.user.id).toBe(registered.body.user.id);
 
     // The code is single use.
-    const again = await post(cms!, "/api/auth/reset-password", { code, password: "Third-passw0rd!", passwordConfirmation: "Third-passw0rd!" });
+    const again = await post(cms!, "/api/auth/reset-password", {
+      code,
+      password: "Third-passw0rd!",
+      passwordConfirmation: "Third-passw0rd!",
+    });
     expect(again.status).toBe(400);
   });
 
   it("sends nothing for an unknown address (and still answers ok)", async () => {
     const before = Date.now();
     expect((await post(cms!, "/api/auth/forgot-password", { email: "nobody@example.com" })).body).toEqual({ ok: true });
-    await expect(waitForMail(mailDir, "nobody@example.com", { after: before, timeoutMs: 500 })).rejects.toThrow(/no message to nobody@example.com/);
+    await expect(waitForMail(mailDir, "nobody@example.com", { after: before, timeoutMs: 500 })).rejects.toThrow(
+      /no message to nobody@example.com/,
+    );
   });
 
   it("does not rate-limit 20 quick sign-ins from the front end's single IP (Strapi's default is 10 per minute)", async () => {
@@ -99,36 +115,47 @@ describe("CMS auth email and rate limit (real Strapi)", () => {
     expect(statuses).toEqual(Array(20).fill(400));
   });
 
-  it("applies the limit from CMS_AUTH_RATELIMIT_MAX, and a restart leaves the auth settings unchanged", async () => {
-    await cms!.stop();
-    cms = undefined;
-    const logBefore = readFileSync(logFile, "utf8");
-    // The first start set the reset link URL (a fresh database has none).
-    expect(logBefore).toContain(`[auth-settings] advanced.email_reset_password: null → "${CLIENT_URL}/reset-password"`);
+  it(
+    "applies the limit from CMS_AUTH_RATELIMIT_MAX, and a restart leaves the auth settings unchanged",
+    async () => {
+      await cms!.stop();
+      cms = undefined;
+      const logBefore = readFileSync(logFile, "utf8");
+      // The first start set the reset link URL (a fresh database has none).
+      expect(logBefore).toContain(
+        `[auth-settings] advanced.email_reset_password: null → "${CLIENT_URL}/reset-password"`,
+      );
 
-    cms = await startCms({
-      port: PORT,
-      dbFile,
-      logFile,
-      env: { CLIENT_URL, CMS_MAIL_DIR: mailDir, CMS_AUTH_RATELIMIT_MAX: "3", CMS_AUTH_RATELIMIT_INTERVAL_MS: "60000" },
-    });
-    const secondStart = readFileSync(logFile, "utf8").slice(logBefore.length);
-    expect(secondStart).not.toContain("[auth-settings]");
+      cms = await startCms({
+        port: PORT,
+        dbFile,
+        logFile,
+        env: {
+          CLIENT_URL,
+          CMS_MAIL_DIR: mailDir,
+          CMS_AUTH_RATELIMIT_MAX: "3",
+          CMS_AUTH_RATELIMIT_INTERVAL_MS: "60000",
+        },
+      });
+      const secondStart = readFileSync(logFile, "utf8").slice(logBefore.length);
+      expect(secondStart).not.toContain("[auth-settings]");
 
-    const statuses: number[] = [];
-    for (let i = 0; i < 4; i += 1) {
-      statuses.push((await post(cms!, "/api/auth/local", { identifier: email, password: "wrong-password" })).status);
-    }
-    expect(statuses).toEqual([400, 400, 400, 429]);
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        statuses.push((await post(cms!, "/api/auth/local", { identifier: email, password: "wrong-password" })).status);
+      }
+      expect(statuses).toEqual([400, 400, 400, 429]);
 
-    // Email still works after the restart; two messages to the same address: the newest wins.
-    const before = Date.now();
-    await post(cms!, "/api/auth/forgot-password", { email: "carol.reset@example.com" });
-    const mail = await waitForMail(mailDir, "CAROL.RESET@example.com", { after: before });
-    expect(mail.resetLink).toMatch(/^http:\/\/127\.0\.0\.1:3999\/reset-password\?code=/);
-    const all = await readMails(mailDir);
-    expect(all).toHaveLength(2);
-    expect(all[1]!.file).toBe(mail.file);
-    expect((await waitForMail(mailDir, "carol.reset@example.com")).file).toBe(mail.file);
-  }, TIMEOUT);
+      // Email still works after the restart; two messages to the same address: the newest wins.
+      const before = Date.now();
+      await post(cms!, "/api/auth/forgot-password", { email: "carol.reset@example.com" });
+      const mail = await waitForMail(mailDir, "CAROL.RESET@example.com", { after: before });
+      expect(mail.resetLink).toMatch(/^http:\/\/127\.0\.0\.1:3999\/reset-password\?code=/);
+      const all = await readMails(mailDir);
+      expect(all).toHaveLength(2);
+      expect(all[1]!.file).toBe(mail.file);
+      expect((await waitForMail(mailDir, "carol.reset@example.com")).file).toBe(mail.file);
+    },
+    TIMEOUT,
+  );
 });

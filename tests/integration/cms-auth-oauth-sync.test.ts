@@ -64,7 +64,11 @@ async function adminLogin(cms: CmsHandle) {
   expect(login.status).toBe(200);
   const headers = { authorization: `Bearer ${login.body.data.token}`, "content-type": "application/json" };
   const call = async (method: string, apiPath: string, body?: unknown) => {
-    const response = await fetch(`${cms.url}${apiPath}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${cms.url}${apiPath}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await response.text();
     expect(response.ok, `${method} ${apiPath}: ${response.status} ${text}`).toBe(true);
     return (text ? JSON.parse(text) : {}) as Json;
@@ -73,7 +77,8 @@ async function adminLogin(cms: CmsHandle) {
   return {
     call,
     async usersWithEmail(email: string): Promise<Json[]> {
-      return (await call("GET", `${users}?filters[$and][0][email][$eqi]=${encodeURIComponent(email)}`)).results as Json[];
+      return (await call("GET", `${users}?filters[$and][0][email][$eqi]=${encodeURIComponent(email)}`))
+        .results as Json[];
     },
     async updateUser(id: number, data: Json) {
       const [user] = (await call("GET", `${users}?filters[id][$eq]=${id}`)).results as Json[];
@@ -123,23 +128,42 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
   });
 
   it("rejects a bad body with 400 listing every problem", async () => {
-    const { status, body } = await sync(cms!, { provider: "Git Hub", email: "not-an-email", emailVerified: "yes", name: "n".repeat(101), role: 3 });
+    const { status, body } = await sync(cms!, {
+      provider: "Git Hub",
+      email: "not-an-email",
+      emailVerified: "yes",
+      name: "n".repeat(101),
+      role: 3,
+    });
     expect(status).toBe(400);
     expectStrapiError(body, 400, "ValidationError");
     const paths = (body.error.details.errors as Json[]).map((e) => e.path.join(".")).sort();
     expect(paths).toEqual(["email", "emailVerified", "name", "provider", "role", "subject"]);
 
-    expect((await sync(cms!, { provider: "local", subject: "1", email: "a@example.com", emailVerified: true })).status).toBe(400);
-    expect((await sync(cms!, { provider: "github", email: "a@example.com", emailVerified: true })).body.error.details.errors[0].path).toEqual(["subject"]);
+    expect(
+      (await sync(cms!, { provider: "local", subject: "1", email: "a@example.com", emailVerified: true })).status,
+    ).toBe(400);
+    expect(
+      (await sync(cms!, { provider: "github", email: "a@example.com", emailVerified: true })).body.error.details
+        .errors[0].path,
+    ).toEqual(["subject"]);
     expect((await sync(cms!, "[1,2]")).status).toBe(400);
-    expect((await sync(cms!, { email: "a@example.com", emailVerified: true })).body.error.details.errors[0].path).toEqual(["provider"]);
+    expect(
+      (await sync(cms!, { email: "a@example.com", emailVerified: true })).body.error.details.errors[0].path,
+    ).toEqual(["provider"]);
   });
 
   let adaId: number;
   let adaJwt: string;
 
   it("creates a new user (201) whose JWT works on /api/users/me", async () => {
-    const { status, body } = await sync(cms!, { provider: "github", subject: "gh-ada", email: "Ada.Lovelace@Example.com", emailVerified: true, name: "Ada Lovelace" });
+    const { status, body } = await sync(cms!, {
+      provider: "github",
+      subject: "gh-ada",
+      email: "Ada.Lovelace@Example.com",
+      emailVerified: true,
+      name: "Ada Lovelace",
+    });
     expect(status).toBe(201);
     expect(body).toMatchObject({ created: true, linked: false, jwt: expect.any(String) });
     expect(body.user).toMatchObject({
@@ -161,7 +185,11 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
   });
 
   it("returns the same user (200) on the next sign-in of the same provider account, whatever its email says now", async () => {
-    for (const [email, emailVerified] of [["ada.lovelace@example.com", true], ["ada.lovelace@example.com", false], ["ada@new-address.example", true]] as const) {
+    for (const [email, emailVerified] of [
+      ["ada.lovelace@example.com", true],
+      ["ada.lovelace@example.com", false],
+      ["ada@new-address.example", true],
+    ] as const) {
       const { status, body } = await sync(cms!, { provider: "github", subject: "gh-ada", email, emailVerified });
       expect(status).toBe(200);
       expect(body).toMatchObject({ created: false, linked: false });
@@ -171,13 +199,27 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
       expect((await me(cms!, body.jwt)).body.id).toBe(adaId);
     }
     // Back to the address the account has (the link records what the provider said last).
-    expect((await sync(cms!, { provider: "github", subject: "gh-ada", email: "ada.lovelace@example.com", emailVerified: true })).status).toBe(200);
+    expect(
+      (
+        await sync(cms!, {
+          provider: "github",
+          subject: "gh-ada",
+          email: "ada.lovelace@example.com",
+          emailVerified: true,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("does not let another account at the same provider, with the same but unverified email, into the user", async () => {
     // The old rule "same provider and same email → that user" let anyone whose provider
     // account merely claims the address in.
-    const { status, body } = await sync(cms!, { provider: "github", subject: "gh-mallory", email: "ada.lovelace@example.com", emailVerified: false });
+    const { status, body } = await sync(cms!, {
+      provider: "github",
+      subject: "gh-mallory",
+      email: "ada.lovelace@example.com",
+      emailVerified: false,
+    });
     expect(status).toBe(409);
     expectStrapiError(body, 409, "ConflictError");
     expect(body.error.details).toMatchObject({ reason: "email_not_verified" });
@@ -185,10 +227,22 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
   });
 
   it("refresh signs in through an existing link only: never creates or links", async () => {
-    const linked = await sync(cms!, { provider: "github", subject: "gh-ada", email: "ada.lovelace@example.com", emailVerified: false, refresh: true });
+    const linked = await sync(cms!, {
+      provider: "github",
+      subject: "gh-ada",
+      email: "ada.lovelace@example.com",
+      emailVerified: false,
+      refresh: true,
+    });
     expect(linked.status).toBe(200);
     expect(linked.body.user.id).toBe(adaId);
-    const unknown = await sync(cms!, { provider: "github", subject: "gh-nobody-yet", email: "fresh@example.com", emailVerified: true, refresh: true });
+    const unknown = await sync(cms!, {
+      provider: "github",
+      subject: "gh-nobody-yet",
+      email: "fresh@example.com",
+      emailVerified: true,
+      refresh: true,
+    });
     expect(unknown.status).toBe(404);
     expectStrapiError(unknown.body, 404, "NotFoundError");
     const admin = await adminApi(cms!);
@@ -196,17 +250,33 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
   });
 
   it("gives a second person with the same name a different username", async () => {
-    const { status, body } = await sync(cms!, { provider: "google", subject: "g-ada-l", email: "ada.l@example.org", emailVerified: true, name: "Ada Lovelace" });
+    const { status, body } = await sync(cms!, {
+      provider: "google",
+      subject: "g-ada-l",
+      email: "ada.l@example.org",
+      emailVerified: true,
+      name: "Ada Lovelace",
+    });
     expect(status).toBe(201);
     expect(body.user.username).toBe("ada-lovelace-2");
     expect(body.user.provider).toBe("google");
   });
 
   it("refuses an unverified email of a registered password account with 409 and what to do", async () => {
-    const registered = await post(cms!, "/api/auth/local/register", { username: "bob", email: "bob@example.com", password: "Passw0rd!123" });
+    const registered = await post(cms!, "/api/auth/local/register", {
+      username: "bob",
+      email: "bob@example.com",
+      password: "Passw0rd!123",
+    });
     expect(registered.status, JSON.stringify(registered.body)).toBe(200);
 
-    const { status, body } = await sync(cms!, { provider: "github", subject: "gh-bob", email: "BOB@example.com", emailVerified: false, name: "Bob" });
+    const { status, body } = await sync(cms!, {
+      provider: "github",
+      subject: "gh-bob",
+      email: "BOB@example.com",
+      emailVerified: false,
+      name: "Bob",
+    });
     expect(status).toBe(409);
     expectStrapiError(body, 409, "ConflictError");
     expect(body.error.message).toBe(
@@ -219,17 +289,37 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
   // attacker registers someone's address with a password; that person's later sign-in with a
   // provider that verified the address must not land in the attacker's account.
   it("pre-hijack: a password account nobody confirmed is not linked to the owner's verified provider sign-in", async () => {
-    const attacker = await post(cms!, "/api/auth/local/register", { username: "victim", email: "victim@example.com", password: "Attacker-pw-1" });
+    const attacker = await post(cms!, "/api/auth/local/register", {
+      username: "victim",
+      email: "victim@example.com",
+      password: "Attacker-pw-1",
+    });
     expect(attacker.status).toBe(200);
     const attackerId = attacker.body.user.id as number;
 
-    const victim = await sync(cms!, { provider: "google", subject: "g-victim", email: "victim@example.com", emailVerified: true, name: "Victim" });
+    const victim = await sync(cms!, {
+      provider: "google",
+      subject: "g-victim",
+      email: "victim@example.com",
+      emailVerified: true,
+      name: "Victim",
+    });
     expect(victim.status).toBe(409);
     expectStrapiError(victim.body, 409, "ConflictError");
-    expect(victim.body.error.details).toEqual({ reason: "account_email_not_confirmed", provider: "google", existingProvider: "local" });
+    expect(victim.body.error.details).toEqual({
+      reason: "account_email_not_confirmed",
+      provider: "google",
+      existingProvider: "local",
+    });
     expect(victim.body).not.toHaveProperty("jwt");
     // Nothing links the victim's Google account to the attacker's user.
-    const refresh = await sync(cms!, { provider: "google", subject: "g-victim", email: "victim@example.com", emailVerified: true, refresh: true });
+    const refresh = await sync(cms!, {
+      provider: "google",
+      subject: "g-victim",
+      email: "victim@example.com",
+      emailVerified: true,
+      refresh: true,
+    });
     expect(refresh.status).toBe(404);
     // The password still opens the account it was registered with, and no other.
     const login = await post(cms!, "/api/auth/local", { identifier: "victim@example.com", password: "Attacker-pw-1" });
@@ -237,7 +327,13 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
   });
 
   it("concurrent first sign-ins of one provider account create one user", async () => {
-    const body = { provider: "github", subject: "gh-twice", email: "twice@example.com", emailVerified: true, name: "Twice" };
+    const body = {
+      provider: "github",
+      subject: "gh-twice",
+      email: "twice@example.com",
+      emailVerified: true,
+      name: "Twice",
+    };
     const answers = await Promise.all(Array.from({ length: 6 }, () => sync(cms!, body)));
     for (const answer of answers) expect([200, 201], JSON.stringify(answer.body)).toContain(answer.status);
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
@@ -252,24 +348,48 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
     };
     const db = new Database(cms!.dbFile);
     try {
-      const insert = db.prepare("INSERT INTO oauth_identities (document_id, provider, subject, email_verified) VALUES (?, ?, ?, 1)");
-      expect(() => insert.run("duplicate-link", "github", "gh-twice")).toThrow(/UNIQUE constraint failed: oauth_identities\.provider, oauth_identities\.subject/);
+      const insert = db.prepare(
+        "INSERT INTO oauth_identities (document_id, provider, subject, email_verified) VALUES (?, ?, ?, 1)",
+      );
+      expect(() => insert.run("duplicate-link", "github", "gh-twice")).toThrow(
+        /UNIQUE constraint failed: oauth_identities\.provider, oauth_identities\.subject/,
+      );
     } finally {
       db.close();
     }
   });
 
   it("a provider account whose user an administrator deleted starts over with a new user", async () => {
-    const first = await sync(cms!, { provider: "github", subject: "gh-gone", email: "gone@example.com", emailVerified: true });
+    const first = await sync(cms!, {
+      provider: "github",
+      subject: "gh-gone",
+      email: "gone@example.com",
+      emailVerified: true,
+    });
     expect(first.status).toBe(201);
     const admin = await adminApi(cms!);
     await admin.deleteUser(first.body.user.id);
     expect((await me(cms!, first.body.jwt)).status).toBe(401);
     // A refresh (a session made before the deletion) does not bring it back...
-    expect((await sync(cms!, { provider: "github", subject: "gh-gone", email: "gone@example.com", emailVerified: false, refresh: true })).status).toBe(404);
+    expect(
+      (
+        await sync(cms!, {
+          provider: "github",
+          subject: "gh-gone",
+          email: "gone@example.com",
+          emailVerified: false,
+          refresh: true,
+        })
+      ).status,
+    ).toBe(404);
     expect(await admin.usersWithEmail("gone@example.com")).toEqual([]);
     // ...a new sign-in with the provider is a new registration.
-    const again = await sync(cms!, { provider: "github", subject: "gh-gone", email: "gone@example.com", emailVerified: true });
+    const again = await sync(cms!, {
+      provider: "github",
+      subject: "gh-gone",
+      email: "gone@example.com",
+      emailVerified: true,
+    });
     expect(again.status).toBe(201);
     expect(again.body.user.id).not.toBe(first.body.user.id);
   });
@@ -280,39 +400,70 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
     await admin.call("PUT", "/users-permissions/advanced", { ...settings, email_confirmation: true });
     try {
       const before = Date.now();
-      const registered = await post(cms!, "/api/auth/local/register", { username: "carol", email: "carol@example.com", password: "Carol-pw-123" });
+      const registered = await post(cms!, "/api/auth/local/register", {
+        username: "carol",
+        email: "carol@example.com",
+        password: "Carol-pw-123",
+      });
       expect(registered.status, JSON.stringify(registered.body)).toBe(200);
       const carolId = registered.body.user.id as number;
       expect(registered.body.user.confirmed).toBe(false);
 
       // Not confirmed yet: not linked (and not marked confirmed by the provider's say-so either).
-      const early = await sync(cms!, { provider: "github", subject: "gh-carol", email: "carol@example.com", emailVerified: true });
+      const early = await sync(cms!, {
+        provider: "github",
+        subject: "gh-carol",
+        email: "carol@example.com",
+        emailVerified: true,
+      });
       expect(early.status).toBe(409);
       expect(early.body.error.details.reason).toBe("account_email_not_confirmed");
-      expect((await post(cms!, "/api/auth/local", { identifier: "carol@example.com", password: "Carol-pw-123" })).status).toBe(400);
+      expect(
+        (await post(cms!, "/api/auth/local", { identifier: "carol@example.com", password: "Carol-pw-123" })).status,
+      ).toBe(400);
 
       const mail = await waitForMail(path.join(dir, "mail"), "carol@example.com", { after: before });
-      const link = /https?:\/\/[^\s"'<>]+\/email-confirmation\?confirmation=[0-9a-f]+/.exec(mail.text || mail.html)?.[0];
+      const link = /https?:\/\/[^\s"'<>]+\/email-confirmation\?confirmation=[0-9a-f]+/.exec(
+        mail.text || mail.html,
+      )?.[0];
       expect(link, mail.text).toBeDefined();
       const confirmed = await fetch(link!, { redirect: "manual" });
       expect([301, 302]).toContain(confirmed.status);
 
-      const linked = await sync(cms!, { provider: "github", subject: "gh-carol", email: "carol@example.com", emailVerified: true });
+      const linked = await sync(cms!, {
+        provider: "github",
+        subject: "gh-carol",
+        email: "carol@example.com",
+        emailVerified: true,
+      });
       expect(linked.status).toBe(200);
       expect(linked.body).toMatchObject({ created: false, linked: true });
       expect(linked.body.user).toMatchObject({ id: carolId, provider: "local", confirmed: true });
       // From now on the link is used; the password keeps working.
-      const next = await sync(cms!, { provider: "github", subject: "gh-carol", email: "carol@example.com", emailVerified: false });
+      const next = await sync(cms!, {
+        provider: "github",
+        subject: "gh-carol",
+        email: "carol@example.com",
+        emailVerified: false,
+      });
       expect(next.body).toMatchObject({ created: false, linked: false });
       expect(next.body.user.id).toBe(carolId);
-      expect((await post(cms!, "/api/auth/local", { identifier: "carol@example.com", password: "Carol-pw-123" })).body.user.id).toBe(carolId);
+      expect(
+        (await post(cms!, "/api/auth/local", { identifier: "carol@example.com", password: "Carol-pw-123" })).body.user
+          .id,
+      ).toBe(carolId);
     } finally {
       await admin.call("PUT", "/users-permissions/advanced", settings);
     }
   });
 
   it("links another provider account with a verified email to a user whose address a provider verified", async () => {
-    const { status, body } = await sync(cms!, { provider: "google", subject: "g-ada", email: "ada.lovelace@example.com", emailVerified: true });
+    const { status, body } = await sync(cms!, {
+      provider: "google",
+      subject: "g-ada",
+      email: "ada.lovelace@example.com",
+      emailVerified: true,
+    });
     expect(status).toBe(200);
     expect(body).toMatchObject({ created: false, linked: true });
     expect(body.user.id).toBe(adaId);
@@ -327,7 +478,12 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
       ["google", "g-ada", true],
       ["google", "g-someone-new", true],
     ] as const) {
-      const { status, body } = await sync(cms!, { provider, subject, email: "ada.lovelace@example.com", emailVerified });
+      const { status, body } = await sync(cms!, {
+        provider,
+        subject,
+        email: "ada.lovelace@example.com",
+        emailVerified,
+      });
       expect(status).toBe(403);
       expectStrapiError(body, 403, "ForbiddenError");
       expect(body.error.message).toBe("This account has been blocked");
@@ -360,7 +516,11 @@ describe("POST /api/oauth-sync without CMS_OAUTH_SYNC_SECRET (real Strapi)", () 
 
   it("answers 503 with a clear message, whatever the caller sends", async () => {
     for (const secret of [null, "", "anything", SECRET]) {
-      const { status, body } = await sync(cms!, { provider: "github", subject: "gh-ada", email: "ada@example.com", emailVerified: true }, secret);
+      const { status, body } = await sync(
+        cms!,
+        { provider: "github", subject: "gh-ada", email: "ada@example.com", emailVerified: true },
+        secret,
+      );
       expect(status).toBe(503);
       expectStrapiError(body, 503, "ServiceUnavailableError");
       expect(body.error.message).toMatch(/CMS_OAUTH_SYNC_SECRET/);

@@ -73,7 +73,9 @@ describe("purging the CDN from the CMS", () => {
     const token = await adminToken();
     const byPath = await purge({ paths: ["/company"] }, token);
     expect(byPath.status, await byPath.clone().text()).toBe(200);
-    expect(await byPath.json()).toMatchObject({ data: { purged: true, provider: "http", requests: ["PURGE /company"] } });
+    expect(await byPath.json()).toMatchObject({
+      data: { purged: true, provider: "http", requests: ["PURGE /company"] },
+    });
     expect(await viaCdn("/company")).toBe("MISS");
     for (const body of [{ tags: ["cms:api::navbar.navbar"] }, { everything: true }]) {
       const response = await purge(body, token);

@@ -91,9 +91,15 @@ describe("POST /api/cms-revalidate", () => {
     [{}, ["uid: is required", "next: is required"]],
     [{ uid: "page", next: { fullPaths: ["/a"] } }, ["uid: must look like api::<name>.<name>"]],
     [{ uid: "api::page.page", next: {} }, ["next: must list at least one of fullPaths or tags"]],
-    [{ uid: "api::page.page", next: { fullPaths: [], tags: [] } }, ["next: must list at least one of fullPaths or tags"]],
+    [
+      { uid: "api::page.page", next: { fullPaths: [], tags: [] } },
+      ["next: must list at least one of fullPaths or tags"],
+    ],
     [{ uid: "api::page.page", next: { fullPaths: ["careers"] } }, ["next.fullPaths.0: must start with /"]],
-    [{ uid: "api::page.page", next: { fullPaths: ["/a/*/b"] } }, ["next.fullPaths.0: may contain * only as a last segment (/jobs/*)"]],
+    [
+      { uid: "api::page.page", next: { fullPaths: ["/a/*/b"] } },
+      ["next.fullPaths.0: may contain * only as a last segment (/jobs/*)"],
+    ],
     [{ uid: "api::page.page", next: { tags: [""] } }, ["next.tags.0: must not be empty"]],
     [{ uid: "api::page.page", next: "all" }, ["next: must be an object"]],
     [{ uid: "api::page.page", next: { fullPaths: ["/a"], expire: "yes" } }, ["next.expire: must be true or false"]],

@@ -125,7 +125,10 @@ async function redirects() {
 }
 
 async function failures() {
-  const { results } = await ok("GET", "/content-manager/collection-types/api::revalidation-failure.revalidation-failure?pageSize=100");
+  const { results } = await ok(
+    "GET",
+    "/content-manager/collection-types/api::revalidation-failure.revalidation-failure?pageSize=100",
+  );
   return results as Json[];
 }
 
@@ -186,13 +189,17 @@ describe("automatic revalidation from editor writes", () => {
     await sleep(800);
     expect(receiver.requests).toHaveLength(0); // a draft save is invisible to the site
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, {});
-    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/company"], tags: pageTags(id) } }]);
+    expect(await expectRequests(1)).toEqual([
+      { uid: "api::page.page", next: { fullPaths: ["/company"], tags: pageTags(id) } },
+    ]);
   });
 
   it("a page in another locale is sent with its locale prefix", async () => {
     const id = await pageId("/company", "de");
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=de`, { title: "Unternehmen (neu)" });
-    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/de/company"], tags: pageTags(id) } }]);
+    expect(await expectRequests(1)).toEqual([
+      { uid: "api::page.page", next: { fullPaths: ["/de/company"], tags: pageTags(id) } },
+    ]);
   });
 
   it("a navbar or footer update sends its tag", async () => {
@@ -208,7 +215,9 @@ describe("automatic revalidation from editor writes", () => {
 
   it("a new page, its unpublish and its delete each send its path; unpublish and delete expire (takedowns)", async () => {
     const id = await createPage("en", { title: "Fresh", slug: "rv-fresh" });
-    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id) } }]);
+    expect(await expectRequests(1)).toEqual([
+      { uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id) } },
+    ]);
     receiver.reset();
     await ok("POST", `${PAGES}/${id}/actions/unpublish?locale=en`, {});
     expect(await expectRequests(1)).toEqual([
@@ -216,7 +225,9 @@ describe("automatic revalidation from editor writes", () => {
     ]);
     receiver.reset();
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, {});
-    expect(await expectRequests(1)).toEqual([{ uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id) } }]);
+    expect(await expectRequests(1)).toEqual([
+      { uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id) } },
+    ]);
     receiver.reset();
     await ok("DELETE", `${PAGES}/${id}?locale=en`);
     expect(await expectRequests(1)).toEqual([
@@ -231,10 +242,14 @@ describe("automatic revalidation from editor writes", () => {
     expect(await expectRequests(1)).toEqual([{ uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from"] } }]);
     receiver.reset();
     await ok("POST", `${base}/${data.documentId}/actions/publish`, { source: "/en/rv-from-2" });
-    expect(await expectRequests(1)).toEqual([{ uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from", "/en/rv-from-2"] } }]);
+    expect(await expectRequests(1)).toEqual([
+      { uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from", "/en/rv-from-2"] } },
+    ]);
     receiver.reset();
     await ok("DELETE", `${base}/${data.documentId}`);
-    expect(await expectRequests(1)).toEqual([{ uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from-2"], expire: true } }]);
+    expect(await expectRequests(1)).toEqual([
+      { uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from-2"], expire: true } },
+    ]);
   });
 });
 
@@ -255,13 +270,19 @@ describe("failures", () => {
   it("front end down for every attempt: the save succeeds, the failure is recorded and delivered later", async () => {
     receiver.script = ["drop", "drop", "drop"];
     const save = await call("PUT", "/content-manager/single-types/api::navbar.navbar?locale=en", {
-      links: [{ label: "Home", url: "/" }, { label: "Jobs", url: "/jobs" }],
+      links: [
+        { label: "Home", url: "/" },
+        { label: "Jobs", url: "/jobs" },
+      ],
     });
     expect(save.status).toBe(200);
     await waitFor(() => receiver.script.length === 0);
     // recorded as pending, then the periodic retry (every 1 s here) delivers it and removes it
     await waitFor(() => receiver.requests.length === 1);
-    expect(receiver.requests[0]!.body).toEqual({ uid: "api::navbar.navbar", next: { tags: ["cms:api::navbar.navbar"] } });
+    expect(receiver.requests[0]!.body).toEqual({
+      uid: "api::navbar.navbar",
+      next: { tags: ["cms:api::navbar.navbar"] },
+    });
     expect(await noFailuresLeft()).toEqual([]);
     const log = readFileSync(`${cms.dbFile}.log`, "utf8");
     expect(log).toMatch(/recorded as a revalidation failure \(pending\)/);
@@ -277,7 +298,10 @@ describe("failures", () => {
     expect(recorded).toHaveLength(1);
     expect(recorded[0]!).toMatchObject({ state: "unauthorized", lastStatus: 401, uid: "api::page.page" });
     expect(readFileSync(`${cms.dbFile}.log`, "utf8")).toMatch(/401: CMS_REVALIDATE_SECRET on the CMS does not match/);
-    await ok("DELETE", `/content-manager/collection-types/api::revalidation-failure.revalidation-failure/${recorded[0]!.documentId}`);
+    await ok(
+      "DELETE",
+      `/content-manager/collection-types/api::revalidation-failure.revalidation-failure/${recorded[0]!.documentId}`,
+    );
   });
 });
 
@@ -295,7 +319,16 @@ describe("POST /api/revalidate-cache (manual)", () => {
   });
 
   it("bad bodies → 400 listing what is wrong", async () => {
-    for (const body of [{}, { fullPaths: [] }, { fullPaths: ["careers"] }, { tags: ["a b"] }, { fullPaths: ["/a"], tags: ["t"] }, { fullPaths: ["/a"], locale: "xx" }, { fullPaths: ["/a"], extra: 1 }, { tags: ["t"], expire: "yes" }]) {
+    for (const body of [
+      {},
+      { fullPaths: [] },
+      { fullPaths: ["careers"] },
+      { tags: ["a b"] },
+      { fullPaths: ["/a"], tags: ["t"] },
+      { fullPaths: ["/a"], locale: "xx" },
+      { fullPaths: ["/a"], extra: 1 },
+      { tags: ["t"], expire: "yes" },
+    ]) {
       const result = await call("POST", "/api/revalidate-cache", body);
       expect(result.status, JSON.stringify(body)).toBe(400);
       expect(result.body.error.name).toBe("ValidationError");
@@ -321,7 +354,9 @@ describe("POST /api/revalidate-cache (manual)", () => {
     const result = await call("POST", "/api/revalidate-cache", { tags: ["cms:api::footer.footer"], expire: true });
     expect(result.status).toBe(200);
     expect(result.body.data).toMatchObject({ accepted: true, purge: null });
-    expect(await expectRequests(1, 300)).toEqual([{ uid: "api::footer.footer", next: { tags: ["cms:api::footer.footer"], expire: true } }]);
+    expect(await expectRequests(1, 300)).toEqual([
+      { uid: "api::footer.footer", next: { tags: ["cms:api::footer.footer"], expire: true } },
+    ]);
   });
 
   it("the front end refusing → 502 with what was sent", async () => {
@@ -348,29 +383,50 @@ describe("page moves (hierarchy)", () => {
     await sleep(1_000);
     receiver.reset();
 
-    await ok("POST", `${PAGES}/${child}/actions/publish?locale=en`, { parent: { connect: [{ documentId: b, locale: "en" }] } });
+    await ok("POST", `${PAGES}/${child}/actions/publish?locale=en`, {
+      parent: { connect: [{ documentId: b, locale: "en" }] },
+    });
     const [payload] = (await expectRequests(1)) as [Json];
     expect(payload.uid).toBe("api::page.page");
     expect(payload.next.tags).toEqual(pageTags(child));
     expect([...payload.next.fullPaths].sort()).toEqual(
-      ["/rv-a/child", "/rv-a/child/grand", "/rv-b/child", "/rv-b/child/grand", "/en/rv-a/child", "/en/rv-a/child/grand", "/en/rv-old"].sort(),
+      [
+        "/rv-a/child",
+        "/rv-a/child/grand",
+        "/rv-b/child",
+        "/rv-b/child/grand",
+        "/en/rv-a/child",
+        "/en/rv-a/child/grand",
+        "/en/rv-old",
+      ].sort(),
     );
     expect(await redirects()).toMatchObject({
       "/en/rv-a/child": "/rv-b/child",
       "/en/rv-a/child/grand": "/rv-b/child/grand",
       "/en/rv-old": "/rv-b/child", // updated: no chain through /rv-a/child
     });
-    const published = await call("GET", `/api/redirects?filters[source][$eq]=/en/rv-a/child`, undefined, `Bearer ${cms.token}`);
+    const published = await call(
+      "GET",
+      `/api/redirects?filters[source][$eq]=/en/rv-a/child`,
+      undefined,
+      `Bearer ${cms.token}`,
+    );
     expect(published.body.data).toHaveLength(1);
     expect(published.body.data[0]).toMatchObject({ destination: "/rv-b/child", permanent: true });
 
     receiver.reset();
-    await ok("POST", `${PAGES}/${child}/actions/publish?locale=en`, { parent: { connect: [{ documentId: a, locale: "en" }] } });
+    await ok("POST", `${PAGES}/${child}/actions/publish?locale=en`, {
+      parent: { connect: [{ documentId: a, locale: "en" }] },
+    });
     await expectRequests(1);
     const after = await redirects();
     expect(after).not.toHaveProperty("/en/rv-a/child"); // live again: removed (no loop)
     expect(after).not.toHaveProperty("/en/rv-a/child/grand");
-    expect(after).toMatchObject({ "/en/rv-b/child": "/rv-a/child", "/en/rv-b/child/grand": "/rv-a/child/grand", "/en/rv-old": "/rv-a/child" });
+    expect(after).toMatchObject({
+      "/en/rv-b/child": "/rv-a/child",
+      "/en/rv-b/child/grand": "/rv-a/child/grand",
+      "/en/rv-old": "/rv-a/child",
+    });
   });
 
   it("POST /api/page-hierarchy/recalculate: admin only; answers what changed", async () => {

@@ -19,7 +19,11 @@ const TIMEOUT = 240_000;
 
 type Json = Record<string, any>;
 
-async function get(cms: CmsHandle, apiPath: string, token: string | null = cms.token): Promise<{ status: number; body: Json }> {
+async function get(
+  cms: CmsHandle,
+  apiPath: string,
+  token: string | null = cms.token,
+): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${cms.url}${apiPath}`, {
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
@@ -100,98 +104,120 @@ describe("CMS seed (real Strapi)", () => {
     expect(locales.find((l) => l.isDefault)?.code).toBe("en");
   });
 
-  it("seeds the English pages with their derived full paths", async () => {
-    const pages = await getData(cms!, "/api/pages?locale=en&pagination[pageSize]=100&sort=fullPath");
-    expect(Object.fromEntries(pages.map((p: Json) => [p.fullPath, p.title]))).toEqual({
-      "/": "Welcome to Acme",
-      "/careers": "Careers",
-      "/company": "Company",
-      "/company/careers": "Careers at Acme",
-      "/company/careers/engineering": "Engineering at Acme",
-      "/jobs": "Open positions",
-      "/jobs/backend-engineer": "Backend Engineer",
-      "/jobs/frontend-engineer": "Frontend Engineer",
-      "/jobs/product-designer": "Product Designer",
-    });
+  it(
+    "seeds the English pages with their derived full paths",
+    async () => {
+      const pages = await getData(cms!, "/api/pages?locale=en&pagination[pageSize]=100&sort=fullPath");
+      expect(Object.fromEntries(pages.map((p: Json) => [p.fullPath, p.title]))).toEqual({
+        "/": "Welcome to Acme",
+        "/careers": "Careers",
+        "/company": "Company",
+        "/company/careers": "Careers at Acme",
+        "/company/careers/engineering": "Engineering at Acme",
+        "/jobs": "Open positions",
+        "/jobs/backend-engineer": "Backend Engineer",
+        "/jobs/frontend-engineer": "Frontend Engineer",
+        "/jobs/product-designer": "Product Designer",
+      });
 
-    const careers = await pageAt(cms!, "/company/careers", "en");
-    expect(careers.title).toBe("Careers at Acme");
-    expect(careers.seo).toMatchObject({ metaTitle: "Careers at Acme | Acme" });
-    expect(careers.seo.metaDescription).toEqual(expect.any(String));
-    expect(careers.body.length).toBeGreaterThan(0);
+      const careers = await pageAt(cms!, "/company/careers", "en");
+      expect(careers.title).toBe("Careers at Acme");
+      expect(careers.seo).toMatchObject({ metaTitle: "Careers at Acme | Acme" });
+      expect(careers.seo.metaDescription).toEqual(expect.any(String));
+      expect(careers.body.length).toBeGreaterThan(0);
 
-    const engineering = await getData(
-      cms!,
-      `/api/pages?filters[fullPath][$eq]=/company/careers/engineering&locale=en&populate[parent][populate][parent]=true`,
-    );
-    expect(engineering[0].slug).toBe("engineering");
-    expect(engineering[0].parent.fullPath).toBe("/company/careers");
-    expect(engineering[0].parent.parent.fullPath).toBe("/company");
-  }, TIMEOUT);
+      const engineering = await getData(
+        cms!,
+        `/api/pages?filters[fullPath][$eq]=/company/careers/engineering&locale=en&populate[parent][populate][parent]=true`,
+      );
+      expect(engineering[0].slug).toBe("engineering");
+      expect(engineering[0].parent.fullPath).toBe("/company/careers");
+      expect(engineering[0].parent.parent.fullPath).toBe("/company");
+    },
+    TIMEOUT,
+  );
 
-  it("seeds the German pages as localizations of the English documents", async () => {
-    const pages = await getData(cms!, "/api/pages?locale=de&pagination[pageSize]=100&sort=fullPath");
-    expect(Object.fromEntries(pages.map((p: Json) => [p.fullPath, p.title]))).toEqual({
-      "/": "Willkommen bei Acme",
-      "/careers": "Karriere",
-      "/company": "Unternehmen",
-      "/company/careers": "Karriere bei Acme",
-    });
-    for (const fullPath of ["/", "/company", "/company/careers", "/careers"]) {
-      const [en, de] = [await pageAt(cms!, fullPath, "en"), await pageAt(cms!, fullPath, "de")];
-      expect(de.documentId, fullPath).toBe(en.documentId);
-    }
-  }, TIMEOUT);
-
-  it("seeds a share image in every page's SEO, readable with the read-only token and served by the CMS", async () => {
-    for (const locale of ["en", "de"]) {
-      const pages = await getData(cms!, `/api/pages?locale=${locale}&pagination[pageSize]=100&populate[seo][populate]=shareImage`);
-      for (const page of pages) {
-        expect(page.seo.shareImage, `${locale} ${page.fullPath}`).toMatchObject({
-          url: expect.stringMatching(/^\/uploads\/acme_share_\w+\.png$/),
-          alternativeText: expect.any(String),
-          width: 1200,
-          height: 630,
-          mime: "image/png",
-        });
+  it(
+    "seeds the German pages as localizations of the English documents",
+    async () => {
+      const pages = await getData(cms!, "/api/pages?locale=de&pagination[pageSize]=100&sort=fullPath");
+      expect(Object.fromEntries(pages.map((p: Json) => [p.fullPath, p.title]))).toEqual({
+        "/": "Willkommen bei Acme",
+        "/careers": "Karriere",
+        "/company": "Unternehmen",
+        "/company/careers": "Karriere bei Acme",
+      });
+      for (const fullPath of ["/", "/company", "/company/careers", "/careers"]) {
+        const [en, de] = [await pageAt(cms!, fullPath, "en"), await pageAt(cms!, fullPath, "de")];
+        expect(de.documentId, fullPath).toBe(en.documentId);
       }
-      expect(new Set(pages.map((page: Json) => page.seo.shareImage.id)).size).toBe(1);
-    }
-    const [home] = await getData(cms!, "/api/pages?filters[fullPath][$eq]=/&locale=en&populate[seo][populate]=shareImage");
-    const image = await fetch(`${cms!.url}${home.seo.shareImage.url}`);
-    expect(image.status).toBe(200);
-    expect(image.headers.get("content-type")).toBe("image/png");
-  }, TIMEOUT);
+    },
+    TIMEOUT,
+  );
 
-  it("seeds navbar, footer and redirects", async () => {
-    const navEn = await getData(cms!, "/api/navbar?locale=en&populate=links");
-    expect(navEn.links.map((l: Json) => [l.label, l.url])).toEqual([
-      ["Home", "/"],
-      ["Company", "/company"],
-      ["Careers", "/company/careers"],
-      ["Jobs", "/jobs"],
-    ]);
-    const navDe = await getData(cms!, "/api/navbar?locale=de&populate=links");
-    expect(navDe.links.map((l: Json) => [l.label, l.url])).toEqual([
-      ["Start", "/de"],
-      ["Unternehmen", "/de/company"],
-      ["Karriere", "/de/company/careers"],
-    ]);
-    const footerEn = await getData(cms!, "/api/footer?locale=en&populate=links");
-    expect(footerEn.note).toBe("© Acme Inc.");
-    expect(footerEn.links.map((l: Json) => [l.label, l.url])).toEqual([
-      ["Imprint", "/company"],
-      ["Jobs", "/jobs"],
-    ]);
-    expect((await getData(cms!, "/api/footer?locale=de&populate=links")).note).toBe("© Acme GmbH");
+  it(
+    "seeds a share image in every page's SEO, readable with the read-only token and served by the CMS",
+    async () => {
+      for (const locale of ["en", "de"]) {
+        const pages = await getData(
+          cms!,
+          `/api/pages?locale=${locale}&pagination[pageSize]=100&populate[seo][populate]=shareImage`,
+        );
+        for (const page of pages) {
+          expect(page.seo.shareImage, `${locale} ${page.fullPath}`).toMatchObject({
+            url: expect.stringMatching(/^\/uploads\/acme_share_\w+\.png$/),
+            alternativeText: expect.any(String),
+            width: 1200,
+            height: 630,
+            mime: "image/png",
+          });
+        }
+        expect(new Set(pages.map((page: Json) => page.seo.shareImage.id)).size).toBe(1);
+      }
+      const [home] = await getData(
+        cms!,
+        "/api/pages?filters[fullPath][$eq]=/&locale=en&populate[seo][populate]=shareImage",
+      );
+      const image = await fetch(`${cms!.url}${home.seo.shareImage.url}`);
+      expect(image.status).toBe(200);
+      expect(image.headers.get("content-type")).toBe("image/png");
+    },
+    TIMEOUT,
+  );
 
-    const oldCareers = await getData(cms!, "/api/redirects?filters[source][$eq]=/en/old-careers");
-    expect(oldCareers).toHaveLength(1);
-    expect(oldCareers[0]).toMatchObject({ destination: "/company/careers", permanent: true });
-    const jobsBoard = await getData(cms!, "/api/redirects?filters[source][$eq]=/en/jobs-board");
-    expect(jobsBoard).toHaveLength(1);
-    expect(jobsBoard[0]).toMatchObject({ destination: "/jobs", permanent: false });
-  }, TIMEOUT);
+  it(
+    "seeds navbar, footer and redirects",
+    async () => {
+      const navEn = await getData(cms!, "/api/navbar?locale=en&populate=links");
+      expect(navEn.links.map((l: Json) => [l.label, l.url])).toEqual([
+        ["Home", "/"],
+        ["Company", "/company"],
+        ["Careers", "/company/careers"],
+        ["Jobs", "/jobs"],
+      ]);
+      const navDe = await getData(cms!, "/api/navbar?locale=de&populate=links");
+      expect(navDe.links.map((l: Json) => [l.label, l.url])).toEqual([
+        ["Start", "/de"],
+        ["Unternehmen", "/de/company"],
+        ["Karriere", "/de/company/careers"],
+      ]);
+      const footerEn = await getData(cms!, "/api/footer?locale=en&populate=links");
+      expect(footerEn.note).toBe("© Acme Inc.");
+      expect(footerEn.links.map((l: Json) => [l.label, l.url])).toEqual([
+        ["Imprint", "/company"],
+        ["Jobs", "/jobs"],
+      ]);
+      expect((await getData(cms!, "/api/footer?locale=de&populate=links")).note).toBe("© Acme GmbH");
+
+      const oldCareers = await getData(cms!, "/api/redirects?filters[source][$eq]=/en/old-careers");
+      expect(oldCareers).toHaveLength(1);
+      expect(oldCareers[0]).toMatchObject({ destination: "/company/careers", permanent: true });
+      const jobsBoard = await getData(cms!, "/api/redirects?filters[source][$eq]=/en/jobs-board");
+      expect(jobsBoard).toHaveLength(1);
+      expect(jobsBoard[0]).toMatchObject({ destination: "/jobs", permanent: false });
+    },
+    TIMEOUT,
+  );
 
   it("lets nobody list users: not the public, not the read-only token", async () => {
     expect((await get(cms!, "/api/users", null)).status).toBe(403);
@@ -207,18 +233,22 @@ describe("CMS seed (real Strapi)", () => {
     expect(write.status).toBe(403);
   });
 
-  it("changes nothing when started again on the same database", async () => {
-    first = await snapshot(cms!);
-    expect(Object.keys(first).length).toBe(9 + 4 + 4 + 2);
-    const token = cms!.token;
-    await cms!.stop();
-    cms = undefined;
+  it(
+    "changes nothing when started again on the same database",
+    async () => {
+      first = await snapshot(cms!);
+      expect(Object.keys(first).length).toBe(9 + 4 + 4 + 2);
+      const token = cms!.token;
+      await cms!.stop();
+      cms = undefined;
 
-    cms = await startCms({ port: PORT, dbFile, logFile });
-    expect(cms.token).toBe(token);
-    expect((await get(cms, "/api/pages?locale=en")).status).toBe(200);
-    expect(await snapshot(cms)).toEqual(first);
-    // The share image was uploaded once, by the first start.
-    expect(readFileSync(logFile, "utf8").match(/\[seed\] share image/g)).toHaveLength(1);
-  }, TIMEOUT);
+      cms = await startCms({ port: PORT, dbFile, logFile });
+      expect(cms.token).toBe(token);
+      expect((await get(cms, "/api/pages?locale=en")).status).toBe(200);
+      expect(await snapshot(cms)).toEqual(first);
+      // The share image was uploaded once, by the first start.
+      expect(readFileSync(logFile, "utf8").match(/\[seed\] share image/g)).toHaveLength(1);
+    },
+    TIMEOUT,
+  );
 });

@@ -64,7 +64,11 @@ interface Instance {
 }
 
 /** One instance whose clock is `offsetMs` off. */
-function instance(offsetMs: number, options: InvalidationsOptions = {}, busOptions: InvalidationBusOptions = {}): Instance {
+function instance(
+  offsetMs: number,
+  options: InvalidationsOptions = {},
+  busOptions: InvalidationBusOptions = {},
+): Instance {
   const now = () => Date.now() + offsetMs;
   const publisher = client();
   const subscriber = client();
@@ -119,12 +123,20 @@ describe("invalidations across instances whose clocks differ (±30 s)", () => {
     await behind.bus.idle();
     await heardOf(ahead, "/x");
     // The instance that never had it locally reads it from Redis: STALE, not a HIT.
-    expect(await behind.cache.get("/x", "/x", render("v2 by behind", ["t"]))).toMatchObject({ status: "STALE", value: "v1" });
+    expect(await behind.cache.get("/x", "/x", render("v2 by behind", ["t"]))).toMatchObject({
+      status: "STALE",
+      value: "v1",
+    });
     await vi.waitFor(async () =>
-      expect(await behind.cache.get("/x", "/x", render("unused"))).toMatchObject({ status: "HIT", value: "v2 by behind" }),
+      expect(await behind.cache.get("/x", "/x", render("unused"))).toMatchObject({
+        status: "HIT",
+        value: "v2 by behind",
+      }),
     );
     expect((await ahead.cache.get("/x", "/x", render("v2 by ahead", ["t"]))).status).toBe("STALE");
-    await vi.waitFor(async () => expect(await ahead.cache.get("/x", "/x", render("unused"))).toMatchObject({ status: "HIT" }));
+    await vi.waitFor(async () =>
+      expect(await ahead.cache.get("/x", "/x", render("unused"))).toMatchObject({ status: "HIT" }),
+    );
     expect(ahead.cache.peekFresh("/x")?.value).toMatch(/^v2/);
   });
 
@@ -179,7 +191,8 @@ describe("the shared record stays bounded", () => {
     const aged = 200_000;
     for (let start = 0; start < aged; start += 10_000) {
       const batch = admin.pipeline();
-      for (let i = start; i < start + 10_000; i++) batch.hset("isr:invalidations", `t:path:/old/${i}`, String(twoHoursAgo + i));
+      for (let i = start; i < start + 10_000; i++)
+        batch.hset("isr:invalidations", `t:path:/old/${i}`, String(twoHoursAgo + i));
       await batch.exec();
     }
     await admin.hset("isr:invalidations", "#version", String(twoHoursAgo + aged), "#epoch", "earlier");
@@ -297,7 +310,10 @@ describe("expiring invalidations (takedowns) across instances", () => {
     expect(await admin.hget("isr:invalidations", "xt:path:/gone")).toBe(version);
     await heardOf(b, "/gone");
     // Heard over the channel: b's copy is expired, rendered afresh for the next caller.
-    expect(await b.cache.get("/gone", "/gone", render("404 by b"))).toMatchObject({ status: "MISS", value: "404 by b" });
+    expect(await b.cache.get("/gone", "/gone", render("404 by b"))).toMatchObject({
+      status: "MISS",
+      value: "404 by b",
+    });
     // a's own copy too.
     expect(await a.cache.get("/gone", "/gone", render("never"))).toMatchObject({ status: "HIT", value: "404 by b" });
 
@@ -306,7 +322,10 @@ describe("expiring invalidations (takedowns) across instances", () => {
     await redisRemoteCache(admin, codec).store("/gone", before.entry!);
     const late = instance(0);
     await connected(a, b, late);
-    expect(await late.cache.get("/gone", "/gone", render("404 by late"))).toMatchObject({ status: "MISS", value: "404 by late" });
+    expect(await late.cache.get("/gone", "/gone", render("404 by late"))).toMatchObject({
+      status: "MISS",
+      value: "404 by late",
+    });
   });
 
   it("a takedown made while cut off from Redis is sent when it is back, still expiring", async () => {

@@ -60,7 +60,9 @@ function postFrom(localAddress: string, url: string, body: unknown): Promise<{ s
       },
       (response) => {
         response.resume();
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, cookies: response.headers["set-cookie"] ?? [] }));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, cookies: response.headers["set-cookie"] ?? [] }),
+        );
       },
     );
     request.on("error", reject);
@@ -108,27 +110,59 @@ describe("several instances with Redis", () => {
 
   it("a revalidation received by A makes B serve STALE, then the fresh page", async () => {
     await get(a, "/careers");
-    await eventually(() => get(b, "/careers"), (result) => result.cache === "HIT", "B caches /careers");
+    await eventually(
+      () => get(b, "/careers"),
+      (result) => result.cache === "HIT",
+      "B caches /careers",
+    );
     cms.setPage({ fullPath: "/careers", title: "Careers, renamed" });
     await revalidate(a, ["/careers"]);
-    const stale = await eventually(() => get(b, "/careers"), (result) => result.cache !== "HIT", "B hears of it");
+    const stale = await eventually(
+      () => get(b, "/careers"),
+      (result) => result.cache !== "HIT",
+      "B hears of it",
+    );
     expect(stale.cache).toBe("STALE");
     expect(stale.text).not.toContain("Careers, renamed");
-    await eventually(() => get(b, "/careers"), (result) => result.cache === "HIT" && result.text.includes("Careers, renamed"), "B fresh");
+    await eventually(
+      () => get(b, "/careers"),
+      (result) => result.cache === "HIT" && result.text.includes("Careers, renamed"),
+      "B fresh",
+    );
   });
 
   it("200 concurrent requests over both instances on one stale key regenerate it once", async () => {
     await get(a, "/jobs");
-    await eventually(() => get(b, "/jobs"), (result) => result.cache === "HIT", "B caches /jobs");
-    await eventually(() => get(a, "/jobs"), (result) => result.cache === "HIT", "A caches /jobs");
+    await eventually(
+      () => get(b, "/jobs"),
+      (result) => result.cache === "HIT",
+      "B caches /jobs",
+    );
+    await eventually(
+      () => get(a, "/jobs"),
+      (result) => result.cache === "HIT",
+      "A caches /jobs",
+    );
     const before = (await regenerations(a)) + (await regenerations(b));
     cms.setPage({ fullPath: "/jobs", title: "Jobs, renamed" });
     await revalidate(a, ["/jobs"]);
-    await eventually(() => get(b, "/jobs").then((result) => result.cache), (cache) => cache !== "HIT", "B hears of it");
+    await eventually(
+      () => get(b, "/jobs").then((result) => result.cache),
+      (cache) => cache !== "HIT",
+      "B hears of it",
+    );
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) => get(i % 2 ? a : b, "/jobs")));
     expect(results.every((result) => result.status === 200)).toBe(true);
-    await eventually(() => get(a, "/jobs"), (result) => result.text.includes("Jobs, renamed"), "A fresh");
-    await eventually(() => get(b, "/jobs"), (result) => result.text.includes("Jobs, renamed"), "B fresh");
+    await eventually(
+      () => get(a, "/jobs"),
+      (result) => result.text.includes("Jobs, renamed"),
+      "A fresh",
+    );
+    await eventually(
+      () => get(b, "/jobs"),
+      (result) => result.text.includes("Jobs, renamed"),
+      "B fresh",
+    );
     const after = (await regenerations(a)) + (await regenerations(b));
     // The probe above on B may have started its one regeneration before the burst: one in total.
     expect(after - before).toBe(1);
@@ -167,11 +201,16 @@ describe("several instances with Redis", () => {
   it("a session signed out on one instance is refused on the other", async () => {
     cms.users.set("cat@example.com", { id: 3, password: "Right-password-3", blocked: false });
     // From another client address: the test above spent 127.0.0.1's sign-in budget.
-    const signIn = await postFrom("127.0.0.2", `${a.url}/api/auth/sign-in-cms`, { email: "cat@example.com", password: "Right-password-3" });
+    const signIn = await postFrom("127.0.0.2", `${a.url}/api/auth/sign-in-cms`, {
+      email: "cat@example.com",
+      password: "Right-password-3",
+    });
     expect(signIn.status).toBe(200);
     const cookie = signIn.cookies.map((value) => value.split(";")[0]).join("; ");
     const session = async (app: AppHandle) =>
-      (await (await fetch(`${app.url}/api/auth/get-session`, { headers: { cookie } })).json()) as { user?: { email: string } } | null;
+      (await (await fetch(`${app.url}/api/auth/get-session`, { headers: { cookie } })).json()) as {
+        user?: { email: string };
+      } | null;
     expect((await session(b))?.user?.email).toBe("cat@example.com");
     const signOut = await fetch(`${a.url}/api/auth/sign-out`, {
       method: "POST",
@@ -184,7 +223,11 @@ describe("several instances with Redis", () => {
 
   it("with Redis down nothing fails; once it is back the instances reconnect and catch up", async () => {
     await get(a, "/outage");
-    await eventually(() => get(b, "/outage"), (result) => result.cache === "HIT", "B caches /outage");
+    await eventually(
+      () => get(b, "/outage"),
+      (result) => result.cache === "HIT",
+      "B caches /outage",
+    );
     await redis.stop();
     for (const app of [a, b]) {
       for (const path of ["/company", "/outage", "/not-cached-yet"]) {
@@ -196,7 +239,12 @@ describe("several instances with Redis", () => {
     expect((await get(b, "/outage")).cache).toBe("HIT");
 
     await redis.start();
-    await eventually(() => get(b, "/outage"), (result) => result.text.includes("After the outage"), "B caught up", 15_000);
+    await eventually(
+      () => get(b, "/outage"),
+      (result) => result.text.includes("After the outage"),
+      "B caught up",
+      15_000,
+    );
     expect(a.output() + b.output()).toContain("[redis] page cache: reconnected");
   }, 30_000);
 });

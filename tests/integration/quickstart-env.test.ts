@@ -45,7 +45,9 @@ describe("quickstart secrets (.env.quickstart)", () => {
     expect(values.CMS_REVALIDATE_SECRET).toBe("a".repeat(40));
     expect(values.GITHUB_CLIENT_ID).toBe("abc");
     const text = readFileSync(file, "utf8");
-    expect(text.startsWith(`# mine\nCMS_REVALIDATE_SECRET="${"a".repeat(40)}"\nGITHUB_CLIENT_ID=abc\nSESSION_AUTH_SECRET=`)).toBe(true);
+    expect(
+      text.startsWith(`# mine\nCMS_REVALIDATE_SECRET="${"a".repeat(40)}"\nGITHUB_CLIENT_ID=abc\nSESSION_AUTH_SECRET=`),
+    ).toBe(true);
     expect(parseEnvText(text)).toEqual(values);
   });
 });
@@ -84,7 +86,11 @@ describe("quickstart environments", () => {
   });
 
   it("let the shell override the file, but not the addresses or modes the script sets", () => {
-    const { site, cms } = environments({ CMS_REVALIDATE_SECRET: "s".repeat(32), NODE_ENV: "development", CMS_URL: "http://x" });
+    const { site, cms } = environments({
+      CMS_REVALIDATE_SECRET: "s".repeat(32),
+      NODE_ENV: "development",
+      CMS_URL: "http://x",
+    });
     expect(site.CMS_REVALIDATE_SECRET).toBe("s".repeat(32));
     expect(cms.CMS_REVALIDATE_SECRET).toBe("s".repeat(32));
     expect(site.NODE_ENV).toBe("production");

@@ -63,19 +63,22 @@ async function eventually(path: string, text: string) {
 describe("the Host header cannot choose what is rendered or cached", () => {
   const hosts = ["x?", "x\\", "x#", "evil.example", "evil.example/other?", "127.0.0.1:1"];
 
-  it.each(hosts.map((host, index) => [host, index]))("Host: %s on a page nobody asked for yet renders that page", async (host, index) => {
-    site.cms.setPage({ fullPath: `/about-${index}`, title: `About number ${index}` });
-    // The attack: the entry is missing, so this request's render is the one that gets stored.
-    const attack = await raw(`/about-${index}`, { host: String(host), "x-forwarded-host": "evil.example" });
-    expect(attack.status).toBe(200);
-    expect(attack.text).toContain(`About number ${index}`);
-    expect(attack.text).not.toContain("<h1>Home</h1>");
-    // What everybody else now gets from the cache.
-    const next = await raw(`/about-${index}`);
-    expect(next.headers["x-cache"]).toBe("HIT");
-    expect(next.text).toContain(`About number ${index}`);
-    expect(next.text).not.toMatch(/evil\.example|x\?|x\\/);
-  });
+  it.each(hosts.map((host, index) => [host, index]))(
+    "Host: %s on a page nobody asked for yet renders that page",
+    async (host, index) => {
+      site.cms.setPage({ fullPath: `/about-${index}`, title: `About number ${index}` });
+      // The attack: the entry is missing, so this request's render is the one that gets stored.
+      const attack = await raw(`/about-${index}`, { host: String(host), "x-forwarded-host": "evil.example" });
+      expect(attack.status).toBe(200);
+      expect(attack.text).toContain(`About number ${index}`);
+      expect(attack.text).not.toContain("<h1>Home</h1>");
+      // What everybody else now gets from the cache.
+      const next = await raw(`/about-${index}`);
+      expect(next.headers["x-cache"]).toBe("HIT");
+      expect(next.text).toContain(`About number ${index}`);
+      expect(next.text).not.toMatch(/evil\.example|x\?|x\\/);
+    },
+  );
 
   it("a stale page regenerated for a request with a hostile Host is still that page", async () => {
     await raw("/about");
@@ -162,9 +165,20 @@ describe("no redirect leads off-site", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
-          fc.constantFrom("/.//evil.com", "/a/..//evil.com", "/%2e//evil.com", "//evil.com", "/\\evil.com", "https://evil.com", "/%2e%2e/%2e%2e//evil.com"),
+          fc.constantFrom(
+            "/.//evil.com",
+            "/a/..//evil.com",
+            "/%2e//evil.com",
+            "//evil.com",
+            "/\\evil.com",
+            "https://evil.com",
+            "/%2e%2e/%2e%2e//evil.com",
+          ),
           fc
-            .array(fc.constantFrom("/", "\\", ".", "..", "%2e", "%2f", "%5c", "evil.com", "@", "http:", "javascript:"), { maxLength: 6 })
+            .array(
+              fc.constantFrom("/", "\\", ".", "..", "%2e", "%2f", "%5c", "evil.com", "@", "http:", "javascript:"),
+              { maxLength: 6 },
+            )
             .map((pieces) => pieces.join("")),
         ),
         async (redirectTo) => {
@@ -176,7 +190,9 @@ describe("no redirect leads off-site", () => {
           });
           const location = response.headers.get("location");
           expect(location, redirectTo).not.toBeNull();
-          expect(new URL(location!, `${site.app.url}/sign-in`).origin, `${redirectTo} -> ${location}`).toBe(site.app.url);
+          expect(new URL(location!, `${site.app.url}/sign-in`).origin, `${redirectTo} -> ${location}`).toBe(
+            site.app.url,
+          );
           expect(location).toMatch(/^\/(?![/\\])/);
         },
       ),

@@ -13,7 +13,9 @@ describe("starting the site", () => {
     });
     const [code] = (await once(child, "exit")) as [number | null];
     expect(code).toBe(1);
-    expect(output()).toContain("Invalid environment configuration:\n  - CMS_URL: is missing (base URL of the Strapi CMS)");
+    expect(output()).toContain(
+      "Invalid environment configuration:\n  - CMS_URL: is missing (base URL of the Strapi CMS)",
+    );
     expect(output()).not.toContain("Site ready");
   }, 30_000);
 

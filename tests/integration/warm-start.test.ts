@@ -6,7 +6,8 @@ import { standInSite } from "../support/stand-in-site.ts";
 // the first visitors find them cached.
 const site = standInSite({
   seed: (cms) => {
-    for (const fullPath of ["/", "/about", "/team", "/jobs", "/jobs/a"]) cms.setPage({ fullPath, title: `Page ${fullPath}` });
+    for (const fullPath of ["/", "/about", "/team", "/jobs", "/jobs/a"])
+      cms.setPage({ fullPath, title: `Page ${fullPath}` });
     cms.setPage({ fullPath: "/about", title: "Über uns", locale: "de" });
     cms.setPage({ fullPath: "/x", title: "Not a configured locale", locale: "fr" });
   },

@@ -91,7 +91,10 @@ export function ensureAdminBuild(logFile: string): { built: boolean; ms: number 
       stdio: ["ignore", logFd, logFd],
     });
   } catch (error) {
-    throw new Error(`ensureAdminBuild: \`strapi build\` failed (${(error as Error).message})\n--- last lines of ${logFile} ---\n${tail(logFile, 60)}`, { cause: error });
+    throw new Error(
+      `ensureAdminBuild: \`strapi build\` failed (${(error as Error).message})\n--- last lines of ${logFile} ---\n${tail(logFile, 60)}`,
+      { cause: error },
+    );
   } finally {
     closeSync(logFd);
   }
@@ -112,7 +115,8 @@ export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
   mkdirSync(path.dirname(dbFile), { recursive: true });
   mkdirSync(path.dirname(logFile), { recursive: true });
   if (opts.fresh) {
-    for (const file of [dbFile, `${dbFile}-journal`, `${dbFile}-wal`, `${dbFile}-shm`, tokenFile]) rmSync(file, { force: true });
+    for (const file of [dbFile, `${dbFile}-journal`, `${dbFile}-wal`, `${dbFile}-shm`, tokenFile])
+      rmSync(file, { force: true });
   }
 
   const url = `http://127.0.0.1:${opts.port}`;
@@ -177,7 +181,8 @@ export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
       const token = readFileSync(tokenFile, "utf8").trim();
       if (token) return { url, token, dbFile, stop };
     }
-    if (Date.now() > deadline) return fail(`no healthy CMS with a token file (${tokenFile}) after ${START_TIMEOUT_MS / 1000} s`);
+    if (Date.now() > deadline)
+      return fail(`no healthy CMS with a token file (${tokenFile}) after ${START_TIMEOUT_MS / 1000} s`);
     await sleep(250);
   }
 }

@@ -37,7 +37,12 @@ export async function startOidcProvider(options: { port: number; redirectUri: st
       return {
         accountId: sub,
         async claims() {
-          return { sub, email: `${sub}@example.com`, email_verified: !sub.startsWith("unverified"), name: `OIDC ${sub}` };
+          return {
+            sub,
+            email: `${sub}@example.com`,
+            email_verified: !sub.startsWith("unverified"),
+            name: `OIDC ${sub}`,
+          };
         },
       };
     },

@@ -21,7 +21,18 @@ export class RedisServer {
     this.child = spawn(
       "/usr/bin/redis-server",
       [
-        ...["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "no"],
+        ...[
+          "--port",
+          String(this.port),
+          "--bind",
+          "127.0.0.1",
+          "--save",
+          "",
+          "--appendonly",
+          "no",
+          "--protected-mode",
+          "no",
+        ],
         // As every Redis the project ships: bounded, least recently used keys evicted first.
         ...["--maxmemory", "64mb", "--maxmemory-policy", "allkeys-lru"],
       ],

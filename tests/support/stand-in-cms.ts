@@ -68,8 +68,10 @@ export class StandInCms {
     this.requests.push(decodeURIComponent(url.pathname + url.search));
     if (this.mode === "garbage") return res.writeHead(200, { "content-type": "text/html" }).end("<h1>Bad gateway</h1>");
     if (this.mode === "error") return res.writeHead(500).end("{}");
-    const json = (body: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
-    if (url.pathname.startsWith("/api/auth/") || url.pathname === "/api/users/me") return this.answerAuth(req, res, url);
+    const json = (body: unknown) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    if (url.pathname.startsWith("/api/auth/") || url.pathname === "/api/users/me")
+      return this.answerAuth(req, res, url);
     const locale = url.searchParams.get("locale") ?? "en";
     const documentIdOf = (page: StandInPage) => page.documentId ?? `doc-${page.fullPath}`;
     if (url.pathname === "/api/pages" && url.searchParams.has("filters[documentId][$eq]")) {
@@ -92,7 +94,14 @@ export class StandInCms {
       }));
       return json({
         data: all.slice((number - 1) * size, number * size),
-        meta: { pagination: { page: number, pageSize: size, pageCount: Math.max(1, Math.ceil(all.length / size)), total: all.length } },
+        meta: {
+          pagination: {
+            page: number,
+            pageSize: size,
+            pageCount: Math.max(1, Math.ceil(all.length / size)),
+            total: all.length,
+          },
+        },
       });
     }
     if (url.pathname === "/api/pages") {
@@ -167,7 +176,8 @@ export class StandInCms {
         if (!entry) return fail(401, "Missing or invalid credentials");
         const [email, user] = entry;
         if (user.password !== body.currentPassword) return fail(400, "The provided current password is invalid");
-        if (user.password === body.password) return fail(400, "Your new password must be different than your current password");
+        if (user.password === body.password)
+          return fail(400, "Your new password must be different than your current password");
         user.password = body.password ?? "";
         return json(200, { jwt: `stand-in-jwt-${user.id}`, user: userJson(email, user) });
       }

@@ -51,10 +51,9 @@ export class StrapiAdmin {
   /** The documentId of the page at fullPath in locale (draft or published). */
   async pageDocumentId(fullPath: string, locale: string): Promise<string> {
     const query = new URLSearchParams({ locale, "filters[fullPath][$eq]": fullPath });
-    const { results } = (await this.call(
-      "GET",
-      `/content-manager/collection-types/api::page.page?${query}`,
-    )) as { results: Array<{ documentId: string }> };
+    const { results } = (await this.call("GET", `/content-manager/collection-types/api::page.page?${query}`)) as {
+      results: Array<{ documentId: string }>;
+    };
     const documentId = results[0]?.documentId;
     if (!documentId) throw new Error(`No page at ${fullPath} (${locale})`);
     return documentId;
@@ -80,7 +79,11 @@ export class StrapiAdmin {
   }
 
   /** Replaces the links of a single type (navbar, footer: no draft & publish). */
-  async setLinks(uid: "api::navbar.navbar" | "api::footer.footer", locale: string, links: Array<{ label: string; url: string }>) {
+  async setLinks(
+    uid: "api::navbar.navbar" | "api::footer.footer",
+    locale: string,
+    links: Array<{ label: string; url: string }>,
+  ) {
     await this.call("PUT", `/content-manager/single-types/${uid}?locale=${locale}`, { links });
   }
 }

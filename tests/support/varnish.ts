@@ -14,12 +14,27 @@ export async function startVarnish(options: { port: number; backendPort: number 
   const vcl = path.join(dir, "default.vcl");
   writeFileSync(
     vcl,
-    readFileSync(path.join(projectRoot, "docs/varnish/default.vcl"), "utf8").replace("BACKEND_PORT", String(options.backendPort)),
+    readFileSync(path.join(projectRoot, "docs/varnish/default.vcl"), "utf8").replace(
+      "BACKEND_PORT",
+      String(options.backendPort),
+    ),
   );
   let output = "";
   const child: ChildProcess = spawn(
     "/usr/sbin/varnishd",
-    ["-F", "-j", "none", "-n", path.join(dir, "work"), "-a", `127.0.0.1:${options.port}`, "-f", vcl, "-s", "malloc,32m"],
+    [
+      "-F",
+      "-j",
+      "none",
+      "-n",
+      path.join(dir, "work"),
+      "-a",
+      `127.0.0.1:${options.port}`,
+      "-f",
+      vcl,
+      "-s",
+      "malloc,32m",
+    ],
     { stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));

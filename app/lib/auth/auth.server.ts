@@ -24,7 +24,9 @@ const WEEK_SECONDS = 7 * 24 * 60 * 60;
 
 function createAuth(env: Env) {
   const cmsUsers = createCmsUsers({ baseUrl: env.CMS_URL, timeoutMs: env.CMS_FETCH_TIMEOUT_MS });
-  const revocations = env.REDIS_URL ? new RedisRevocations(connectRedis(env.REDIS_URL, "sessions")) : new LocalRevocations();
+  const revocations = env.REDIS_URL
+    ? new RedisRevocations(connectRedis(env.REDIS_URL, "sessions"))
+    : new LocalRevocations();
   // The same list the sign-in page and the CSP read (providers.ts).
   const { socialProviders, genericOAuth: oidcProviders } = betterAuthProviders(env);
 

@@ -33,7 +33,11 @@ export async function syncOAuthUserWithCms(
   try {
     response = await fetch(`${config.baseUrl}/api/oauth-sync`, {
       method: "POST",
-      headers: { authorization: `Bearer ${config.secret}`, "content-type": "application/json", accept: "application/json" },
+      headers: {
+        authorization: `Bearer ${config.secret}`,
+        "content-type": "application/json",
+        accept: "application/json",
+      },
       body: JSON.stringify({ ...identity, name: identity.name?.slice(0, 100) }),
       signal: AbortSignal.timeout(config.timeoutMs),
     });
@@ -48,12 +52,15 @@ export async function syncOAuthUserWithCms(
   }
   // The visitor is told the table's message for the CMS's reason, not the CMS's own words.
   const reason = errorSchema.safeParse(body).data?.error.details?.reason;
-  if (response.status === 409 && reason === "account_email_not_confirmed") throw new AuthError("OAUTH_ACCOUNT_UNCONFIRMED");
+  if (response.status === 409 && reason === "account_email_not_confirmed")
+    throw new AuthError("OAUTH_ACCOUNT_UNCONFIRMED");
   if (response.status === 409) throw new AuthError("OAUTH_EMAIL_EXISTS");
   if (response.status === 403) throw new AuthError("BLOCKED");
   if (response.status === 404 && identity.refresh) throw new AuthError("OAUTH_LINK_GONE");
   if (response.status === 401 || response.status === 503) {
-    console.error(`[auth] the CMS refused the OAuth sync (${response.status}): check CMS_OAUTH_SYNC_SECRET on both sides`);
+    console.error(
+      `[auth] the CMS refused the OAuth sync (${response.status}): check CMS_OAUTH_SYNC_SECRET on both sides`,
+    );
   }
   throw cmsUnavailable();
 }

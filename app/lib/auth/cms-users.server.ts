@@ -12,9 +12,18 @@ export const cmsUserSchema = z.object({
   id: z.number(),
   username: z.string(),
   email: z.string(),
-  provider: z.string().nullish().transform((provider) => provider ?? "local"),
-  confirmed: z.boolean().nullish().transform((confirmed) => confirmed ?? false),
-  blocked: z.boolean().nullish().transform((blocked) => blocked ?? false),
+  provider: z
+    .string()
+    .nullish()
+    .transform((provider) => provider ?? "local"),
+  confirmed: z
+    .boolean()
+    .nullish()
+    .transform((confirmed) => confirmed ?? false),
+  blocked: z
+    .boolean()
+    .nullish()
+    .transform((blocked) => blocked ?? false),
 });
 export type CmsUser = z.infer<typeof cmsUserSchema>;
 

@@ -37,7 +37,18 @@ describe("open auth endpoints", () => {
     fc.assert(
       fc.property(fc.string(), (path) => {
         const endpoint = openEndpoint("POST", `/${path}`);
-        if (endpoint) expect(["/sign-in-cms", "/register-cms", "/forgot-password-cms", "/reset-password-cms", "/update-password-cms", "/sync-oauth-cms", "/sign-in/social", "/sign-in/oauth2", "/sign-out"]).toContain(`/${path}`);
+        if (endpoint)
+          expect([
+            "/sign-in-cms",
+            "/register-cms",
+            "/forgot-password-cms",
+            "/reset-password-cms",
+            "/update-password-cms",
+            "/sync-oauth-cms",
+            "/sign-in/social",
+            "/sign-in/oauth2",
+            "/sign-out",
+          ]).toContain(`/${path}`);
       }),
     );
   });

@@ -12,13 +12,7 @@ import { AUTH_PAGES, type AuthPagePath } from "./paths.ts";
  * sent, so random paths create no rate-limit state.
  */
 export type RateLimitBudget =
-  | "sign-in"
-  | "register"
-  | "forgot-password"
-  | "reset-password"
-  | "change-password"
-  | "oauth"
-  | "sign-out";
+  "sign-in" | "register" | "forgot-password" | "reset-password" | "change-password" | "oauth" | "sign-out";
 
 interface Endpoint {
   method: "GET" | "POST";

@@ -15,10 +15,22 @@ async function signInLeftovers(adapter: DBAdapter, at: Date, n: number) {
   const create = (query: { model: string; data: Record<string, unknown> }) => adapter.create(query);
   for (let i = 0; i < n; i++) {
     const id = `${at.getTime()}-${i}`;
-    await create({ model: "user", data: { id: `u${id}`, email: `${id}@example.com`, name: "x", emailVerified: true, createdAt: at, updatedAt: at } });
-    await create({ model: "account", data: { id: `a${id}`, userId: `u${id}`, accountId: id, providerId: "oidc", createdAt: at, updatedAt: at } });
-    await create({ model: "session", data: { id: `s${id}`, userId: `u${id}`, token: `t${id}`, expiresAt: at, createdAt: at, updatedAt: at } });
-    await create({ model: "verification", data: { id: `v${id}`, identifier: id, value: "state", expiresAt: at, createdAt: at, updatedAt: at } });
+    await create({
+      model: "user",
+      data: { id: `u${id}`, email: `${id}@example.com`, name: "x", emailVerified: true, createdAt: at, updatedAt: at },
+    });
+    await create({
+      model: "account",
+      data: { id: `a${id}`, userId: `u${id}`, accountId: id, providerId: "oidc", createdAt: at, updatedAt: at },
+    });
+    await create({
+      model: "session",
+      data: { id: `s${id}`, userId: `u${id}`, token: `t${id}`, expiresAt: at, createdAt: at, updatedAt: at },
+    });
+    await create({
+      model: "verification",
+      data: { id: `v${id}`, identifier: id, value: "state", expiresAt: at, createdAt: at, updatedAt: at },
+    });
   }
 }
 

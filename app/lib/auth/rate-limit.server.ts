@@ -46,13 +46,16 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
         await limiter.consume(`${budget}:${clientIp}`);
       } catch (error) {
         if (error instanceof RateLimiterRes) {
-          throw new AuthError("RATE_LIMITED", { params: { retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) } });
+          throw new AuthError("RATE_LIMITED", {
+            params: { retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) },
+          });
         }
         throw error;
       }
     },
     // rate-limiter-flexible offers no count of its keys: its private store is read (not a type we
     // could name), for the test that keys expire.
-    localKeys: () => (memory as unknown as { _memoryStorage: { _storage: Map<string, unknown> } })._memoryStorage._storage.size,
+    localKeys: () =>
+      (memory as unknown as { _memoryStorage: { _storage: Map<string, unknown> } })._memoryStorage._storage.size,
   };
 }

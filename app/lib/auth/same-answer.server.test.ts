@@ -76,7 +76,9 @@ describe("inBackground", () => {
     await Promise.resolve();
     expect(started).toBe(true);
     work.reject(new Error("mail failed"));
-    await vi.waitFor(() => expect(warn).toHaveBeenCalledWith("[auth] forgot-password failed in the background: mail failed"));
+    await vi.waitFor(() =>
+      expect(warn).toHaveBeenCalledWith("[auth] forgot-password failed in the background: mail failed"),
+    );
   });
 
   it("a work that throws at once is logged too, not thrown at the caller", async () => {

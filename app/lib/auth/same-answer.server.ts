@@ -32,7 +32,9 @@ export async function settleAfter<T>(ms: number, work: Promise<T>, late: () => T
 
 /** Starts `work` and does not wait for it: the answer's time never depends on it. A failure is logged. */
 export function inBackground(work: () => Promise<unknown>, label: string): void {
-  void Promise.resolve().then(work).catch((error: unknown) => logFailure(label, error));
+  void Promise.resolve()
+    .then(work)
+    .catch((error: unknown) => logFailure(label, error));
 }
 
 function logFailure(label: string, error: unknown) {

@@ -40,7 +40,11 @@ export const forgotPasswordSchema = z.object({ email }, fields);
 export const resetPasswordSchema = z
   .object(
     {
-      code: z.string({ error: "The reset link is incomplete." }).trim().min(1, "The reset link is incomplete.").max(512),
+      code: z
+        .string({ error: "The reset link is incomplete." })
+        .trim()
+        .min(1, "The reset link is incomplete.")
+        .max(512),
       password: newPassword,
       passwordConfirmation: confirmation,
     },

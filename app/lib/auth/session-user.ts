@@ -36,7 +36,8 @@ export interface StoredUserFields {
   oauthSubject?: string | null;
 }
 
-type UserLike = Pick<SessionUser, "id" | "email" | "name" | "emailVerified"> & Omit<StoredUserFields, "cmsJWT" | "oauthSubject">;
+type UserLike = Pick<SessionUser, "id" | "email" | "name" | "emailVerified"> &
+  Omit<StoredUserFields, "cmsJWT" | "oauthSubject">;
 
 export function toPublicUser(user: UserLike): PublicSessionUser {
   return {

@@ -57,7 +57,10 @@ async function readSession(request: Request): Promise<SessionRead> {
 }
 
 /** The signed-in user, or a redirect to the sign-in page that comes back here afterwards. */
-export async function requireSession(request: Request, context: Readonly<RouterContextProvider>): Promise<SessionRead & { session: ServerSession }> {
+export async function requireSession(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+): Promise<SessionRead & { session: ServerSession }> {
   const read = await getServerSession(request, context);
   if (read.session) return read as SessionRead & { session: ServerSession };
   const url = new URL(request.url);

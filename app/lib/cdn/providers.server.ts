@@ -80,7 +80,10 @@ export function cloudflareProvider(
         return { provider: "cloudflare", requests: ["purge_everything"] };
       }
       // Cloudflare takes at most 30 URLs / 30 tags per call.
-      for (const files of chunk(paths.map((path) => `${options.siteUrl}${path}`), 30)) {
+      for (const files of chunk(
+        paths.map((path) => `${options.siteUrl}${path}`),
+        30,
+      )) {
         await post({ files });
         requests.push(`files ${files.join(" ")}`);
       }
@@ -106,10 +109,19 @@ export function fastlyProvider(
     async purge({ paths, tags, everything }) {
       const requests: string[] = [];
       if (everything) {
-        await send(doFetch, "fastly", `${base}/service/${config.serviceId}/purge_all`, { method: "POST", headers: { "fastly-key": config.apiToken } }, options.timeoutMs);
+        await send(
+          doFetch,
+          "fastly",
+          `${base}/service/${config.serviceId}/purge_all`,
+          { method: "POST", headers: { "fastly-key": config.apiToken } },
+          options.timeoutMs,
+        );
         return { provider: "fastly", requests: ["purge_all"] };
       }
-      for (const keys of chunk(tags.map((tag) => tag.replaceAll(" ", "_")), 256)) {
+      for (const keys of chunk(
+        tags.map((tag) => tag.replaceAll(" ", "_")),
+        256,
+      )) {
         await send(
           doFetch,
           "fastly",
@@ -121,7 +133,13 @@ export function fastlyProvider(
       }
       for (const path of paths) {
         const url = new URL(path, options.siteUrl);
-        await send(doFetch, "fastly", `${base}/purge/${url.host}${url.pathname}${url.search}`, { method: "POST", headers }, options.timeoutMs);
+        await send(
+          doFetch,
+          "fastly",
+          `${base}/purge/${url.host}${url.pathname}${url.search}`,
+          { method: "POST", headers },
+          options.timeoutMs,
+        );
         requests.push(`url ${url.href}`);
       }
       return { provider: "fastly", requests };
@@ -142,7 +160,13 @@ export function httpPurgeProvider(config: { purgeUrl: string; host: string }, op
     async purge({ paths, tags, everything }) {
       const requests: string[] = [];
       if (everything) {
-        await send(doFetch, "http", `${config.purgeUrl}/`, { method: "BAN", headers: { ...headers, "x-purge-all": "1" } }, options.timeoutMs);
+        await send(
+          doFetch,
+          "http",
+          `${config.purgeUrl}/`,
+          { method: "BAN", headers: { ...headers, "x-purge-all": "1" } },
+          options.timeoutMs,
+        );
         return { provider: "http", requests: ["BAN everything"] };
       }
       for (const path of paths) {
@@ -150,7 +174,13 @@ export function httpPurgeProvider(config: { purgeUrl: string; host: string }, op
         requests.push(`PURGE ${path}`);
       }
       if (tags.length) {
-        await send(doFetch, "http", `${config.purgeUrl}/`, { method: "BAN", headers: { ...headers, "x-purge-tags": tags.join(" ") } }, options.timeoutMs);
+        await send(
+          doFetch,
+          "http",
+          `${config.purgeUrl}/`,
+          { method: "BAN", headers: { ...headers, "x-purge-tags": tags.join(" ") } },
+          options.timeoutMs,
+        );
         requests.push(`BAN tags ${tags.join(" ")}`);
       }
       return { provider: "http", requests };

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 
-import { cloudflareProvider, fastlyProvider, httpPurgeProvider, CdnError, type CdnProvider } from "./providers.server.ts";
+import {
+  cloudflareProvider,
+  fastlyProvider,
+  httpPurgeProvider,
+  CdnError,
+  type CdnProvider,
+} from "./providers.server.ts";
 import { handleCdnPurge } from "./purge.server.ts";
 
 const SECRET = "cdn-purge-secret-0123456789";
@@ -43,7 +49,11 @@ describe("CDN providers send their documented requests", () => {
   it("Cloudflare: at most 30 URLs per call", async () => {
     const { fake, calls } = recordingFetch();
     const paths = Array.from({ length: 31 }, (_, index) => `/p${index}`);
-    await cloudflareProvider({ zoneId: "z", apiToken: "t" }, options(fake)).purge({ paths, tags: [], everything: false });
+    await cloudflareProvider({ zoneId: "z", apiToken: "t" }, options(fake)).purge({
+      paths,
+      tags: [],
+      everything: false,
+    });
     expect(calls.map((call) => (call.body as { files: string[] }).files.length)).toEqual([30, 1]);
   });
 
@@ -55,7 +65,11 @@ describe("CDN providers send their documented requests", () => {
     expect(calls[0]).toMatchObject({
       url: "https://api.fastly.com/service/svc/purge",
       method: "POST",
-      headers: { "fastly-key": "f-token", "fastly-soft-purge": "1", "surrogate-key": "cms:api::footer.footer path:/jobs" },
+      headers: {
+        "fastly-key": "f-token",
+        "fastly-soft-purge": "1",
+        "surrogate-key": "cms:api::footer.footer path:/jobs",
+      },
     });
     expect(calls[1]).toMatchObject({ url: "https://api.fastly.com/purge/www.example.com/jobs?x=1", method: "POST" });
     expect(calls[1]?.headers["fastly-soft-purge"]).toBe("1");
@@ -67,7 +81,9 @@ describe("CDN providers send their documented requests", () => {
     const http = httpPurgeProvider({ purgeUrl: "http://varnish:6081", host: "www.example.com" }, options(fake));
     await http.purge({ paths: ["/a", "/b"], tags: ["t1", "t2"], everything: false });
     await http.purge({ paths: [], tags: [], everything: true });
-    expect(calls.map((call) => [call.method, call.url, call.headers["x-purge-tags"] ?? call.headers["x-purge-all"] ?? ""])).toEqual([
+    expect(
+      calls.map((call) => [call.method, call.url, call.headers["x-purge-tags"] ?? call.headers["x-purge-all"] ?? ""]),
+    ).toEqual([
       ["PURGE", "http://varnish:6081/a", ""],
       ["PURGE", "http://varnish:6081/b", ""],
       ["BAN", "http://varnish:6081/", "t1 t2"],
@@ -78,7 +94,11 @@ describe("CDN providers send their documented requests", () => {
   it("a CDN error becomes a CdnError with the CDN's answer", async () => {
     const { fake } = recordingFetch(403);
     await expect(
-      cloudflareProvider({ zoneId: "z", apiToken: "t" }, options(fake)).purge({ paths: ["/a"], tags: [], everything: false }),
+      cloudflareProvider({ zoneId: "z", apiToken: "t" }, options(fake)).purge({
+        paths: ["/a"],
+        tags: [],
+        everything: false,
+      }),
     ).rejects.toThrow(CdnError);
   });
 });
@@ -93,15 +113,31 @@ describe("POST /api/cdn-purge", () => {
     },
   };
   const post = (body: string, authorization = `Bearer ${SECRET}`) =>
-    new Request("http://site/api/cdn-purge", { method: "POST", headers: { authorization, "content-type": "application/json" }, body });
+    new Request("http://site/api/cdn-purge", {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json" },
+      body,
+    });
   const quiet = () => {};
 
   it("503 without a secret, 401 with a wrong one (body never read), 413 when too large", async () => {
     expect((await handleCdnPurge(post("{}"), { secret: undefined, provider, log: quiet })).status).toBe(503);
-    const wrong = await handleCdnPurge(post("x".repeat(10), "Bearer revalidate-secret-0123456789"), { secret: SECRET, provider, log: quiet });
+    const wrong = await handleCdnPurge(post("x".repeat(10), "Bearer revalidate-secret-0123456789"), {
+      secret: SECRET,
+      provider,
+      log: quiet,
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("connection")).toBe("close");
-    expect((await handleCdnPurge(post(JSON.stringify({ paths: ["/" + "a".repeat(70_000)] })), { secret: SECRET, provider, log: quiet })).status).toBe(413);
+    expect(
+      (
+        await handleCdnPurge(post(JSON.stringify({ paths: ["/" + "a".repeat(70_000)] })), {
+          secret: SECRET,
+          provider,
+          log: quiet,
+        })
+      ).status,
+    ).toBe(413);
   });
 
   it.each([
@@ -115,19 +151,31 @@ describe("POST /api/cdn-purge", () => {
   });
 
   it("501 with a clear message when no CDN is configured", async () => {
-    const response = await handleCdnPurge(post(JSON.stringify({ everything: true })), { secret: SECRET, provider: null, log: quiet });
+    const response = await handleCdnPurge(post(JSON.stringify({ everything: true })), {
+      secret: SECRET,
+      provider: null,
+      log: quiet,
+    });
     expect(response.status).toBe(501);
     expect((await response.json()).error).toMatch(/No CDN is configured/);
   });
 
   it("200 with what was purged, 502 when the CDN refuses", async () => {
-    const ok = await handleCdnPurge(post(JSON.stringify({ paths: ["/company"], tags: ["cms:api::navbar.navbar"] })), { secret: SECRET, provider, log: quiet });
+    const ok = await handleCdnPurge(post(JSON.stringify({ paths: ["/company"], tags: ["cms:api::navbar.navbar"] })), {
+      secret: SECRET,
+      provider,
+      log: quiet,
+    });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ purged: true, provider: "fake", requests: ["done"] });
     expect(purged.at(-1)).toEqual({ paths: ["/company"], tags: ["cms:api::navbar.navbar"], everything: false });
 
     const failing: CdnProvider = { name: "x", purge: () => Promise.reject(new CdnError("x: the CDN answered 403")) };
-    const refused = await handleCdnPurge(post(JSON.stringify({ everything: true })), { secret: SECRET, provider: failing, log: quiet });
+    const refused = await handleCdnPurge(post(JSON.stringify({ everything: true })), {
+      secret: SECRET,
+      provider: failing,
+      log: quiet,
+    });
     expect(refused.status).toBe(502);
   });
 });

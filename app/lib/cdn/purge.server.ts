@@ -3,7 +3,13 @@ import * as z from "zod";
 import { getEnv, type Env } from "../env.server.ts";
 import { jsonAnswer, readSecuredJson } from "../secured-json-post.server.ts";
 import { describeIssues } from "../revalidation/payload.server.ts";
-import { CdnError, cloudflareProvider, fastlyProvider, httpPurgeProvider, type CdnProvider } from "./providers.server.ts";
+import {
+  CdnError,
+  cloudflareProvider,
+  fastlyProvider,
+  httpPurgeProvider,
+  type CdnProvider,
+} from "./providers.server.ts";
 
 /**
  * POST /api/cdn-purge: evicts pages from the CDN in front of the site right now (hot fixes,
@@ -14,11 +20,23 @@ import { CdnError, cloudflareProvider, fastlyProvider, httpPurgeProvider, type C
 export const purgePayloadSchema = z
   .object({
     paths: z
-      .array(z.string().max(2048).startsWith("/", "must start with /").refine((path) => !/[\s#]/.test(path), "must be a path"))
+      .array(
+        z
+          .string()
+          .max(2048)
+          .startsWith("/", "must start with /")
+          .refine((path) => !/[\s#]/.test(path), "must be a path"),
+      )
       .max(1000)
       .optional(),
     tags: z
-      .array(z.string().min(1, "must not be empty").max(256).refine((tag) => !/[\s,]/.test(tag), "must not contain spaces or commas"))
+      .array(
+        z
+          .string()
+          .min(1, "must not be empty")
+          .max(256)
+          .refine((tag) => !/[\s,]/.test(tag), "must not contain spaces or commas"),
+      )
       .max(1000)
       .optional(),
     everything: z.literal(true, { error: "must be true when given" }).optional(),
@@ -32,7 +50,11 @@ export function cdnProviderFromEnv(env: Env): CdnProvider | null {
   switch (env.CDN_PROVIDER) {
     case "cloudflare":
       return cloudflareProvider(
-        { zoneId: env.CLOUDFLARE_ZONE_ID ?? "", apiToken: env.CLOUDFLARE_API_TOKEN ?? "", apiBase: env.CLOUDFLARE_API_BASE },
+        {
+          zoneId: env.CLOUDFLARE_ZONE_ID ?? "",
+          apiToken: env.CLOUDFLARE_API_TOKEN ?? "",
+          apiBase: env.CLOUDFLARE_API_BASE,
+        },
         options,
       );
     case "fastly":
@@ -64,11 +86,19 @@ export async function handleCdnPurge(
   });
   if (!read.ok) return read.response;
   const parsed = purgePayloadSchema.safeParse(read.body);
-  if (!parsed.success) return jsonAnswer({ error: "Invalid purge request.", issues: describeIssues(parsed.error) }, 400);
+  if (!parsed.success)
+    return jsonAnswer({ error: "Invalid purge request.", issues: describeIssues(parsed.error) }, 400);
   if (!deps.provider) {
-    return jsonAnswer({ error: "No CDN is configured: set CDN_PROVIDER to cloudflare, fastly or http (see README)." }, 501);
+    return jsonAnswer(
+      { error: "No CDN is configured: set CDN_PROVIDER to cloudflare, fastly or http (see README)." },
+      501,
+    );
   }
-  const request_ = { paths: parsed.data.paths ?? [], tags: parsed.data.tags ?? [], everything: parsed.data.everything ?? false };
+  const request_ = {
+    paths: parsed.data.paths ?? [],
+    tags: parsed.data.tags ?? [],
+    everything: parsed.data.everything ?? false,
+  };
   try {
     const result = await deps.provider.purge(request_);
     log(`[cdn-purge] provider=${result.provider} ${result.requests.join("; ")}`);

@@ -51,7 +51,11 @@ export interface CmsFetchOptions {
 
 /** Where CMS answers are kept between requests (server/cache/data-cache.ts). */
 export interface CmsDataCache {
-  load<T>(key: string, meta: { path: string; tags: string[]; revalidate: number }, fetchFresh: () => Promise<T>): Promise<T>;
+  load<T>(
+    key: string,
+    meta: { path: string; tags: string[]; revalidate: number },
+    fetchFresh: () => Promise<T>,
+  ): Promise<T>;
 }
 
 /** What one CMS call asked of the cache; collected per request for the ISR cache. */

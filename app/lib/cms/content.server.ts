@@ -53,7 +53,10 @@ export type Page = z.infer<typeof pageSchema>;
 const redirectSchema = z.object({
   source: z.string(),
   destination: z.string().min(1),
-  permanent: z.boolean().nullish().transform((permanent) => permanent ?? true),
+  permanent: z
+    .boolean()
+    .nullish()
+    .transform((permanent) => permanent ?? true),
 });
 export type Redirect = z.infer<typeof redirectSchema>;
 
@@ -61,7 +64,10 @@ const linkSchema = z.object({ label: z.string(), url: z.string() });
 export type NavLink = z.infer<typeof linkSchema>;
 
 const navigationSchema = z.object({
-  links: z.array(linkSchema).nullish().transform((links) => links ?? []),
+  links: z
+    .array(linkSchema)
+    .nullish()
+    .transform((links) => links ?? []),
   note: z.string().nullish(),
 });
 export type Navigation = z.infer<typeof navigationSchema>;
@@ -75,7 +81,9 @@ export async function findPage(cms: CmsClient, fullPath: string, locale: string)
     query: {
       filters: { fullPath: { $eq: fullPath } },
       locale,
-      populate: { seo: { populate: { shareImage: { fields: ["url", "alternativeText", "width", "height", "mime"] } } } },
+      populate: {
+        seo: { populate: { shareImage: { fields: ["url", "alternativeText", "width", "height", "mime"] } } },
+      },
       pagination: { pageSize: 1 },
     },
     revalidate: CMS_REVALIDATE.pageData,

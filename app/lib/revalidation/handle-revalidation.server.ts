@@ -47,6 +47,8 @@ export async function handleRevalidation(request: Request, deps: RevalidationDep
   for (const tag of tags) deps.revalidator.revalidateTag(tag, profile);
   await deps.revalidator.shared?.();
 
-  log(`[revalidate] uid=${uid} paths=${paths.join(",") || "-"} tags=${tags.join(",") || "-"} ${expire ? "expire" : "stale"}`);
+  log(
+    `[revalidate] uid=${uid} paths=${paths.join(",") || "-"} tags=${tags.join(",") || "-"} ${expire ? "expire" : "stale"}`,
+  );
   return jsonAnswer({ revalidated: true, uid, paths, tags, expire }, 200);
 }

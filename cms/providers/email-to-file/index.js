@@ -1,8 +1,8 @@
-'use strict';
+"use strict";
 
-const { mkdirSync, renameSync, writeFileSync } = require('node:fs');
-const path = require('node:path');
-const { randomBytes } = require('node:crypto');
+const { mkdirSync, renameSync, writeFileSync } = require("node:fs");
+const path = require("node:path");
+const { randomBytes } = require("node:crypto");
 
 /**
  * Strapi email provider for development and tests: no network. Every message becomes one JSON
@@ -16,29 +16,29 @@ const { randomBytes } = require('node:crypto');
 
 let sequence = 0;
 
-const asText = (value) => (Array.isArray(value) ? value.join(', ') : value == null ? '' : String(value));
+const asText = (value) => (Array.isArray(value) ? value.join(", ") : value == null ? "" : String(value));
 
 /** `2024-05-01T10:20:30.123Z` → `2024-05-01T10-20-30-123Z` (file-name safe, still sortable). */
-const stamp = (date) => date.toISOString().replace(/[:.]/g, '-');
+const stamp = (date) => date.toISOString().replace(/[:.]/g, "-");
 
 function fileName(date) {
   sequence = (sequence + 1) % 1_000_000;
-  return `${stamp(date)}-${String(sequence).padStart(6, '0')}-${randomBytes(3).toString('hex')}.json`;
+  return `${stamp(date)}-${String(sequence).padStart(6, "0")}-${randomBytes(3).toString("hex")}.json`;
 }
 
 function defaultLog(line) {
   const log = globalThis.strapi && globalThis.strapi.log;
-  if (log && typeof log.info === 'function') log.info(line);
+  if (log && typeof log.info === "function") log.info(line);
   else console.log(line);
 }
 
 module.exports = {
   init(providerOptions = {}, settings = {}) {
     const dir = providerOptions.dir;
-    if (!dir || typeof dir !== 'string') {
-      throw new Error('strapi-provider-email-to-file: providerOptions.dir (the mail directory) is required.');
+    if (!dir || typeof dir !== "string") {
+      throw new Error("strapi-provider-email-to-file: providerOptions.dir (the mail directory) is required.");
     }
-    const log = typeof providerOptions.log === 'function' ? providerOptions.log : defaultLog;
+    const log = typeof providerOptions.log === "function" ? providerOptions.log : defaultLog;
 
     return {
       async send(options = {}) {
@@ -46,7 +46,9 @@ module.exports = {
         const message = {
           to: asText(options.to),
           from: asText(options.from || settings.defaultFrom),
-          ...(options.replyTo || settings.defaultReplyTo ? { replyTo: asText(options.replyTo || settings.defaultReplyTo) } : {}),
+          ...(options.replyTo || settings.defaultReplyTo
+            ? { replyTo: asText(options.replyTo || settings.defaultReplyTo) }
+            : {}),
           subject: asText(options.subject),
           text: asText(options.text),
           html: asText(options.html),

@@ -1,4 +1,4 @@
-import { useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
+import { useFetchClient, useNotification, useRBAC } from "@strapi/strapi/admin";
 
 /**
  * "Revalidate cache" in the Content Manager's edit view of page, navbar and footer, shown only
@@ -10,17 +10,17 @@ import { useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
  * while that is being checked.
  */
 const MODELS = {
-  'api::page.page': 'path',
-  'api::navbar.navbar': 'tag',
-  'api::footer.footer': 'tag',
+  "api::page.page": "path",
+  "api::navbar.navbar": "tag",
+  "api::footer.footer": "tag",
 };
 
 // Module-level: useRBAC re-checks whenever this array changes.
-const REVALIDATE_PERMISSION = [{ action: 'api::site-cache.revalidate' }];
+const REVALIDATE_PERMISSION = [{ action: "api::site-cache.revalidate" }];
 
 const enabledByUrl = () => {
   try {
-    return new URLSearchParams(window.location.search).get('showRevalidateCache') === 'true';
+    return new URLSearchParams(window.location.search).get("showRevalidateCache") === "true";
   } catch {
     return false;
   }
@@ -34,33 +34,38 @@ const RevalidateCacheAction = ({ model, document }) => {
   if (!mode || !enabledByUrl()) return null;
   if (!isLoading && !allowedActions.canRevalidate) return null;
 
-  const body = mode === 'tag' ? { tags: [`cms:${model}`] } : document?.fullPath ? { fullPaths: [document.fullPath], locale: document.locale } : null;
+  const body =
+    mode === "tag"
+      ? { tags: [`cms:${model}`] }
+      : document?.fullPath
+        ? { fullPaths: [document.fullPath], locale: document.locale }
+        : null;
 
   return {
-    label: 'Revalidate cache',
-    position: 'panel',
-    variant: 'secondary',
+    label: "Revalidate cache",
+    position: "panel",
+    variant: "secondary",
     disabled: body === null || isLoading,
     onClick: async () => {
       try {
-        const { data } = await post('/api/revalidate-cache', body);
+        const { data } = await post("/api/revalidate-cache", body);
         const sent = data?.data?.payload?.next ?? {};
-        const what = [...(sent.fullPaths ?? []), ...(sent.tags ?? [])].join(', ');
-        toggleNotification({ type: 'success', message: `Cache revalidated: ${what}` });
+        const what = [...(sent.fullPaths ?? []), ...(sent.tags ?? [])].join(", ");
+        toggleNotification({ type: "success", message: `Cache revalidated: ${what}` });
       } catch (error) {
         const answer = error?.response?.data;
-        const message = answer?.error?.message ?? answer?.data?.error ?? error?.message ?? 'unknown error';
-        toggleNotification({ type: 'danger', message: `Revalidation failed: ${message}` });
+        const message = answer?.error?.message ?? answer?.data?.error ?? error?.message ?? "unknown error";
+        toggleNotification({ type: "danger", message: `Revalidation failed: ${message}` });
       }
       return true;
     },
   };
 };
-RevalidateCacheAction.type = 'revalidate-cache';
+RevalidateCacheAction.type = "revalidate-cache";
 
 export default {
   config: { locales: [] },
   bootstrap(app) {
-    app.getPlugin('content-manager').apis.addDocumentAction((actions) => [...actions, RevalidateCacheAction]);
+    app.getPlugin("content-manager").apis.addDocumentAction((actions) => [...actions, RevalidateCacheAction]);
   },
 };

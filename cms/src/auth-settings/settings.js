@@ -1,4 +1,4 @@
-'use strict';
+"use strict";
 
 /**
  * users-permissions settings that are configuration, not content: what they must be, and the
@@ -15,28 +15,30 @@ const DEFAULT_RESET_MESSAGE = `<p>We heard that you lost your password. Sorry ab
 
 /** CLIENT_URL → `http(s)://host[:port][/base]` without a trailing slash; throws when unusable. */
 function normaliseClientUrl(raw) {
-  const value = String(raw ?? '').trim() || 'http://localhost:3000';
+  const value = String(raw ?? "").trim() || "http://localhost:3000";
   let url;
   try {
     url = new URL(value);
   } catch {
     throw new Error(`[cms] CLIENT_URL "${value}" is not a valid URL (expected e.g. https://www.example.com).`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new Error(`[cms] CLIENT_URL "${value}" must be an http(s) URL.`);
   }
   if (url.search || url.hash) throw new Error(`[cms] CLIENT_URL "${value}" must not have a query or a fragment.`);
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
 /** `"Acme <no-reply@acme.test>"` → `{ name: 'Acme', email: 'no-reply@acme.test' }`; `"x@y.z"` → `{ email }`. */
 function parseAddress(raw) {
-  const value = String(raw ?? '').trim();
+  const value = String(raw ?? "").trim();
   if (!value) return null;
   const match = /^(.*?)\s*<([^<>\s]+@[^<>\s]+)>$/.exec(value);
-  if (match) return { name: match[1].replace(/^"|"$/g, '').trim() || undefined, email: match[2] };
+  if (match) return { name: match[1].replace(/^"|"$/g, "").trim() || undefined, email: match[2] };
   if (/^[^\s@<>]+@[^\s@<>]+$/.test(value)) return { email: value };
-  throw new Error(`[cms] EMAIL_FROM "${value}" is not an address (use "name@example.com" or "Name <name@example.com>").`);
+  throw new Error(
+    `[cms] EMAIL_FROM "${value}" is not an address (use "name@example.com" or "Name <name@example.com>").`,
+  );
 }
 
 /**
@@ -53,7 +55,7 @@ function planAuthSettings(stored, { clientUrl, emailFrom }) {
     unique_email: true,
     allow_register: true,
     email_confirmation: false,
-    default_role: 'authenticated',
+    default_role: "authenticated",
     email_reset_password: `${clientUrl}/reset-password`,
   };
   const advanced = { ...currentAdvanced };
@@ -63,38 +65,40 @@ function planAuthSettings(stored, { clientUrl, emailFrom }) {
       advanced[key] = value;
     }
   }
-  for (const key of ['email_confirmation_redirection']) {
+  for (const key of ["email_confirmation_redirection"]) {
     if (!(key in advanced)) advanced[key] = null;
   }
 
   const currentEmail = stored.email || {};
   const email = structuredClone(currentEmail);
   let emailChanged = false;
-  const reset = (email.reset_password ??= { display: 'Email.template.reset_password', icon: 'sync', options: {} });
+  const reset = (email.reset_password ??= { display: "Email.template.reset_password", icon: "sync", options: {} });
   reset.options ??= {};
-  if (typeof reset.options.object !== 'string' || !reset.options.object.trim()) {
-    reset.options.object = 'Reset password';
+  if (typeof reset.options.object !== "string" || !reset.options.object.trim()) {
+    reset.options.object = "Reset password";
     changes.push('email.reset_password.object: set to "Reset password"');
     emailChanged = true;
   }
-  if (typeof reset.options.message !== 'string' || !RESET_LINK_RE.test(reset.options.message)) {
+  if (typeof reset.options.message !== "string" || !RESET_LINK_RE.test(reset.options.message)) {
     reset.options.message = DEFAULT_RESET_MESSAGE;
-    changes.push('email.reset_password.message: had no <%= URL %>?code=<%= TOKEN %> link, reset to the default message');
+    changes.push(
+      "email.reset_password.message: had no <%= URL %>?code=<%= TOKEN %> link, reset to the default message",
+    );
     emailChanged = true;
   }
-  if (!reset.options.from || typeof reset.options.from !== 'object') {
+  if (!reset.options.from || typeof reset.options.from !== "object") {
     // Empty: the provider's defaultFrom (EMAIL_FROM) is used. Without `from` forgot-password throws.
-    reset.options.from = { name: '', email: '' };
-    changes.push('email.reset_password.from: missing, set to empty (the provider default sender)');
+    reset.options.from = { name: "", email: "" };
+    changes.push("email.reset_password.from: missing, set to empty (the provider default sender)");
     emailChanged = true;
   }
 
   const from = parseAddress(emailFrom);
   if (from) {
-    for (const template of ['reset_password', 'email_confirmation']) {
+    for (const template of ["reset_password", "email_confirmation"]) {
       const options = email[template]?.options;
       if (!options) continue;
-      const wanted = { name: from.name ?? options.from?.name ?? '', email: from.email };
+      const wanted = { name: from.name ?? options.from?.name ?? "", email: from.email };
       if (options.from?.name !== wanted.name || options.from?.email !== wanted.email) {
         changes.push(`email.${template}.from: ${JSON.stringify(options.from ?? null)} → ${JSON.stringify(wanted)}`);
         options.from = wanted;
@@ -103,7 +107,7 @@ function planAuthSettings(stored, { clientUrl, emailFrom }) {
     }
   }
 
-  const advancedChanged = changes.some((c) => c.startsWith('advanced.'));
+  const advancedChanged = changes.some((c) => c.startsWith("advanced."));
   return { advanced: advancedChanged ? advanced : null, email: emailChanged ? email : null, changes };
 }
 

@@ -1,4 +1,4 @@
-'use strict';
+"use strict";
 
 /**
  * Forwards a purge to the front end's POST /api/cdn-purge with the CDN purge secret (a
@@ -10,8 +10,8 @@ async function forwardPurge(request, { clientUrl, secret, timeoutMs = 10_000, fe
   let response;
   try {
     response = await fetchImpl(`${clientUrl}/api/cdn-purge`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', accept: 'application/json' },
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify(request),
       signal: AbortSignal.timeout(timeoutMs),
     });
@@ -21,7 +21,12 @@ async function forwardPurge(request, { clientUrl, secret, timeoutMs = 10_000, fe
   const body = await response.json().catch(() => null);
   if (response.status === 200 || response.status === 501) return { status: response.status, body };
   if (response.status === 401) {
-    return { status: 502, body: { error: 'The front end refused the CDN purge secret: CMS_CDN_PURGE_SECRET must be the same on both sides.' } };
+    return {
+      status: 502,
+      body: {
+        error: "The front end refused the CDN purge secret: CMS_CDN_PURGE_SECRET must be the same on both sides.",
+      },
+    };
   }
   return { status: 502, body: { error: `The front end answered ${response.status}`, response: body } };
 }

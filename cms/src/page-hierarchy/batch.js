@@ -1,20 +1,22 @@
-'use strict';
+"use strict";
 
-const { prefixedPath, sitePath } = require('../revalidation/payload');
-const { withoutRevalidation } = require('../revalidation/suppress');
-const { diffPaths, planRedirects, movedSitePaths } = require('./moves');
+const { prefixedPath, sitePath } = require("../revalidation/payload");
+const { withoutRevalidation } = require("../revalidation/suppress");
+const { diffPaths, planRedirects, movedSitePaths } = require("./moves");
 
-const PAGE = 'api::page.page';
-const REDIRECT = 'api::redirect.redirect';
+const PAGE = "api::page.page";
+const REDIRECT = "api::redirect.redirect";
 
 /** Every published page: [{ documentId, locale, fullPath }]. */
 async function publishedPages(strapi) {
-  return strapi.db.query(PAGE).findMany({ where: { publishedAt: { $notNull: true } }, select: ['documentId', 'locale', 'fullPath'] });
+  return strapi.db
+    .query(PAGE)
+    .findMany({ where: { publishedAt: { $notNull: true } }, select: ["documentId", "locale", "fullPath"] });
 }
 
 async function localeInfo(strapi) {
-  const service = strapi.plugin('i18n').service('locales');
-  const defaultLocale = (await service.getDefaultLocale()) || 'en';
+  const service = strapi.plugin("i18n").service("locales");
+  const defaultLocale = (await service.getDefaultLocale()) || "en";
   const locales = (await service.find()).map((l) => l.code);
   if (!locales.includes(defaultLocale)) locales.push(defaultLocale);
   return { defaultLocale, locales };
@@ -22,7 +24,9 @@ async function localeInfo(strapi) {
 
 /** The redirects (one per document; the published row when there is one). */
 async function currentRedirects(strapi) {
-  const rows = await strapi.db.query(REDIRECT).findMany({ select: ['documentId', 'source', 'destination', 'permanent', 'publishedAt'] });
+  const rows = await strapi.db
+    .query(REDIRECT)
+    .findMany({ select: ["documentId", "source", "destination", "permanent", "publishedAt"] });
   const byDocument = new Map();
   for (const row of rows) {
     const seen = byDocument.get(row.documentId);
@@ -53,12 +57,14 @@ async function settleBatch(strapi, before, { ownPaths = [] } = {}) {
     const documents = strapi.documents(REDIRECT);
     await withoutRevalidation(async () => {
       for (const r of plan.remove) await documents.delete({ documentId: r.documentId });
-      for (const r of plan.update) await documents.update({ documentId: r.documentId, data: { destination: r.destination }, status: 'published' });
-      for (const r of plan.create) await documents.create({ data: r, status: 'published' });
+      for (const r of plan.update)
+        await documents.update({ documentId: r.documentId, data: { destination: r.destination }, status: "published" });
+      for (const r of plan.create) await documents.create({ data: r, status: "published" });
     });
     for (const r of plan.create) strapi.log.info(`[page-hierarchy] redirect ${r.source} → ${r.destination} created`);
     for (const r of plan.update) strapi.log.info(`[page-hierarchy] redirect ${r.source} now → ${r.destination}`);
-    for (const r of plan.remove) strapi.log.info(`[page-hierarchy] redirect ${r.source} removed (its source is a live page again)`);
+    for (const r of plan.remove)
+      strapi.log.info(`[page-hierarchy] redirect ${r.source} removed (its source is a live page again)`);
   }
   const paths = new Set(movedSitePaths(moves, defaultLocale));
   // Redirect sources are locale-prefixed: the front end keeps them as they are.
@@ -72,14 +78,18 @@ async function settleBatch(strapi, before, { ownPaths = [] } = {}) {
  * revalidates its old and new paths with ONE call.
  */
 async function recalculateAll(strapi, revalidation) {
-  const { syncDocumentFullPaths } = require('./index');
+  const { syncDocumentFullPaths } = require("./index");
   const before = await publishedPages(strapi);
   await strapi.db.transaction(async () => {
-    const roots = await strapi.db.query(PAGE).findMany({ where: { parent: { id: { $null: true } } }, select: ['documentId'] });
+    const roots = await strapi.db
+      .query(PAGE)
+      .findMany({ where: { parent: { id: { $null: true } } }, select: ["documentId"] });
     for (const documentId of new Set(roots.map((r) => r.documentId))) await syncDocumentFullPaths(strapi, documentId);
   });
   const batch = await settleBatch(strapi, before);
-  const revalidated = batch.paths.length ? await revalidation.revalidate({ uid: PAGE, fullPaths: batch.paths }) : { sent: false, reason: 'nothing moved' };
+  const revalidated = batch.paths.length
+    ? await revalidation.revalidate({ uid: PAGE, fullPaths: batch.paths })
+    : { sent: false, reason: "nothing moved" };
   return { ...batch, revalidated };
 }
 

@@ -1,4 +1,4 @@
-'use strict';
+"use strict";
 
 /**
  * A page's URL path in the site, without locale: its parent's fullPath plus its slug.
@@ -14,22 +14,22 @@
  */
 function computeFullPath(parentFullPath, slug) {
   const segment = normaliseSlug(slug);
-  if (parentFullPath === null || parentFullPath === undefined) return segment ? `/${segment}` : '/';
+  if (parentFullPath === null || parentFullPath === undefined) return segment ? `/${segment}` : "/";
   if (!segment) return null;
   const base = normalisePath(parentFullPath);
-  return base === '/' ? `/${segment}` : `${base}/${segment}`;
+  return base === "/" ? `/${segment}` : `${base}/${segment}`;
 }
 
 function normaliseSlug(slug) {
-  return String(slug ?? '')
+  return String(slug ?? "")
     .trim()
-    .replace(/\/{2,}/g, '/')
-    .replace(/^\/+|\/+$/g, '');
+    .replace(/\/{2,}/g, "/")
+    .replace(/^\/+|\/+$/g, "");
 }
 
 function normalisePath(fullPath) {
   const inner = normaliseSlug(fullPath);
-  return inner ? `/${inner}` : '/';
+  return inner ? `/${inner}` : "/";
 }
 
 module.exports = { computeFullPath, normalisePath };

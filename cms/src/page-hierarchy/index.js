@@ -1,13 +1,13 @@
-'use strict';
+"use strict";
 
-const { errors } = require('@strapi/utils');
+const { errors } = require("@strapi/utils");
 
-const { computeFullPath } = require('./full-path');
+const { computeFullPath } = require("./full-path");
 
-const PAGE = 'api::page.page';
+const PAGE = "api::page.page";
 /** Document actions after which a page's fullPath (and its descendants') can be out of date. */
-const ACTIONS = new Set(['create', 'update', 'publish']);
-const FIELDS = ['id', 'documentId', 'locale', 'slug', 'fullPath', 'publishedAt'];
+const ACTIONS = new Set(["create", "update", "publish"]);
+const FIELDS = ["id", "documentId", "locale", "slug", "fullPath", "publishedAt"];
 const MAX_DEPTH = 50;
 
 /**
@@ -30,16 +30,22 @@ function registerFullPathSync(strapi) {
   strapi.documents.use(async (context, next) => {
     if (context.uid !== PAGE || !ACTIONS.has(context.action)) return next();
     // fullPath is derived: a value sent by a client is ignored (and can't trip the unique check).
-    if (context.params?.data && typeof context.params.data === 'object') delete context.params.data.fullPath;
+    if (context.params?.data && typeof context.params.data === "object") delete context.params.data.fullPath;
 
     return strapi.db.transaction(async () => {
       const result = await next();
       const documentId = result?.documentId ?? context.params?.documentId;
       if (!documentId) return result;
       const requested = result?.locale ?? context.params?.locale;
-      const locale = typeof requested === 'string' && requested !== '*' ? requested : undefined;
+      const locale = typeof requested === "string" && requested !== "*" ? requested : undefined;
       const paths = await syncDocumentFullPaths(strapi, documentId, locale);
-      if (result && typeof result === 'object' && 'fullPath' in result && result.id !== undefined && paths.has(result.id)) {
+      if (
+        result &&
+        typeof result === "object" &&
+        "fullPath" in result &&
+        result.id !== undefined &&
+        paths.has(result.id)
+      ) {
         result.fullPath = paths.get(result.id);
       }
       return result;
@@ -52,7 +58,7 @@ async function syncDocumentFullPaths(strapi, documentId, locale) {
   const rows = await strapi.db.query(PAGE).findMany({
     where: { documentId, ...(locale ? { locale } : {}) },
     select: FIELDS,
-    populate: { parent: { select: ['id', 'fullPath'] } },
+    populate: { parent: { select: ["id", "fullPath"] } },
   });
   const written = new Map();
   for (const row of rows) {
@@ -66,8 +72,15 @@ async function syncEntry(strapi, row, parentFullPath, written, depth) {
   if (depth > MAX_DEPTH) throw new errors.ValidationError(`Pages are nested more than ${MAX_DEPTH} levels deep.`);
   const fullPath = computeFullPath(parentFullPath, row.slug);
   if (fullPath === null) {
-    throw new errors.ValidationError('A page with a parent needs a slug (it becomes the last part of its URL).', {
-      errors: [{ path: ['slug'], message: 'A page with a parent needs a slug.', name: 'ValidationError', value: row.slug ?? null }],
+    throw new errors.ValidationError("A page with a parent needs a slug (it becomes the last part of its URL).", {
+      errors: [
+        {
+          path: ["slug"],
+          message: "A page with a parent needs a slug.",
+          name: "ValidationError",
+          value: row.slug ?? null,
+        },
+      ],
     });
   }
   await assertUnique(strapi, row, fullPath);
@@ -93,12 +106,21 @@ async function assertUnique(strapi, row, fullPath) {
       documentId: { $ne: row.documentId },
       publishedAt: row.publishedAt ? { $notNull: true } : { $null: true },
     },
-    select: ['id', 'documentId', 'title'],
+    select: ["id", "documentId", "title"],
   });
   if (clash) {
     throw new errors.ValidationError(
       `Another page in locale "${row.locale}" ("${clash.title}") already has the URL ${fullPath}: change the slug or the parent.`,
-      { errors: [{ path: ['slug'], message: `The URL ${fullPath} is already used in locale "${row.locale}".`, name: 'ValidationError', value: row.slug ?? null }] },
+      {
+        errors: [
+          {
+            path: ["slug"],
+            message: `The URL ${fullPath} is already used in locale "${row.locale}".`,
+            name: "ValidationError",
+            value: row.slug ?? null,
+          },
+        ],
+      },
     );
   }
 }
@@ -108,12 +130,16 @@ async function assertNoCycle(strapi, row) {
   let parentId = row.parent ? row.parent.id : null;
   for (let depth = 0; parentId !== null && parentId !== undefined; depth += 1) {
     if (seen.has(parentId) || depth > MAX_DEPTH) {
-      throw new errors.ValidationError('A page cannot be its own ancestor: choose another parent.', {
-        errors: [{ path: ['parent'], message: 'A page cannot be its own ancestor.', name: 'ValidationError', value: null }],
+      throw new errors.ValidationError("A page cannot be its own ancestor: choose another parent.", {
+        errors: [
+          { path: ["parent"], message: "A page cannot be its own ancestor.", name: "ValidationError", value: null },
+        ],
       });
     }
     seen.add(parentId);
-    const parent = await strapi.db.query(PAGE).findOne({ where: { id: parentId }, select: ['id'], populate: { parent: { select: ['id'] } } });
+    const parent = await strapi.db
+      .query(PAGE)
+      .findOne({ where: { id: parentId }, select: ["id"], populate: { parent: { select: ["id"] } } });
     parentId = parent?.parent ? parent.parent.id : null;
   }
 }

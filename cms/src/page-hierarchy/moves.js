@@ -1,6 +1,6 @@
-'use strict';
+"use strict";
 
-const { normalise, prefixedPath, sitePath } = require('../revalidation/payload');
+const { normalise, prefixedPath, sitePath } = require("../revalidation/payload");
 
 /**
  * Pure computations of a hierarchy batch (unit-tested in moves.test.js): which published pages
@@ -32,7 +32,7 @@ function diffPaths(before, after) {
 /** A destination (site form or already prefixed) → its locale-prefixed form. */
 function destinationKey(destination, { locales, defaultLocale }) {
   const path = normalise(destination);
-  const first = path.split('/')[1];
+  const first = path.split("/")[1];
   if (first && locales.includes(first)) return path;
   return prefixedPath(path, defaultLocale);
 }
@@ -40,9 +40,9 @@ function destinationKey(destination, { locales, defaultLocale }) {
 /** Locale-prefixed key → the path as the site serves it. */
 function siteFromKey(key, { locales, defaultLocale }) {
   const path = normalise(key);
-  const first = path.split('/')[1];
+  const first = path.split("/")[1];
   if (!first || !locales.includes(first)) return path;
-  const rest = path.slice(first.length + 1) || '/';
+  const rest = path.slice(first.length + 1) || "/";
   return sitePath(rest, first, defaultLocale);
 }
 
@@ -81,7 +81,8 @@ function planRedirects({ moves, redirects, livePaths, touched, locales, defaultL
   const removed = new Set();
   // Loops: a redirect whose source is a live page (again) goes; so does one onto itself.
   for (const entry of working.values()) {
-    if ((live.has(entry.source) && (mayRemove.has(entry.source) || !entry.existing)) || entry.key === entry.source) removed.add(entry.source);
+    if ((live.has(entry.source) && (mayRemove.has(entry.source) || !entry.existing)) || entry.key === entry.source)
+      removed.add(entry.source);
   }
   // Chains: follow redirects to their end; a cycle removes the redirect.
   for (const entry of working.values()) {
@@ -104,7 +105,8 @@ function planRedirects({ moves, redirects, livePaths, touched, locales, defaultL
   }
   // A redirect settled before a later one found its target in a cycle: settle again.
   for (const entry of working.values()) {
-    if (!removed.has(entry.source) && entry.final && removed.has(entry.final) && !live.has(entry.final)) removed.add(entry.source);
+    if (!removed.has(entry.source) && entry.final && removed.has(entry.final) && !live.has(entry.final))
+      removed.add(entry.source);
   }
 
   const plan = { create: [], update: [], remove: [] };
@@ -115,7 +117,8 @@ function planRedirects({ moves, redirects, livePaths, touched, locales, defaultL
     }
     const destination = siteFromKey(entry.final, opts);
     if (!entry.existing) plan.create.push({ source: entry.source, destination, permanent: true });
-    else if (destinationKey(entry.destination, opts) !== entry.final) plan.update.push({ documentId: entry.documentId, source: entry.source, destination });
+    else if (destinationKey(entry.destination, opts) !== entry.final)
+      plan.update.push({ documentId: entry.documentId, source: entry.source, destination });
   }
   return plan;
 }

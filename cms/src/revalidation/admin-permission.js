@@ -1,4 +1,4 @@
-'use strict';
+"use strict";
 
 /**
  * Admin RBAC for the CMS's own admin actions. An admin token alone (admin-token.js) is not
@@ -15,23 +15,23 @@
  * - Author and custom roles: not granted; a Super Admin can tick it in the role editor.
  */
 
-const SUPER_ADMIN_CODE = 'strapi-super-admin';
-const EDITOR_CODE = 'strapi-editor';
+const SUPER_ADMIN_CODE = "strapi-super-admin";
+const EDITOR_CODE = "strapi-editor";
 
 /** `uid` → actionId `api::<uid>` (an application action: no pluginName). */
 const ACTIONS = [
-  { uid: 'site-cache.revalidate', displayName: 'Revalidate the site cache (manual revalidation)' },
-  { uid: 'site-cache.purge-cdn', displayName: 'Purge the CDN' },
-  { uid: 'site-cache.recalculate-hierarchy', displayName: 'Recalculate the page hierarchy (paths, redirects)' },
+  { uid: "site-cache.revalidate", displayName: "Revalidate the site cache (manual revalidation)" },
+  { uid: "site-cache.purge-cdn", displayName: "Purge the CDN" },
+  { uid: "site-cache.recalculate-hierarchy", displayName: "Recalculate the page hierarchy (paths, redirects)" },
 ];
 
 const actionId = (uid) => `api::${uid}`;
 
 /** The actionIds the endpoints check. */
 const PERMISSIONS = {
-  revalidate: actionId('site-cache.revalidate'),
-  purgeCdn: actionId('site-cache.purge-cdn'),
-  recalculateHierarchy: actionId('site-cache.recalculate-hierarchy'),
+  revalidate: actionId("site-cache.revalidate"),
+  purgeCdn: actionId("site-cache.purge-cdn"),
+  recalculateHierarchy: actionId("site-cache.recalculate-hierarchy"),
 };
 
 const DISPLAY_NAMES = Object.fromEntries(ACTIONS.map((a) => [actionId(a.uid), a.displayName]));
@@ -42,13 +42,15 @@ const DISPLAY_NAMES = Object.fromEntries(ACTIONS.map((a) => [actionId(a.uid), a.
  * Super Admin every registered action, and the application's bootstrap runs after it.
  */
 async function registerAdminPermissions(strapi) {
-  await strapi.service('admin::permission').actionProvider.registerMany(
-    ACTIONS.map(({ uid, displayName }) => ({ section: 'settings', category: 'site cache', uid, displayName })),
-  );
+  await strapi
+    .service("admin::permission")
+    .actionProvider.registerMany(
+      ACTIONS.map(({ uid, displayName }) => ({ section: "settings", category: "site cache", uid, displayName })),
+    );
 }
 
-const STORE = { type: 'core', name: 'site-cache-permissions' };
-const GRANTED_KEY = 'editor-granted';
+const STORE = { type: "core", name: "site-cache-permissions" };
+const GRANTED_KEY = "editor-granted";
 
 /**
  * Gives the Editor role each action once (bootstrap). Idempotent: an action already on the role
@@ -61,17 +63,20 @@ async function grantEditorOnce(strapi) {
   const pending = Object.values(PERMISSIONS).filter((action) => !done.has(action));
   if (pending.length === 0) return { granted: [] };
 
-  const editor = await strapi.db.query('admin::role').findOne({ where: { code: EDITOR_CODE }, select: ['id'] });
+  const editor = await strapi.db.query("admin::role").findOne({ where: { code: EDITOR_CODE }, select: ["id"] });
   if (!editor) return { granted: [] };
-  const existing = await strapi.db.query('admin::permission').findMany({
+  const existing = await strapi.db.query("admin::permission").findMany({
     where: { role: { id: editor.id }, action: { $in: pending } },
-    select: ['action'],
+    select: ["action"],
   });
   const have = new Set(existing.map((p) => p.action));
   const toAdd = pending.filter((action) => !have.has(action));
   if (toAdd.length > 0) {
-    await strapi.service('admin::role').addPermissions(editor.id, toAdd.map((action) => ({ action })));
-    strapi.log.info(`[admin-permission] granted to the Editor role: ${toAdd.join(', ')}`);
+    await strapi.service("admin::role").addPermissions(
+      editor.id,
+      toAdd.map((action) => ({ action })),
+    );
+    strapi.log.info(`[admin-permission] granted to the Editor role: ${toAdd.join(", ")}`);
   }
   await store.set({ key: GRANTED_KEY, value: [...done, ...pending] });
   return { granted: toAdd };
@@ -84,7 +89,7 @@ async function grantEditorOnce(strapi) {
 async function userCan(strapi, user, action) {
   if ((user?.roles ?? []).some((role) => role?.code === SUPER_ADMIN_CODE)) return true;
   try {
-    const ability = await strapi.service('admin::permission').engine.generateUserAbility(user);
+    const ability = await strapi.service("admin::permission").engine.generateUserAbility(user);
     return ability.can(action) === true;
   } catch (error) {
     strapi.log.error(`[admin-permission] could not check ${action} for admin ${user?.id}: ${error?.message}`);

@@ -1,4 +1,4 @@
-'use strict';
+"use strict";
 
 /**
  * Is this request made by a signed-in admin? Checks `Authorization: Bearer <admin access
@@ -9,18 +9,22 @@
  * `sessionManager` is `strapi.sessionManager`; `findUser(id)` loads an admin::user.
  */
 async function checkAdminToken(authorization, { sessionManager, findUser }) {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(String(authorization ?? ''));
-  if (!match) return { status: 401, message: 'Missing Authorization: Bearer <admin token> (the token POST /admin/login returns).' };
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(String(authorization ?? ""));
+  if (!match)
+    return {
+      status: 401,
+      message: "Missing Authorization: Bearer <admin token> (the token POST /admin/login returns).",
+    };
   let payload;
   try {
-    const result = sessionManager('admin').validateAccessToken(match[1]);
-    if (!result?.isValid || !result.payload) return { status: 401, message: 'Invalid or expired admin token.' };
+    const result = sessionManager("admin").validateAccessToken(match[1]);
+    if (!result?.isValid || !result.payload) return { status: 401, message: "Invalid or expired admin token." };
     payload = result.payload;
-    if (!(await sessionManager('admin').isSessionActive(payload.sessionId))) {
-      return { status: 401, message: 'The admin session of this token has ended: sign in again.' };
+    if (!(await sessionManager("admin").isSessionActive(payload.sessionId))) {
+      return { status: 401, message: "The admin session of this token has ended: sign in again." };
     }
   } catch {
-    return { status: 401, message: 'Invalid or expired admin token.' };
+    return { status: 401, message: "Invalid or expired admin token." };
   }
   let user;
   try {
@@ -30,8 +34,9 @@ async function checkAdminToken(authorization, { sessionManager, findUser }) {
   } catch {
     user = null;
   }
-  if (!user) return { status: 401, message: 'The admin user of this token does not exist.' };
-  if (user.isActive !== true || user.blocked === true) return { status: 403, message: 'This admin user is inactive or blocked.' };
+  if (!user) return { status: 401, message: "The admin user of this token does not exist." };
+  if (user.isActive !== true || user.blocked === true)
+    return { status: 403, message: "This admin user is inactive or blocked." };
   return { status: 200, user };
 }
 

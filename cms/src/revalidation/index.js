@@ -1,9 +1,9 @@
-'use strict';
+"use strict";
 
-const { createRevalidationService } = require('./service');
-const { registerRevalidationMiddleware } = require('./middleware');
-const { checkAdminToken } = require('./admin-token');
-const { PERMISSIONS, userCan, missingPermission } = require('./admin-permission');
+const { createRevalidationService } = require("./service");
+const { registerRevalidationMiddleware } = require("./middleware");
+const { checkAdminToken } = require("./admin-token");
+const { PERMISSIONS, userCan, missingPermission } = require("./admin-permission");
 
 /**
  * Wiring (src/index.js): register() creates the service and the document middleware;
@@ -29,7 +29,7 @@ function stopRevalidation() {
 }
 
 const revalidation = () => {
-  if (!service) throw new Error('revalidation service not registered');
+  if (!service) throw new Error("revalidation service not registered");
   return service;
 };
 
@@ -43,7 +43,13 @@ async function requireAdmin(strapi, ctx, action) {
   const auth = await checkAdminToken(ctx.request.header.authorization, {
     sessionManager: strapi.sessionManager,
     findUser: (id) =>
-      strapi.db.query('admin::user').findOne({ where: { id }, select: ['id', 'email', 'isActive', 'blocked'], populate: { roles: { select: ['id', 'code'] } } }),
+      strapi.db
+        .query("admin::user")
+        .findOne({
+          where: { id },
+          select: ["id", "email", "isActive", "blocked"],
+          populate: { roles: { select: ["id", "code"] } },
+        }),
   });
   if (auth.status !== 200) return auth;
   if (!(await userCan(strapi, auth.user, action))) {
@@ -54,10 +60,23 @@ async function requireAdmin(strapi, ctx, action) {
 }
 
 function sendError(ctx, status, message, details = {}) {
-  const names = { 400: 'ValidationError', 401: 'UnauthorizedError', 403: 'ForbiddenError', 503: 'ServiceUnavailableError' };
-  if (status === 401) ctx.set('WWW-Authenticate', 'Bearer');
+  const names = {
+    400: "ValidationError",
+    401: "UnauthorizedError",
+    403: "ForbiddenError",
+    503: "ServiceUnavailableError",
+  };
+  if (status === 401) ctx.set("WWW-Authenticate", "Bearer");
   ctx.status = status;
-  ctx.body = { data: null, error: { status, name: names[status] ?? 'ApplicationError', message, details } };
+  ctx.body = { data: null, error: { status, name: names[status] ?? "ApplicationError", message, details } };
 }
 
-module.exports = { registerRevalidation, startRevalidation, stopRevalidation, revalidation, requireAdmin, sendError, PERMISSIONS };
+module.exports = {
+  registerRevalidation,
+  startRevalidation,
+  stopRevalidation,
+  revalidation,
+  requireAdmin,
+  sendError,
+  PERMISSIONS,
+};

@@ -1,6 +1,6 @@
-'use strict';
+"use strict";
 
-const z = require('zod');
+const z = require("zod");
 
 /**
  * Body of POST /api/revalidate-cache: either { fullPaths, locale?, uid?, expire? } or
@@ -12,27 +12,32 @@ const z = require('zod');
 const UID = /^api::[a-z0-9-]+\.[a-z0-9-]+$/;
 const path = z
   .string()
-  .min(1, 'must not be empty')
-  .max(2048, 'must be at most 2048 characters')
-  .startsWith('/', 'must start with /')
-  .refine((p) => !/[\s?#]/.test(p), { message: 'must be a path: no spaces, query or fragment' })
-  .refine((p) => !p.slice(0, -1).includes('*') && (!p.endsWith('*') || p.endsWith('/*')), { message: 'may contain * only as a last segment (/jobs/*)' });
+  .min(1, "must not be empty")
+  .max(2048, "must be at most 2048 characters")
+  .startsWith("/", "must start with /")
+  .refine((p) => !/[\s?#]/.test(p), { message: "must be a path: no spaces, query or fragment" })
+  .refine((p) => !p.slice(0, -1).includes("*") && (!p.endsWith("*") || p.endsWith("/*")), {
+    message: "may contain * only as a last segment (/jobs/*)",
+  });
 const tag = z
   .string()
-  .min(1, 'must not be empty')
-  .max(256, 'must be at most 256 characters')
-  .refine((t) => !/[\s,]/.test(t), { message: 'must not contain spaces or commas' });
-const uid = z.string().regex(UID, 'must look like api::<name>.<name>');
-const expire = z.boolean({ error: 'must be true or false' });
+  .min(1, "must not be empty")
+  .max(256, "must be at most 256 characters")
+  .refine((t) => !/[\s,]/.test(t), { message: "must not contain spaces or commas" });
+const uid = z.string().regex(UID, "must look like api::<name>.<name>");
+const expire = z.boolean({ error: "must be true or false" });
 
 const byPaths = z.strictObject({
-  fullPaths: z.array(path).min(1, 'must list at least one path').max(100, 'must list at most 100 paths'),
-  locale: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, 'must be a locale code such as en or de').optional(),
+  fullPaths: z.array(path).min(1, "must list at least one path").max(100, "must list at most 100 paths"),
+  locale: z
+    .string()
+    .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, "must be a locale code such as en or de")
+    .optional(),
   uid: uid.optional(),
   expire: expire.optional(),
 });
 const byTags = z.strictObject({
-  tags: z.array(tag).min(1, 'must list at least one tag').max(100, 'must list at most 100 tags'),
+  tags: z.array(tag).min(1, "must list at least one tag").max(100, "must list at most 100 tags"),
   uid: uid.optional(),
   expire: expire.optional(),
 });
@@ -43,18 +48,35 @@ function describe(error) {
 
 /** → { value: { uid, fullPaths?, locale?, tags?, expire? } } | { errors: [{ path, message }] } */
 function validateManualBody(body) {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return { errors: [{ path: [], message: 'The body must be a JSON object: { "fullPaths": [...], "locale"?: "de" } or { "tags": [...] }.' }] };
-  const hasPaths = 'fullPaths' in body;
-  const hasTags = 'tags' in body;
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    return {
+      errors: [
+        {
+          path: [],
+          message: 'The body must be a JSON object: { "fullPaths": [...], "locale"?: "de" } or { "tags": [...] }.',
+        },
+      ],
+    };
+  const hasPaths = "fullPaths" in body;
+  const hasTags = "tags" in body;
   if (hasPaths === hasTags) {
-    return { errors: [{ path: [], message: hasPaths ? 'Send either fullPaths or tags, not both.' : 'Send fullPaths (with an optional locale) or tags.' }] };
+    return {
+      errors: [
+        {
+          path: [],
+          message: hasPaths
+            ? "Send either fullPaths or tags, not both."
+            : "Send fullPaths (with an optional locale) or tags.",
+        },
+      ],
+    };
   }
   const parsed = (hasPaths ? byPaths : byTags).safeParse(body);
   if (!parsed.success) return { errors: describe(parsed.error) };
   const value = parsed.data;
   if (!value.uid) {
     const fromTag = hasTags ? /^cms:(api::[a-z0-9-]+\.[a-z0-9-]+)$/.exec(value.tags[0])?.[1] : null;
-    value.uid = fromTag ?? 'api::page.page';
+    value.uid = fromTag ?? "api::page.page";
   }
   return { value };
 }

@@ -1,11 +1,21 @@
-'use strict';
+"use strict";
 
-const { documentTagFor, inputFor, prefixedPath, removesEntry, shouldRevalidate, sitePath, tagFor, targetFor } = require('./payload');
-const { revalidationSuppressed } = require('./suppress');
+const {
+  documentTagFor,
+  inputFor,
+  prefixedPath,
+  removesEntry,
+  shouldRevalidate,
+  sitePath,
+  tagFor,
+  targetFor,
+} = require("./payload");
+const { revalidationSuppressed } = require("./suppress");
 
-const PAGE = 'api::page.page';
+const PAGE = "api::page.page";
 
-const isPublishLike = (action, params) => action === 'publish' || ((action === 'create' || action === 'update') && params?.status === 'published');
+const isPublishLike = (action, params) =>
+  action === "publish" || ((action === "create" || action === "update") && params?.status === "published");
 
 /**
  * The document middleware of the spec's "Events": after a write to an allowlisted content type
@@ -22,7 +32,7 @@ const isPublishLike = (action, params) => action === 'publish' || ((action === '
  * the redirects touched: ONE call.
  */
 function registerRevalidationMiddleware(strapi, service, { isReady = () => true } = {}) {
-  const { settleBatch, publishedPages } = require('../page-hierarchy/batch');
+  const { settleBatch, publishedPages } = require("../page-hierarchy/batch");
 
   strapi.documents.use(async (context, next) => {
     const { uid, action, params } = context;
@@ -48,43 +58,60 @@ function registerRevalidationMiddleware(strapi, service, { isReady = () => true 
 
 /** The write's paths that will be gone afterwards, or (page publish) every published page. */
 async function readBefore(strapi, service, { uid, action, params }, target) {
-  if (target.mode === 'tag') return null;
+  if (target.mode === "tag") return null;
   if (uid === PAGE && isPublishLike(action, params)) {
-    const { publishedPages } = require('../page-hierarchy/batch');
+    const { publishedPages } = require("../page-hierarchy/batch");
     return { pages: await publishedPages(strapi) };
   }
   if (!params?.documentId) return null;
   const where = { documentId: params.documentId, publishedAt: { $notNull: true } };
   if (target.localized) {
     const locale = params.locale ?? (await service.defaultLocale());
-    if (locale !== '*') where.locale = locale;
+    if (locale !== "*") where.locale = locale;
   }
-  const rows = await strapi.db.query(uid).findMany({ where, select: ['documentId', 'locale', target.field] });
+  const rows = await strapi.db.query(uid).findMany({ where, select: ["documentId", "locale", target.field] });
   return { rows };
 }
 
 async function inputAfter(strapi, service, { uid, action, params }, target, before, result, { settleBatch }) {
-  if (target.mode === 'tag') return { uid, tags: [tagFor(uid)] };
+  if (target.mode === "tag") return { uid, tags: [tagFor(uid)] };
   const defaultLocale = await service.defaultLocale();
   const documentId = result?.documentId ?? params?.documentId;
 
   if (uid === PAGE && isPublishLike(action, params) && before?.pages) {
     const own = documentId
       ? await strapi.db.query(PAGE).findMany({
-          where: { documentId, publishedAt: { $notNull: true }, ...(params?.locale && params.locale !== '*' ? { locale: params.locale } : {}) },
-          select: ['documentId', 'locale', 'fullPath'],
+          where: {
+            documentId,
+            publishedAt: { $notNull: true },
+            ...(params?.locale && params.locale !== "*" ? { locale: params.locale } : {}),
+          },
+          select: ["documentId", "locale", "fullPath"],
         })
       : [];
-    const batch = await settleBatch(strapi, before.pages, { ownPaths: own.map((row) => prefixedPath(row.fullPath, row.locale)) });
-    const fullPaths = [...new Set([...own.map((row) => sitePath(row.fullPath, row.locale, defaultLocale)), ...batch.paths])];
-    return fullPaths.length ? { uid, fullPaths, ...(documentId ? { tags: [documentTagFor(uid, documentId)] } : {}) } : null;
+    const batch = await settleBatch(strapi, before.pages, {
+      ownPaths: own.map((row) => prefixedPath(row.fullPath, row.locale)),
+    });
+    const fullPaths = [
+      ...new Set([...own.map((row) => sitePath(row.fullPath, row.locale, defaultLocale)), ...batch.paths]),
+    ];
+    return fullPaths.length
+      ? { uid, fullPaths, ...(documentId ? { tags: [documentTagFor(uid, documentId)] } : {}) }
+      : null;
   }
 
   const rows = [...(before?.rows ?? [])];
   if (!removesEntry(action) && documentId) {
     // Redirect publish / non-D&P writes: the entry's current value too (a changed source or
     // path: the old one came from `before`).
-    rows.push(...(await strapi.db.query(uid).findMany({ where: { documentId, publishedAt: { $notNull: true } }, select: ['documentId', 'locale', target.field] })));
+    rows.push(
+      ...(await strapi.db
+        .query(uid)
+        .findMany({
+          where: { documentId, publishedAt: { $notNull: true } },
+          select: ["documentId", "locale", target.field],
+        })),
+    );
   }
   return inputFor(uid, rows, { defaultLocale });
 }

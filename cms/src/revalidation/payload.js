@@ -1,4 +1,4 @@
-'use strict';
+"use strict";
 
 /**
  * Pure helpers of the revalidation service (unit-tested in payload.test.js): which content
@@ -12,10 +12,10 @@
  * document's tag (what shows a page's other locales: hreflang alternates).
  */
 const ALLOWLIST = Object.freeze({
-  'api::page.page': Object.freeze({ mode: 'path', field: 'fullPath', localized: true, tagged: true }),
-  'api::redirect.redirect': Object.freeze({ mode: 'path', field: 'source', localized: false }),
-  'api::navbar.navbar': Object.freeze({ mode: 'tag' }),
-  'api::footer.footer': Object.freeze({ mode: 'tag' }),
+  "api::page.page": Object.freeze({ mode: "path", field: "fullPath", localized: true, tagged: true }),
+  "api::redirect.redirect": Object.freeze({ mode: "path", field: "source", localized: false }),
+  "api::navbar.navbar": Object.freeze({ mode: "tag" }),
+  "api::footer.footer": Object.freeze({ mode: "tag" }),
 });
 
 const tagFor = (uid) => `cms:${uid}`;
@@ -37,15 +37,21 @@ function targetFor(uid) {
  *   that batch revalidates its paths itself, once.
  */
 function shouldRevalidate({ action, params, draftAndPublish }) {
-  if (params && params.data && typeof params.data === 'object' && 'updatedBy' in params.data && params.data.updatedBy === null) {
+  if (
+    params &&
+    params.data &&
+    typeof params.data === "object" &&
+    "updatedBy" in params.data &&
+    params.data.updatedBy === null
+  ) {
     return false;
   }
   if (draftAndPublish) {
-    if (action === 'publish' || action === 'unpublish' || action === 'delete') return true;
-    if ((action === 'create' || action === 'update') && params?.status === 'published') return true;
+    if (action === "publish" || action === "unpublish" || action === "delete") return true;
+    if ((action === "create" || action === "update") && params?.status === "published") return true;
     return false;
   }
-  return action === 'create' || action === 'update' || action === 'delete';
+  return action === "create" || action === "update" || action === "delete";
 }
 
 /**
@@ -53,7 +59,7 @@ function shouldRevalidate({ action, params, draftAndPublish }) {
  * a takedown is sent with `expire: true`: the site expires what it hits instead of marking it
  * stale, so nobody is shown the old page again (not even once, stale).
  */
-const removesEntry = (action) => action === 'unpublish' || action === 'delete';
+const removesEntry = (action) => action === "unpublish" || action === "delete";
 
 /**
  * A page path as the site serves it: default locale unprefixed ('/careers'), other locales
@@ -62,21 +68,21 @@ const removesEntry = (action) => action === 'unpublish' || action === 'delete';
 function sitePath(fullPath, locale, defaultLocale) {
   const path = normalise(fullPath);
   if (!locale || locale === defaultLocale) return path;
-  return path === '/' ? `/${locale}` : `/${locale}${path}`;
+  return path === "/" ? `/${locale}` : `/${locale}${path}`;
 }
 
 /** Always locale-prefixed ('/en/careers', '/en' for the home page): the form of redirect sources. */
 function prefixedPath(fullPath, locale) {
   const path = normalise(fullPath);
-  return path === '/' ? `/${locale}` : `/${locale}${path}`;
+  return path === "/" ? `/${locale}` : `/${locale}${path}`;
 }
 
 function normalise(path) {
-  const inner = String(path ?? '')
+  const inner = String(path ?? "")
     .trim()
-    .replace(/\/{2,}/g, '/')
-    .replace(/^\/+|\/+$/g, '');
-  return inner ? `/${inner}` : '/';
+    .replace(/\/{2,}/g, "/")
+    .replace(/^\/+|\/+$/g, "");
+  return inner ? `/${inner}` : "/";
 }
 
 const unique = (values) => [...new Set(values)];
@@ -93,10 +99,14 @@ const unique = (values) => [...new Set(values)];
  * nothing to revalidate.
  */
 function buildPayload(input, { defaultLocale } = {}) {
-  if (!input || typeof input.uid !== 'string' || !input.uid) throw new TypeError('buildPayload: uid is required');
-  const fullPaths = unique((input.fullPaths ?? []).filter((p) => typeof p === 'string' && p).map((p) => sitePath(p, input.locale, defaultLocale)));
+  if (!input || typeof input.uid !== "string" || !input.uid) throw new TypeError("buildPayload: uid is required");
+  const fullPaths = unique(
+    (input.fullPaths ?? [])
+      .filter((p) => typeof p === "string" && p)
+      .map((p) => sitePath(p, input.locale, defaultLocale)),
+  );
   const typeTag = fullPaths.length && targetFor(input.uid)?.tagged ? [tagFor(input.uid)] : [];
-  const tags = unique([...typeTag, ...(input.tags ?? [])].filter((t) => typeof t === 'string' && t));
+  const tags = unique([...typeTag, ...(input.tags ?? [])].filter((t) => typeof t === "string" && t));
   if (fullPaths.length === 0 && tags.length === 0) return null;
   const next = {};
   if (fullPaths.length) next.fullPaths = fullPaths;
@@ -109,16 +119,30 @@ function buildPayload(input, { defaultLocale } = {}) {
 function inputFor(uid, entries, { defaultLocale } = {}) {
   const target = targetFor(uid);
   if (!target) return null;
-  if (target.mode === 'tag') return { uid, tags: [tagFor(uid)] };
+  if (target.mode === "tag") return { uid, tags: [tagFor(uid)] };
   const fullPaths = [];
   for (const entry of entries ?? []) {
     const value = entry?.[target.field];
-    if (typeof value !== 'string' || !value) continue;
+    if (typeof value !== "string" || !value) continue;
     fullPaths.push(target.localized ? sitePath(value, entry.locale, defaultLocale) : value);
   }
   if (!fullPaths.length) return null;
-  const tags = target.tagged ? unique((entries ?? []).filter((entry) => entry?.documentId).map((entry) => documentTagFor(uid, entry.documentId))) : [];
+  const tags = target.tagged
+    ? unique((entries ?? []).filter((entry) => entry?.documentId).map((entry) => documentTagFor(uid, entry.documentId)))
+    : [];
   return { uid, fullPaths: unique(fullPaths), ...(tags.length ? { tags } : {}) };
 }
 
-module.exports = { ALLOWLIST, tagFor, documentTagFor, targetFor, shouldRevalidate, removesEntry, sitePath, prefixedPath, normalise, buildPayload, inputFor };
+module.exports = {
+  ALLOWLIST,
+  tagFor,
+  documentTagFor,
+  targetFor,
+  shouldRevalidate,
+  removesEntry,
+  sitePath,
+  prefixedPath,
+  normalise,
+  buildPayload,
+  inputFor,
+};

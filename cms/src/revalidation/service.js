@@ -1,13 +1,13 @@
-'use strict';
+"use strict";
 
-const { forwardPurge } = require('../cdn-purge/forward');
-const { createRevalidationClient } = require('./client');
-const { buildPayload } = require('./payload');
+const { forwardPurge } = require("../cdn-purge/forward");
+const { createRevalidationClient } = require("./client");
+const { buildPayload } = require("./payload");
 
-const FAILURE = 'api::revalidation-failure.revalidation-failure';
+const FAILURE = "api::revalidation-failure.revalidation-failure";
 
 const intFromEnv = (env, name, fallback) => {
-  const value = Number.parseInt(env[name] ?? '', 10);
+  const value = Number.parseInt(env[name] ?? "", 10);
   return Number.isFinite(value) && value >= 0 ? value : fallback;
 };
 
@@ -29,20 +29,20 @@ const intFromEnv = (env, name, fallback) => {
  * delivers it. CMS_CDN_PURGE_SECRET unset, or no CDN on the site (501): no purge.
  */
 function createRevalidationService(strapi, { env = process.env, fetch, sleep } = {}) {
-  const secret = env.CMS_REVALIDATE_SECRET || '';
-  const purgeSecret = env.CMS_CDN_PURGE_SECRET || '';
-  const clientUrl = (env.CLIENT_URL || 'http://localhost:3000').replace(/\/+$/, '');
+  const secret = env.CMS_REVALIDATE_SECRET || "";
+  const purgeSecret = env.CMS_CDN_PURGE_SECRET || "";
+  const clientUrl = (env.CLIENT_URL || "http://localhost:3000").replace(/\/+$/, "");
   const client = createRevalidationClient({
     clientUrl,
     secret,
     fetch,
     sleep,
-    timeoutMs: intFromEnv(env, 'CMS_REVALIDATE_TIMEOUT_MS', 5_000),
-    retries: intFromEnv(env, 'CMS_REVALIDATE_RETRIES', 3),
-    baseDelayMs: intFromEnv(env, 'CMS_REVALIDATE_BACKOFF_MS', 500),
+    timeoutMs: intFromEnv(env, "CMS_REVALIDATE_TIMEOUT_MS", 5_000),
+    retries: intFromEnv(env, "CMS_REVALIDATE_RETRIES", 3),
+    baseDelayMs: intFromEnv(env, "CMS_REVALIDATE_BACKOFF_MS", 500),
     log: strapi.log,
   });
-  const retryIntervalMs = intFromEnv(env, 'CMS_REVALIDATE_RETRY_INTERVAL_MS', 30_000);
+  const retryIntervalMs = intFromEnv(env, "CMS_REVALIDATE_RETRY_INTERVAL_MS", 30_000);
   let timer = null;
   let retrying = null;
   let loggedOff = false;
@@ -53,14 +53,16 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
   function logOffOnce() {
     if (loggedOff) return;
     loggedOff = true;
-    strapi.log.warn('[revalidate] CMS_REVALIDATE_SECRET is not set: automatic cache revalidation of the front end is off.');
+    strapi.log.warn(
+      "[revalidate] CMS_REVALIDATE_SECRET is not set: automatic cache revalidation of the front end is off.",
+    );
   }
 
   async function defaultLocale() {
     if (defaultLocaleCache.value && Date.now() - defaultLocaleCache.at < 60_000) return defaultLocaleCache.value;
-    let value = 'en';
+    let value = "en";
     try {
-      value = (await strapi.plugin('i18n').service('locales').getDefaultLocale()) || 'en';
+      value = (await strapi.plugin("i18n").service("locales").getDefaultLocale()) || "en";
     } catch {
       // i18n not ready: keep 'en'
     }
@@ -69,7 +71,7 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
   }
 
   async function record(payload, result) {
-    const state = result.status === 401 ? 'unauthorized' : result.retryable ? 'pending' : 'rejected';
+    const state = result.status === 401 ? "unauthorized" : result.retryable ? "pending" : "rejected";
     try {
       await strapi.db.query(FAILURE).create({
         data: {
@@ -78,14 +80,18 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
           state,
           attempts: result.attempts,
           lastStatus: result.status || null,
-          lastError: String(result.error ?? '').slice(0, 2000),
+          lastError: String(result.error ?? "").slice(0, 2000),
           lastTriedAt: new Date(),
         },
       });
-      strapi.log.error(`[revalidate] not delivered (${result.error ?? result.status}); recorded as a revalidation failure (${state}): ${JSON.stringify(payload)}`);
+      strapi.log.error(
+        `[revalidate] not delivered (${result.error ?? result.status}); recorded as a revalidation failure (${state}): ${JSON.stringify(payload)}`,
+      );
     } catch (error) {
       // The last resort: the log line must carry everything needed to redo it by hand.
-      strapi.log.error(`[revalidate] not delivered and could not be recorded (${error.message}): ${JSON.stringify(payload)}`);
+      strapi.log.error(
+        `[revalidate] not delivered and could not be recorded (${error.message}): ${JSON.stringify(payload)}`,
+      );
     }
   }
 
@@ -95,17 +101,28 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
    */
   async function purgeCdnAfter(payload, answer) {
     if (payload?.next?.expire !== true || !purgeSecret) return null;
-    const expired = Array.isArray(answer?.paths) ? answer.paths : payload.next.fullPaths ?? [];
-    const paths = expired.filter((path) => typeof path === 'string' && !path.endsWith('*'));
-    const wildcards = expired.filter((path) => typeof path === 'string' && path.endsWith('*'));
+    const expired = Array.isArray(answer?.paths) ? answer.paths : (payload.next.fullPaths ?? []);
+    const paths = expired.filter((path) => typeof path === "string" && !path.endsWith("*"));
+    const wildcards = expired.filter((path) => typeof path === "string" && path.endsWith("*"));
     const tags = payload.next.tags ?? [];
-    if (wildcards.length) strapi.log.warn(`[cdn-purge] after takedown: ${wildcards.join(', ')} cannot be purged by URL; purge the CDN by hand if needed`);
+    if (wildcards.length)
+      strapi.log.warn(
+        `[cdn-purge] after takedown: ${wildcards.join(", ")} cannot be purged by URL; purge the CDN by hand if needed`,
+      );
     if (paths.length === 0 && tags.length === 0) return null;
     const request = { ...(paths.length ? { paths } : {}), ...(tags.length ? { tags } : {}) };
-    const result = await forwardPurge(request, { clientUrl, secret: purgeSecret, ...(fetch ? { fetchImpl: fetch } : {}) });
+    const result = await forwardPurge(request, {
+      clientUrl,
+      secret: purgeSecret,
+      ...(fetch ? { fetchImpl: fetch } : {}),
+    });
     if (result.status === 200) strapi.log.info(`[cdn-purge] after takedown ${JSON.stringify(request)} → 200`);
-    else if (result.status === 501) strapi.log.info('[cdn-purge] after takedown: the site has no CDN configured (501); nothing purged');
-    else strapi.log.error(`[cdn-purge] after takedown ${JSON.stringify(request)} failed: ${result.body?.error ?? result.status}; purge it by hand`);
+    else if (result.status === 501)
+      strapi.log.info("[cdn-purge] after takedown: the site has no CDN configured (501); nothing purged");
+    else
+      strapi.log.error(
+        `[cdn-purge] after takedown ${JSON.stringify(request)} failed: ${result.body?.error ?? result.status}; purge it by hand`,
+      );
     return { request, ...result };
   }
 
@@ -121,10 +138,10 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
       strapi.log.error(`[revalidate] bad input ${JSON.stringify(input)}: ${error.message}`);
       return { sent: false, reason: error.message, payload: null };
     }
-    if (!payload) return { sent: false, reason: 'nothing to revalidate', payload: null };
+    if (!payload) return { sent: false, reason: "nothing to revalidate", payload: null };
     if (!enabled()) {
       logOffOnce();
-      return { sent: false, reason: 'CMS_REVALIDATE_SECRET is not set', payload };
+      return { sent: false, reason: "CMS_REVALIDATE_SECRET is not set", payload };
     }
     const result = await client.send(payload, retries === undefined ? {} : { retries });
     if (!result.ok) {
@@ -142,24 +159,28 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
     if (!enabled()) return { retried: 0, delivered: 0 };
     if (retrying) return retrying;
     retrying = (async () => {
-      const states = includeUnauthorized ? ['pending', 'unauthorized'] : ['pending'];
-      const rows = await strapi.db.query(FAILURE).findMany({ where: { state: { $in: states } }, orderBy: { id: 'asc' }, limit: 100 });
+      const states = includeUnauthorized ? ["pending", "unauthorized"] : ["pending"];
+      const rows = await strapi.db
+        .query(FAILURE)
+        .findMany({ where: { state: { $in: states } }, orderBy: { id: "asc" }, limit: 100 });
       let delivered = 0;
       for (const row of rows) {
         const result = await client.send(row.payload, { retries: 0 });
         if (result.ok) {
           delivered += 1;
           await strapi.db.query(FAILURE).delete({ where: { id: row.id } });
-          strapi.log.info(`[revalidate] recorded failure #${row.id} delivered on retry: ${JSON.stringify(row.payload.next)}`);
+          strapi.log.info(
+            `[revalidate] recorded failure #${row.id} delivered on retry: ${JSON.stringify(row.payload.next)}`,
+          );
           await purgeCdnAfter(row.payload, result.body);
         } else {
           await strapi.db.query(FAILURE).update({
             where: { id: row.id },
             data: {
-              state: result.status === 401 ? 'unauthorized' : result.retryable ? 'pending' : 'rejected',
+              state: result.status === 401 ? "unauthorized" : result.retryable ? "pending" : "rejected",
               attempts: (row.attempts ?? 0) + result.attempts,
               lastStatus: result.status || null,
-              lastError: String(result.error ?? '').slice(0, 2000),
+              lastError: String(result.error ?? "").slice(0, 2000),
               lastTriedAt: new Date(),
             },
           });
@@ -178,7 +199,9 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
       return;
     }
     strapi.log.info(`[revalidate] on: ${client.url}; failed revalidations are retried every ${retryIntervalMs} ms`);
-    retryFailures({ includeUnauthorized: true }).catch((error) => strapi.log.error(`[revalidate] retry failed: ${error.message}`));
+    retryFailures({ includeUnauthorized: true }).catch((error) =>
+      strapi.log.error(`[revalidate] retry failed: ${error.message}`),
+    );
     if (retryIntervalMs > 0) {
       timer = setInterval(() => {
         retryFailures().catch((error) => strapi.log.error(`[revalidate] retry failed: ${error.message}`));

@@ -1,6 +1,6 @@
-'use strict';
+"use strict";
 
-const { AsyncLocalStorage } = require('node:async_hooks');
+const { AsyncLocalStorage } = require("node:async_hooks");
 
 /**
  * Writes made by the CMS itself as part of a batch (the redirects of a hierarchy batch) run

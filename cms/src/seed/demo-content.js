@@ -3,10 +3,13 @@
  * German localization of the same document where there is one.
  */
 
-const text = (value) => ({ type: 'text', text: value });
-const paragraph = (...children) => ({ type: 'paragraph', children: children.map((c) => (typeof c === 'string' ? text(c) : c)) });
-const heading = (value, level = 2) => ({ type: 'heading', level, children: [text(value)] });
-const link = (url, label) => ({ type: 'link', url, children: [text(label)] });
+const text = (value) => ({ type: "text", text: value });
+const paragraph = (...children) => ({
+  type: "paragraph",
+  children: children.map((c) => (typeof c === "string" ? text(c) : c)),
+});
+const heading = (value, level = 2) => ({ type: "heading", level, children: [text(value)] });
+const link = (url, label) => ({ type: "link", url, children: [text(label)] });
 
 const page = (title, description, body) => ({
   title,
@@ -16,119 +19,150 @@ const page = (title, description, body) => ({
 
 const pages = [
   {
-    key: 'home',
+    key: "home",
     parent: null,
-    slug: '',
-    en: page('Welcome to Acme', 'Acme builds the tools teams use to ship better software, faster.', [
-      heading('What we do'),
-      paragraph('Acme builds tools that help teams ship better software, faster.'),
-      paragraph('Curious? ', link('/company/careers', 'Join us'), ' or read about the ', link('/company', 'company'), '.'),
+    slug: "",
+    en: page("Welcome to Acme", "Acme builds the tools teams use to ship better software, faster.", [
+      heading("What we do"),
+      paragraph("Acme builds tools that help teams ship better software, faster."),
+      paragraph(
+        "Curious? ",
+        link("/company/careers", "Join us"),
+        " or read about the ",
+        link("/company", "company"),
+        ".",
+      ),
     ]),
-    de: page('Willkommen bei Acme', 'Acme baut Werkzeuge, mit denen Teams bessere Software schneller ausliefern.', [
-      heading('Was wir tun'),
-      paragraph('Acme baut Werkzeuge, mit denen Teams bessere Software schneller ausliefern.'),
+    de: page("Willkommen bei Acme", "Acme baut Werkzeuge, mit denen Teams bessere Software schneller ausliefern.", [
+      heading("Was wir tun"),
+      paragraph("Acme baut Werkzeuge, mit denen Teams bessere Software schneller ausliefern."),
     ]),
   },
   {
-    key: 'company',
+    key: "company",
     parent: null,
-    slug: 'company',
-    en: page('Company', 'Who we are, where we work and how we got here.', [
-      heading('About Acme'),
-      paragraph('Founded in 2019, Acme is a remote-first company of forty people.'),
+    slug: "company",
+    en: page("Company", "Who we are, where we work and how we got here.", [
+      heading("About Acme"),
+      paragraph("Founded in 2019, Acme is a remote-first company of forty people."),
     ]),
-    de: page('Unternehmen', 'Wer wir sind, wo wir arbeiten und wie alles begann.', [
-      heading('Über Acme'),
-      paragraph('Acme wurde 2019 gegründet und arbeitet remote-first.'),
-    ]),
-  },
-  {
-    key: 'company-careers',
-    parent: 'company',
-    slug: 'careers',
-    en: page('Careers at Acme', 'Work at Acme: how we hire, what we offer and which teams are growing.', [
-      heading('Working here'),
-      paragraph('We hire for curiosity and care. See ', link('/jobs', 'open positions'), '.'),
-    ]),
-    de: page('Karriere bei Acme', 'Arbeiten bei Acme: wie wir einstellen und was wir bieten.', [
-      heading('Arbeiten bei Acme'),
-      paragraph('Wir stellen Menschen ein, die neugierig sind und sorgfältig arbeiten.'),
+    de: page("Unternehmen", "Wer wir sind, wo wir arbeiten und wie alles begann.", [
+      heading("Über Acme"),
+      paragraph("Acme wurde 2019 gegründet und arbeitet remote-first."),
     ]),
   },
   {
-    key: 'engineering',
-    parent: 'company-careers',
-    slug: 'engineering',
-    en: page('Engineering at Acme', 'How Acme engineering works: small teams, real ownership, steady pace.', [
-      heading('How we build'),
-      paragraph('Small teams own what they build, from the first sketch to production.'),
+    key: "company-careers",
+    parent: "company",
+    slug: "careers",
+    en: page("Careers at Acme", "Work at Acme: how we hire, what we offer and which teams are growing.", [
+      heading("Working here"),
+      paragraph("We hire for curiosity and care. See ", link("/jobs", "open positions"), "."),
+    ]),
+    de: page("Karriere bei Acme", "Arbeiten bei Acme: wie wir einstellen und was wir bieten.", [
+      heading("Arbeiten bei Acme"),
+      paragraph("Wir stellen Menschen ein, die neugierig sind und sorgfältig arbeiten."),
     ]),
   },
   {
-    key: 'careers',
+    key: "engineering",
+    parent: "company-careers",
+    slug: "engineering",
+    en: page("Engineering at Acme", "How Acme engineering works: small teams, real ownership, steady pace.", [
+      heading("How we build"),
+      paragraph("Small teams own what they build, from the first sketch to production."),
+    ]),
+  },
+  {
+    key: "careers",
     parent: null,
-    slug: 'careers',
-    en: page('Careers', 'Everything about working at Acme, in one place.', [
-      paragraph('Everything about working at Acme: ', link('/company/careers', 'read more'), '.'),
+    slug: "careers",
+    en: page("Careers", "Everything about working at Acme, in one place.", [
+      paragraph("Everything about working at Acme: ", link("/company/careers", "read more"), "."),
     ]),
-    de: page('Karriere', 'Alles über die Arbeit bei Acme an einem Ort.', [paragraph('Alles über die Arbeit bei Acme.')]),
+    de: page("Karriere", "Alles über die Arbeit bei Acme an einem Ort.", [
+      paragraph("Alles über die Arbeit bei Acme."),
+    ]),
   },
   {
-    key: 'jobs',
+    key: "jobs",
     parent: null,
-    slug: 'jobs',
-    en: page('Open positions', 'The roles Acme is hiring for right now.', [
-      heading('Open positions'),
-      paragraph(link('/jobs/frontend-engineer', 'Frontend Engineer')),
-      paragraph(link('/jobs/backend-engineer', 'Backend Engineer')),
-      paragraph(link('/jobs/product-designer', 'Product Designer')),
+    slug: "jobs",
+    en: page("Open positions", "The roles Acme is hiring for right now.", [
+      heading("Open positions"),
+      paragraph(link("/jobs/frontend-engineer", "Frontend Engineer")),
+      paragraph(link("/jobs/backend-engineer", "Backend Engineer")),
+      paragraph(link("/jobs/product-designer", "Product Designer")),
     ]),
   },
   {
-    key: 'frontend-engineer',
-    parent: 'jobs',
-    slug: 'frontend-engineer',
-    en: page('Frontend Engineer', 'Build the Acme web app with React and TypeScript.', [paragraph('You will build the Acme web app with React and TypeScript.')]),
+    key: "frontend-engineer",
+    parent: "jobs",
+    slug: "frontend-engineer",
+    en: page("Frontend Engineer", "Build the Acme web app with React and TypeScript.", [
+      paragraph("You will build the Acme web app with React and TypeScript."),
+    ]),
   },
   {
-    key: 'backend-engineer',
-    parent: 'jobs',
-    slug: 'backend-engineer',
-    en: page('Backend Engineer', 'Design and run the services behind Acme.', [paragraph('You will design and run the services behind Acme.')]),
+    key: "backend-engineer",
+    parent: "jobs",
+    slug: "backend-engineer",
+    en: page("Backend Engineer", "Design and run the services behind Acme.", [
+      paragraph("You will design and run the services behind Acme."),
+    ]),
   },
   {
-    key: 'product-designer',
-    parent: 'jobs',
-    slug: 'product-designer',
-    en: page('Product Designer', 'Shape how people use Acme, from research to pixels.', [paragraph('You will shape how people use Acme.')]),
+    key: "product-designer",
+    parent: "jobs",
+    slug: "product-designer",
+    en: page("Product Designer", "Shape how people use Acme, from research to pixels.", [
+      paragraph("You will shape how people use Acme."),
+    ]),
   },
 ];
 
 const navbar = {
   en: [
-    { label: 'Home', url: '/' },
-    { label: 'Company', url: '/company' },
-    { label: 'Careers', url: '/company/careers' },
-    { label: 'Jobs', url: '/jobs' },
+    { label: "Home", url: "/" },
+    { label: "Company", url: "/company" },
+    { label: "Careers", url: "/company/careers" },
+    { label: "Jobs", url: "/jobs" },
   ],
   de: [
-    { label: 'Start', url: '/de' },
-    { label: 'Unternehmen', url: '/de/company' },
-    { label: 'Karriere', url: '/de/company/careers' },
+    { label: "Start", url: "/de" },
+    { label: "Unternehmen", url: "/de/company" },
+    { label: "Karriere", url: "/de/company/careers" },
   ],
 };
 
 const footer = {
-  en: { note: '© Acme Inc.', links: [{ label: 'Imprint', url: '/company' }, { label: 'Jobs', url: '/jobs' }] },
-  de: { note: '© Acme GmbH', links: [{ label: 'Impressum', url: '/de/company' }] },
+  en: {
+    note: "© Acme Inc.",
+    links: [
+      { label: "Imprint", url: "/company" },
+      { label: "Jobs", url: "/jobs" },
+    ],
+  },
+  de: { note: "© Acme GmbH", links: [{ label: "Impressum", url: "/de/company" }] },
 };
 
 const redirects = [
-  { source: '/en/old-careers', destination: '/company/careers', permanent: true },
-  { source: '/en/jobs-board', destination: '/jobs', permanent: false },
+  { source: "/en/old-careers", destination: "/company/careers", permanent: true },
+  { source: "/en/jobs-board", destination: "/jobs", permanent: false },
 ];
 
 /** Every seeded page's SEO share image (og:image), a file next to this one. */
-const shareImage = { file: 'share-image.png', name: 'acme-share.png', alternativeText: 'The Acme logo: a white A on dark blue' };
+const shareImage = {
+  file: "share-image.png",
+  name: "acme-share.png",
+  alternativeText: "The Acme logo: a white A on dark blue",
+};
 
-module.exports = { pages, navbar, footer, redirects, shareImage, locales: { default: 'en', others: [{ code: 'de', name: 'German (de)' }] } };
+module.exports = {
+  pages,
+  navbar,
+  footer,
+  redirects,
+  shareImage,
+  locales: { default: "en", others: [{ code: "de", name: "German (de)" }] },
+};

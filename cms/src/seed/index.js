@@ -1,8 +1,8 @@
-const { createHmac } = require('node:crypto');
-const { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } = require('node:fs');
-const path = require('node:path');
+const { createHmac } = require("node:crypto");
+const { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } = require("node:fs");
+const path = require("node:path");
 
-const content = require('./demo-content');
+const content = require("./demo-content");
 
 /**
  * Seeds a fresh CMS with the demo site, an admin for local development and the front end's
@@ -10,31 +10,31 @@ const content = require('./demo-content');
  * is created, so a second run changes nothing.
  */
 
-const PAGE = 'api::page.page';
-const TOKEN_NAME = 'frontend-readonly';
+const PAGE = "api::page.page";
+const TOKEN_NAME = "frontend-readonly";
 /** Exactly what the front end reads; nothing about users. */
 const TOKEN_PERMISSIONS = [
-  'api::page.page.find',
-  'api::page.page.findOne',
-  'api::redirect.redirect.find',
-  'api::redirect.redirect.findOne',
-  'api::navbar.navbar.find',
-  'api::footer.footer.find',
-  'plugin::i18n.locales.listLocales',
+  "api::page.page.find",
+  "api::page.page.findOne",
+  "api::redirect.redirect.find",
+  "api::redirect.redirect.findOne",
+  "api::navbar.navbar.find",
+  "api::footer.footer.find",
+  "plugin::i18n.locales.listLocales",
 ];
 
 function shouldSeed() {
   const flag = process.env.CMS_SEED_DEMO;
-  if (flag === 'true' || flag === 'false') return flag === 'true';
-  return process.env.NODE_ENV !== 'production';
+  if (flag === "true" || flag === "false") return flag === "true";
+  return process.env.NODE_ENV !== "production";
 }
 
 function tokenFile() {
-  return path.resolve(__dirname, '../..', process.env.CMS_READONLY_TOKEN_FILE || '.tmp/frontend-readonly-token');
+  return path.resolve(__dirname, "../..", process.env.CMS_READONLY_TOKEN_FILE || ".tmp/frontend-readonly-token");
 }
 
 async function seedLocales(strapi) {
-  const locales = strapi.plugin('i18n').service('locales');
+  const locales = strapi.plugin("i18n").service("locales");
   for (const { code, name } of content.locales.others) {
     if (!(await locales.findByCode(code))) await locales.create({ code, name });
   }
@@ -44,23 +44,23 @@ async function seedLocales(strapi) {
 }
 
 async function seedAdmin(strapi) {
-  const users = strapi.service('admin::user');
+  const users = strapi.service("admin::user");
   if (await users.exists()) return;
-  const superAdmin = await strapi.service('admin::role').getSuperAdmin();
+  const superAdmin = await strapi.service("admin::role").getSuperAdmin();
   await users.create({
-    email: process.env.CMS_ADMIN_EMAIL || 'admin@example.com',
-    firstname: 'Local',
-    lastname: 'Admin',
-    password: process.env.CMS_ADMIN_PASSWORD || 'Admin12345',
+    email: process.env.CMS_ADMIN_EMAIL || "admin@example.com",
+    firstname: "Local",
+    lastname: "Admin",
+    password: process.env.CMS_ADMIN_PASSWORD || "Admin12345",
     isActive: true,
     roles: superAdmin ? [superAdmin.id] : [],
     registrationToken: null,
   });
-  strapi.log.info('[seed] created the development admin user');
+  strapi.log.info("[seed] created the development admin user");
 }
 
 async function findDraft(strapi, where) {
-  return strapi.db.query(PAGE).findOne({ where: { ...where, publishedAt: null }, select: ['documentId', 'fullPath'] });
+  return strapi.db.query(PAGE).findOne({ where: { ...where, publishedAt: null }, select: ["documentId", "fullPath"] });
 }
 
 function expectedFullPath(pageDef, byKey) {
@@ -68,7 +68,7 @@ function expectedFullPath(pageDef, byKey) {
   for (let current = pageDef; current; current = current.parent ? byKey.get(current.parent) : null) {
     if (current.slug) parts.unshift(current.slug);
   }
-  return `/${parts.join('/')}`;
+  return `/${parts.join("/")}`;
 }
 
 /**
@@ -77,15 +77,15 @@ function expectedFullPath(pageDef, byKey) {
  */
 async function seedShareImage(strapi) {
   const { name, alternativeText, file } = content.shareImage;
-  const existing = await strapi.db.query('plugin::upload.file').findOne({ where: { name }, select: ['id'] });
+  const existing = await strapi.db.query("plugin::upload.file").findOne({ where: { name }, select: ["id"] });
   if (existing) return existing.id;
   const filepath = path.join(__dirname, file);
   const [uploaded] = await strapi
-    .plugin('upload')
-    .service('upload')
+    .plugin("upload")
+    .service("upload")
     .upload({
       data: { fileInfo: { name, alternativeText } },
-      files: { filepath, originalFilename: name, mimetype: 'image/png', size: statSync(filepath).size },
+      files: { filepath, originalFilename: name, mimetype: "image/png", size: statSync(filepath).size },
     });
   strapi.log.info(`[seed] share image ${uploaded.url}`);
   return uploaded.id;
@@ -103,26 +103,34 @@ async function seedPages(strapi, shareImageId) {
   for (const pageDef of content.pages) {
     const fullPath = expectedFullPath(pageDef, byKey);
     const parentId = pageDef.parent ? documentIds.get(pageDef.parent) : null;
-    const existing = await findDraft(strapi, { fullPath, locale: 'en' });
+    const existing = await findDraft(strapi, { fullPath, locale: "en" });
     let documentId = existing?.documentId;
     if (!documentId) {
       const created = await documents.create({
-        locale: 'en',
-        data: { ...pageData(pageDef.en, shareImageId), slug: pageDef.slug || null, ...(parentId ? { parent: { connect: [{ documentId: parentId, locale: 'en' }] } } : {}) },
+        locale: "en",
+        data: {
+          ...pageData(pageDef.en, shareImageId),
+          slug: pageDef.slug || null,
+          ...(parentId ? { parent: { connect: [{ documentId: parentId, locale: "en" }] } } : {}),
+        },
       });
       documentId = created.documentId;
-      await documents.publish({ documentId, locale: 'en' });
+      await documents.publish({ documentId, locale: "en" });
       strapi.log.info(`[seed] page ${fullPath} (en)`);
     }
     documentIds.set(pageDef.key, documentId);
 
-    if (pageDef.de && !(await findDraft(strapi, { documentId, locale: 'de' }))) {
+    if (pageDef.de && !(await findDraft(strapi, { documentId, locale: "de" }))) {
       await documents.update({
         documentId,
-        locale: 'de',
-        data: { ...pageData(pageDef.de, shareImageId), slug: pageDef.slug || null, ...(parentId ? { parent: { connect: [{ documentId: parentId, locale: 'de' }] } } : {}) },
+        locale: "de",
+        data: {
+          ...pageData(pageDef.de, shareImageId),
+          slug: pageDef.slug || null,
+          ...(parentId ? { parent: { connect: [{ documentId: parentId, locale: "de" }] } } : {}),
+        },
       });
-      await documents.publish({ documentId, locale: 'de' });
+      await documents.publish({ documentId, locale: "de" });
       strapi.log.info(`[seed] page ${fullPath} (de)`);
     }
   }
@@ -132,7 +140,7 @@ async function seedSingleType(strapi, uid, dataByLocale) {
   const documents = strapi.documents(uid);
   for (const [locale, data] of Object.entries(dataByLocale)) {
     if (await documents.findFirst({ locale })) continue;
-    const any = await strapi.db.query(uid).findOne({ select: ['documentId'] });
+    const any = await strapi.db.query(uid).findOne({ select: ["documentId"] });
     if (any) await documents.update({ documentId: any.documentId, locale, data });
     else await documents.create({ locale, data });
     strapi.log.info(`[seed] ${uid} (${locale})`);
@@ -140,9 +148,9 @@ async function seedSingleType(strapi, uid, dataByLocale) {
 }
 
 async function seedRedirects(strapi) {
-  const documents = strapi.documents('api::redirect.redirect');
+  const documents = strapi.documents("api::redirect.redirect");
   for (const redirect of content.redirects) {
-    const existing = await strapi.db.query('api::redirect.redirect').findOne({ where: { source: redirect.source } });
+    const existing = await strapi.db.query("api::redirect.redirect").findOne({ where: { source: redirect.source } });
     if (existing) continue;
     const created = await documents.create({ data: redirect });
     await documents.publish({ documentId: created.documentId });
@@ -159,16 +167,19 @@ async function seedRedirects(strapi) {
 async function seedReadOnlyToken(strapi) {
   const file = tokenFile();
   const tokens = apiTokenService(strapi);
-  const existing = await strapi.db.query('admin::api-token').findOne({ where: { name: TOKEN_NAME }, populate: ['permissions'] });
-  const saved = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  const existing = await strapi.db
+    .query("admin::api-token")
+    .findOne({ where: { name: TOKEN_NAME }, populate: ["permissions"] });
+  const saved = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
   if (existing && saved) {
-    const salt = strapi.config.get('admin.apiToken.salt');
-    const hash = typeof tokens.hash === 'function' ? tokens.hash(saved) : createHmac('sha512', salt).update(saved).digest('hex');
+    const salt = strapi.config.get("admin.apiToken.salt");
+    const hash =
+      typeof tokens.hash === "function" ? tokens.hash(saved) : createHmac("sha512", salt).update(saved).digest("hex");
     if (hash === existing.accessKey) {
       const current = (existing.permissions ?? []).map((p) => p.action).sort();
-      if (existing.type !== 'custom' || current.join() !== [...TOKEN_PERMISSIONS].sort().join()) {
-        await tokens.update(existing.id, { type: 'custom', permissions: TOKEN_PERMISSIONS });
-        strapi.log.info(`[seed] read-only API token: permissions reset to ${TOKEN_PERMISSIONS.join(', ')}`);
+      if (existing.type !== "custom" || current.join() !== [...TOKEN_PERMISSIONS].sort().join()) {
+        await tokens.update(existing.id, { type: "custom", permissions: TOKEN_PERMISSIONS });
+        strapi.log.info(`[seed] read-only API token: permissions reset to ${TOKEN_PERMISSIONS.join(", ")}`);
       }
       return;
     }
@@ -176,8 +187,8 @@ async function seedReadOnlyToken(strapi) {
   if (existing) await tokens.revoke(existing.id);
   const created = await tokens.create({
     name: TOKEN_NAME,
-    description: 'The front end reads public content with this token (CMS_REST_READONLY_API_KEY).',
-    type: 'custom',
+    description: "The front end reads public content with this token (CMS_REST_READONLY_API_KEY).",
+    type: "custom",
     lifespan: null,
     permissions: TOKEN_PERMISSIONS,
   });
@@ -193,15 +204,15 @@ async function seedReadOnlyToken(strapi) {
  * still unused, so the only content-API token is the front end's.
  */
 async function removeUnusedDefaultTokens(strapi) {
-  const defaults = await strapi.db.query('admin::api-token').findMany({
+  const defaults = await strapi.db.query("admin::api-token").findMany({
     where: {
       $or: [
-        { name: 'Read Only', type: 'read-only' },
-        { name: 'Full Access', type: 'full-access' },
+        { name: "Read Only", type: "read-only" },
+        { name: "Full Access", type: "full-access" },
       ],
       lastUsedAt: null,
     },
-    select: ['id', 'name'],
+    select: ["id", "name"],
   });
   for (const token of defaults) {
     await apiTokenService(strapi).revoke(token.id);
@@ -210,15 +221,19 @@ async function removeUnusedDefaultTokens(strapi) {
 }
 
 function apiTokenService(strapi) {
-  return strapi.service('admin::api-token-content-api') ?? strapi.service('admin::api-token');
+  return strapi.service("admin::api-token-content-api") ?? strapi.service("admin::api-token");
 }
 
 async function seedDemoSite(strapi) {
   await seedLocales(strapi);
   await seedAdmin(strapi);
   await seedPages(strapi, await seedShareImage(strapi));
-  await seedSingleType(strapi, 'api::navbar.navbar', Object.fromEntries(Object.entries(content.navbar).map(([locale, links]) => [locale, { links }])));
-  await seedSingleType(strapi, 'api::footer.footer', content.footer);
+  await seedSingleType(
+    strapi,
+    "api::navbar.navbar",
+    Object.fromEntries(Object.entries(content.navbar).map(([locale, links]) => [locale, { links }])),
+  );
+  await seedSingleType(strapi, "api::footer.footer", content.footer);
   await seedRedirects(strapi);
   await removeUnusedDefaultTokens(strapi);
   await seedReadOnlyToken(strapi);

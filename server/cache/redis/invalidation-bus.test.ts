@@ -57,8 +57,12 @@ describe("invalidation bus while Redis is down", () => {
     expect(invalidations.size.tags).toBeLessThanOrEqual(50_000);
     // The others will be told to drop everything cached before; meanwhile their entries are not trusted here.
     expect(invalidations.needsPurge).toBe(true);
-    expect(invalidations.isInvalidated({ tags: [], path: "/", seen: { origin: "another", seq: 0, version: Number.MAX_SAFE_INTEGER } })).toBe(
-      true,
-    );
+    expect(
+      invalidations.isInvalidated({
+        tags: [],
+        path: "/",
+        seen: { origin: "another", seq: 0, version: Number.MAX_SAFE_INTEGER },
+      }),
+    ).toBe(true);
   }, 60_000);
 });

@@ -273,7 +273,11 @@ export class InvalidationBus {
 
   private followLinks() {
     const invalidations = this.invalidations;
-    for (let next = this.links.get(invalidations.sharedVersion); next !== undefined; next = this.links.get(invalidations.sharedVersion)) {
+    for (
+      let next = this.links.get(invalidations.sharedVersion);
+      next !== undefined;
+      next = this.links.get(invalidations.sharedVersion)
+    ) {
       this.links.delete(invalidations.sharedVersion);
       invalidations.advanceShared(next);
     }

@@ -6,7 +6,13 @@ import { AuthError, cmsUnavailable } from "../errors.server.ts";
 import { schemaBody } from "../input.server.ts";
 import type { SessionRevocations } from "../revocations.server.ts";
 import { inBackground, REGISTER_ANSWER_MS, settleAfter } from "../same-answer.server.ts";
-import { forgotPasswordSchema, registerSchema, resetPasswordSchema, signInSchema, updatePasswordSchema } from "../schemas.ts";
+import {
+  forgotPasswordSchema,
+  registerSchema,
+  resetPasswordSchema,
+  signInSchema,
+  updatePasswordSchema,
+} from "../schemas.ts";
 import { toPublicUser } from "../session-user.ts";
 import { readCheckedSession } from "./cms-session.server.ts";
 import { startCmsSession } from "./start-session.server.ts";
@@ -82,7 +88,12 @@ export function cmsCredentials(cms: () => CmsUsers, revocations: SessionRevocati
         const { stored, cmsJWT } = check;
         const result = await cms().changePassword(cmsJWT, ctx.body.currentPassword, ctx.body.password);
         // The CMS issues a new JWT with the new password: keep that one.
-        const user = await startCmsSession(ctx, result, stored.user.provider ?? "credentials", stored.user.oauthSubject ?? undefined);
+        const user = await startCmsSession(
+          ctx,
+          result,
+          stored.user.provider ?? "credentials",
+          stored.user.oauthSubject ?? undefined,
+        );
         return ctx.json({ user: toPublicUser(user) });
       }),
     },

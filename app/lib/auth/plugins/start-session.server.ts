@@ -9,7 +9,12 @@ import type { CmsAuth } from "../cms-users.server.ts";
  * Starts a session for a CMS user: session cookie plus the encrypted cookie holding the user and
  * JWT (and, signed in with a provider, the provider's id for the account, to re-sync with).
  */
-export async function startCmsSession(ctx: GenericEndpointContext, cms: CmsAuth, provider: string, oauthSubject?: string) {
+export async function startCmsSession(
+  ctx: GenericEndpointContext,
+  cms: CmsAuth,
+  provider: string,
+  oauthSubject?: string,
+) {
   const now = new Date();
   const user = {
     id: String(cms.user.id),

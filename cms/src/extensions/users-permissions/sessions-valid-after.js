@@ -1,4 +1,4 @@
-'use strict';
+"use strict";
 
 /**
  * A password change or reset ends the user's other sessions.
@@ -26,13 +26,13 @@
  * change, and stays valid.
  */
 
-const FIELD = 'sessionsValidAfter';
-const ISSUED_AT_MS = 'iatMs';
-const USER_UID = 'plugin::users-permissions.user';
+const FIELD = "sessionsValidAfter";
+const ISSUED_AT_MS = "iatMs";
+const USER_UID = "plugin::users-permissions.user";
 
 /** The attribute added to plugin::users-permissions.user: not in the API's output, not writable, not in the admin's forms. */
 const SESSIONS_VALID_AFTER_ATTRIBUTE = {
-  type: 'datetime',
+  type: "datetime",
   private: true,
   configurable: false,
   writable: false,
@@ -41,25 +41,25 @@ const SESSIONS_VALID_AFTER_ATTRIBUTE = {
 
 /** A JWT payload with its issue time in milliseconds added (a plain object, or a model with toJSON). */
 function withIssuedAtMs(payload, nowMs) {
-  const plain = payload && typeof payload.toJSON === 'function' ? payload.toJSON() : payload;
-  if (!plain || typeof plain !== 'object' || Array.isArray(plain)) return payload;
+  const plain = payload && typeof payload.toJSON === "function" ? payload.toJSON() : payload;
+  if (!plain || typeof plain !== "object" || Array.isArray(plain)) return payload;
   return { ...plain, [ISSUED_AT_MS]: nowMs };
 }
 
 /** When a verified token was issued, in ms: `iatMs`, else `iat` (seconds), else null (e.g. refresh-mode access tokens). */
 function issuedAtMs(payload) {
-  if (!payload || typeof payload !== 'object') return null;
+  if (!payload || typeof payload !== "object") return null;
   const ms = payload[ISSUED_AT_MS];
-  if (typeof ms === 'number' && Number.isFinite(ms)) return ms;
+  if (typeof ms === "number" && Number.isFinite(ms)) return ms;
   const seconds = payload.iat;
-  if (typeof seconds === 'number' && Number.isFinite(seconds)) return seconds * 1000;
+  if (typeof seconds === "number" && Number.isFinite(seconds)) return seconds * 1000;
   return null;
 }
 
 /** A stored sessionsValidAfter (ISO string, Date, ms, null) in ms, or null when unset or unreadable. */
 function validAfterMs(value) {
-  if (value === null || value === undefined || value === '') return null;
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(String(value));
+  if (value === null || value === undefined || value === "") return null;
+  const ms = value instanceof Date ? value.getTime() : typeof value === "number" ? value : Date.parse(String(value));
   return Number.isFinite(ms) ? ms : null;
 }
 
@@ -75,9 +75,9 @@ function issuedBeforeValidAfter(payload, storedValidAfter) {
  * a new password sets it to now. Returns whether it was set.
  */
 function guardUserData(data, nowMs) {
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return false;
+  if (!data || typeof data !== "object" || Array.isArray(data)) return false;
   delete data[FIELD];
-  if (typeof data.password === 'string' && data.password.length > 0) {
+  if (typeof data.password === "string" && data.password.length > 0) {
     data[FIELD] = new Date(nowMs);
     return true;
   }
@@ -111,8 +111,8 @@ function wrapJwtService(service, { strapi, now = Date.now }) {
     async verify(token) {
       const payload = await verify.call(this, token);
       if (payload && payload.id !== undefined && issuedAtMs(payload) !== null) {
-        const user = await strapi.db.query(USER_UID).findOne({ where: { id: payload.id }, select: ['id', FIELD] });
-        if (user && issuedBeforeValidAfter(payload, user[FIELD])) throw new Error('Invalid token.');
+        const user = await strapi.db.query(USER_UID).findOne({ where: { id: payload.id }, select: ["id", FIELD] });
+        if (user && issuedBeforeValidAfter(payload, user[FIELD])) throw new Error("Invalid token.");
       }
       return payload;
     },

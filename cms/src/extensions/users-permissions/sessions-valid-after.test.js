@@ -1,9 +1,9 @@
-'use strict';
+"use strict";
 
 // Run with `npm test` in cms/ (node:test).
-const test = require('node:test');
-const assert = require('node:assert/strict');
-const path = require('node:path');
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const path = require("node:path");
 
 const {
   FIELD,
@@ -14,24 +14,24 @@ const {
   userLifecycles,
   wrapJwtService,
   extendUsersPermissions,
-} = require('./sessions-valid-after');
+} = require("./sessions-valid-after");
 
 // The plugin's own JWT service (the package's exports do not list it: by file).
-const pluginDir = path.dirname(require.resolve('@strapi/plugin-users-permissions/package.json'));
-const createPluginJwtService = require(path.join(pluginDir, 'dist/server/services/jwt.js')).__require();
+const pluginDir = path.dirname(require.resolve("@strapi/plugin-users-permissions/package.json"));
+const createPluginJwtService = require(path.join(pluginDir, "dist/server/services/jwt.js")).__require();
 
 /** A Strapi with the plugin's config and one user table, enough for the JWT service. */
 function fakeStrapi(users) {
   const config = {
-    'plugin::users-permissions.jwtManagement': 'legacy-support',
-    'plugin::users-permissions.jwt': { expiresIn: '30d' },
-    'plugin::users-permissions.jwtSecret': 'unit-test-secret',
+    "plugin::users-permissions.jwtManagement": "legacy-support",
+    "plugin::users-permissions.jwt": { expiresIn: "30d" },
+    "plugin::users-permissions.jwtSecret": "unit-test-secret",
   };
   return {
     config: { get: (key, fallback) => (key in config ? config[key] : fallback) },
     db: {
       query: (uid) => {
-        assert.equal(uid, 'plugin::users-permissions.user');
+        assert.equal(uid, "plugin::users-permissions.user");
         return {
           async findOne({ where, select }) {
             const user = users.get(where.id);
@@ -44,7 +44,7 @@ function fakeStrapi(users) {
   };
 }
 
-function setup(start = Date.parse('2026-03-01T10:00:00.400Z')) {
+function setup(start = Date.parse("2026-03-01T10:00:00.400Z")) {
   const users = new Map([[7, { id: 7, [FIELD]: null }]]);
   const strapi = fakeStrapi(users);
   const clock = { now: start };
@@ -52,29 +52,32 @@ function setup(start = Date.parse('2026-03-01T10:00:00.400Z')) {
   return { users, service, clock };
 }
 
-test('a JWT issued before a password change is refused, in the same second too; the one issued for the change is not', async (t) => {
+test("a JWT issued before a password change is refused, in the same second too; the one issued for the change is not", async (t) => {
   const { users, service, clock } = setup();
   // jsonwebtoken takes `iat` from the real clock; pin it to the fake one.
-  t.mock.timers.enable({ apis: ['Date'], now: clock.now });
+  t.mock.timers.enable({ apis: ["Date"], now: clock.now });
   const stolen = service.issue({ id: 7 });
   assert.equal((await service.verify(stolen)).id, 7);
 
   clock.now += 300; // same second
   t.mock.timers.setTime(clock.now);
   const user = users.get(7);
-  const data = { password: 'New-passw0rd!' };
+  const data = { password: "New-passw0rd!" };
   userLifecycles(() => clock.now).beforeUpdate({ params: { data } });
   user[FIELD] = data[FIELD].toISOString(); // what the database hands back
   const fresh = service.issue({ id: 7 });
 
   await assert.rejects(service.verify(stolen), /Invalid token/);
   // Through getToken, as the users-permissions strategy calls it for every request.
-  await assert.rejects(service.getToken({ request: { header: { authorization: `Bearer ${stolen}` } } }), /Invalid token/);
+  await assert.rejects(
+    service.getToken({ request: { header: { authorization: `Bearer ${stolen}` } } }),
+    /Invalid token/,
+  );
   assert.equal((await service.verify(fresh)).id, 7);
   assert.equal((await service.getToken({ request: { header: { authorization: `Bearer ${fresh}` } } })).id, 7);
 });
 
-test('tokens still verify when the user never changed the password, or is gone (the strategy refuses those)', async () => {
+test("tokens still verify when the user never changed the password, or is gone (the strategy refuses those)", async () => {
   const { users, service } = setup();
   const token = service.issue({ id: 7 });
   assert.equal((await service.verify(token)).id, 7);
@@ -83,74 +86,79 @@ test('tokens still verify when the user never changed the password, or is gone (
   await assert.rejects(service.verify(`${token}x`), /Invalid token/);
 });
 
-test('issue() adds iatMs, also for a model with toJSON, and leaves odd payloads alone', () => {
+test("issue() adds iatMs, also for a model with toJSON, and leaves odd payloads alone", () => {
   assert.deepEqual(withIssuedAtMs({ id: 1 }, 5), { id: 1, iatMs: 5 });
   assert.deepEqual(withIssuedAtMs({ toJSON: () => ({ id: 2 }) }, 6), { id: 2, iatMs: 6 });
-  assert.equal(withIssuedAtMs('text', 7), 'text');
+  assert.equal(withIssuedAtMs("text", 7), "text");
   assert.equal(withIssuedAtMs(null, 7), null);
 });
 
-test('issuedAtMs: iatMs first, else iat in seconds, else null', () => {
+test("issuedAtMs: iatMs first, else iat in seconds, else null", () => {
   assert.equal(issuedAtMs({ iat: 10, iatMs: 10_500 }), 10_500);
   assert.equal(issuedAtMs({ iat: 10 }), 10_000);
-  assert.equal(issuedAtMs({ id: 1, sessionId: 's' }), null);
+  assert.equal(issuedAtMs({ id: 1, sessionId: "s" }), null);
   assert.equal(issuedAtMs(null), null);
 });
 
-test('issuedBeforeValidAfter reads what the database stores and never refuses without both times', () => {
+test("issuedBeforeValidAfter reads what the database stores and never refuses without both times", () => {
   const payload = { iat: 100, iatMs: 100_200 };
-  assert.equal(issuedBeforeValidAfter(payload, '1970-01-01T00:01:40.300Z'), true);
-  assert.equal(issuedBeforeValidAfter(payload, '1970-01-01T00:01:40.200Z'), false);
+  assert.equal(issuedBeforeValidAfter(payload, "1970-01-01T00:01:40.300Z"), true);
+  assert.equal(issuedBeforeValidAfter(payload, "1970-01-01T00:01:40.200Z"), false);
   assert.equal(issuedBeforeValidAfter(payload, new Date(100_201)), true);
   assert.equal(issuedBeforeValidAfter(payload, 100_201), true);
   assert.equal(issuedBeforeValidAfter(payload, null), false);
-  assert.equal(issuedBeforeValidAfter(payload, 'not a date'), false);
+  assert.equal(issuedBeforeValidAfter(payload, "not a date"), false);
   assert.equal(issuedBeforeValidAfter({ id: 1 }, 100_201), false);
   // A token from before this code (no iatMs): its second counts.
   assert.equal(issuedBeforeValidAfter({ iat: 100 }, 100_001), true);
 });
 
-test('a caller can never set sessionsValidAfter: dropped, or replaced by now when a password is set', () => {
+test("a caller can never set sessionsValidAfter: dropped, or replaced by now when a password is set", () => {
   const reset = { [FIELD]: null, blocked: false };
   assert.equal(guardUserData(reset, 1_000), false);
   assert.deepEqual(reset, { blocked: false });
 
-  const future = { [FIELD]: '2999-01-01T00:00:00.000Z', username: 'x' };
+  const future = { [FIELD]: "2999-01-01T00:00:00.000Z", username: "x" };
   guardUserData(future, 1_000);
-  assert.deepEqual(future, { username: 'x' });
+  assert.deepEqual(future, { username: "x" });
 
-  const withPassword = { password: 'hashed-or-not', [FIELD]: '1970-01-01T00:00:00.000Z' };
+  const withPassword = { password: "hashed-or-not", [FIELD]: "1970-01-01T00:00:00.000Z" };
   assert.equal(guardUserData(withPassword, 1_000), true);
   assert.deepEqual(withPassword[FIELD], new Date(1_000));
 
-  const emptyPassword = { password: '' };
+  const emptyPassword = { password: "" };
   assert.equal(guardUserData(emptyPassword, 1_000), false);
   assert.equal(FIELD in emptyPassword, false);
   assert.equal(guardUserData(undefined, 1_000), false);
 });
 
-test('the lifecycles guard single and bulk writes', () => {
+test("the lifecycles guard single and bulk writes", () => {
   const lifecycles = userLifecycles(() => 42);
-  const created = { params: { data: { username: 'u', password: 'p', [FIELD]: 1 } } };
+  const created = { params: { data: { username: "u", password: "p", [FIELD]: 1 } } };
   lifecycles.beforeCreate(created);
   assert.deepEqual(created.params.data[FIELD], new Date(42));
-  const many = { params: { data: [{ [FIELD]: 1 }, { password: 'p' }] } };
+  const many = { params: { data: [{ [FIELD]: 1 }, { password: "p" }] } };
   lifecycles.beforeCreateMany(many);
-  assert.deepEqual(many.params.data, [{}, { password: 'p', [FIELD]: new Date(42) }]);
+  assert.deepEqual(many.params.data, [{}, { password: "p", [FIELD]: new Date(42) }]);
   const updateMany = { params: { where: {}, data: { [FIELD]: 1 } } };
   lifecycles.beforeUpdateMany(updateMany);
   assert.deepEqual(updateMany.params.data, {});
 });
 
-test('extendUsersPermissions adds the private field, the lifecycles (keeping existing ones) and wraps the JWT service', async () => {
+test("extendUsersPermissions adds the private field, the lifecycles (keeping existing ones) and wraps the JWT service", async () => {
   const calls = [];
   const plugin = {
-    contentTypes: { user: { schema: { attributes: { username: { type: 'string' } } }, lifecycles: { beforeUpdate: () => calls.push('theirs') } } },
+    contentTypes: {
+      user: {
+        schema: { attributes: { username: { type: "string" } } },
+        lifecycles: { beforeUpdate: () => calls.push("theirs") },
+      },
+    },
     services: { jwt: createPluginJwtService },
   };
   extendUsersPermissions(plugin);
   assert.deepEqual(plugin.contentTypes.user.schema.attributes[FIELD], {
-    type: 'datetime',
+    type: "datetime",
     private: true,
     configurable: false,
     writable: false,
@@ -158,10 +166,10 @@ test('extendUsersPermissions adds the private field, the lifecycles (keeping exi
   });
   const event = { params: { data: { [FIELD]: 0 } } };
   await plugin.contentTypes.user.lifecycles.beforeUpdate(event);
-  assert.deepEqual(calls, ['theirs']);
+  assert.deepEqual(calls, ["theirs"]);
   assert.deepEqual(event.params.data, {});
   const strapi = fakeStrapi(new Map());
   const service = plugin.services.jwt({ strapi });
   const payload = await service.verify(service.issue({ id: 1 }));
-  assert.equal(typeof payload.iatMs, 'number');
+  assert.equal(typeof payload.iatMs, "number");
 });

@@ -1,6 +1,6 @@
-'use strict';
+"use strict";
 
-const { extendUsersPermissions } = require('./sessions-valid-after');
+const { extendUsersPermissions } = require("./sessions-valid-after");
 
 /**
  * Extension of the users-permissions plugin (Strapi loads this file itself): the user's

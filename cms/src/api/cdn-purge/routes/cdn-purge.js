@@ -1,4 +1,4 @@
-'use strict';
+"use strict";
 
 /**
  * POST /api/cdn-purge on the CMS — an admin action: purge paths, tags or everything from the
@@ -9,9 +9,9 @@
 module.exports = {
   routes: [
     {
-      method: 'POST',
-      path: '/cdn-purge',
-      handler: 'cdn-purge.purge',
+      method: "POST",
+      path: "/cdn-purge",
+      handler: "cdn-purge.purge",
       config: { auth: false, policies: [], middlewares: [] },
     },
   ],

@@ -1,6 +1,6 @@
-'use strict';
+"use strict";
 
-const crypto = require('node:crypto');
+const crypto = require("node:crypto");
 
 /**
  * Checks `Authorization: Bearer <secret>` against the configured secret in constant time:
@@ -14,16 +14,16 @@ const crypto = require('node:crypto');
  *   invalid: wrong secret (→ 401).
  */
 function checkBearerSecret(authorization, secret) {
-  if (typeof secret !== 'string' || secret.trim() === '') return 'unconfigured';
+  if (typeof secret !== "string" || secret.trim() === "") return "unconfigured";
   const header = Array.isArray(authorization) ? authorization[0] : authorization;
-  const match = typeof header === 'string' ? /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header) : null;
+  const match = typeof header === "string" ? /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header) : null;
   // Still hash and compare something, so "missing" and "invalid" cost the same.
-  const given = match ? match[1] : '';
+  const given = match ? match[1] : "";
   const equal = crypto.timingSafeEqual(sha256(given), sha256(secret.trim()));
-  if (!match) return 'missing';
-  return equal ? 'ok' : 'invalid';
+  if (!match) return "missing";
+  return equal ? "ok" : "invalid";
 }
 
-const sha256 = (value) => crypto.createHash('sha256').update(value, 'utf8').digest();
+const sha256 = (value) => crypto.createHash("sha256").update(value, "utf8").digest();
 
 module.exports = { checkBearerSecret };

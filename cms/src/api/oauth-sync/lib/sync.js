@@ -1,4 +1,4 @@
-'use strict';
+"use strict";
 
 /**
  * The decisions of POST /api/oauth-sync as plain functions (no Strapi), so they can be unit
@@ -18,7 +18,7 @@ const EMAIL_RE = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const EMAIL_MAX = 254;
 const NAME_MAX = 100;
 const SUBJECT_RE = /^[\x20-\x7e]{1,255}$/;
-const FIELDS = ['provider', 'subject', 'email', 'emailVerified', 'name', 'refresh'];
+const FIELDS = ["provider", "subject", "email", "emailVerified", "name", "refresh"];
 
 /** An error in Strapi's error body shape, with the HTTP status it goes out with. */
 function httpError(status, name, message, details = {}) {
@@ -32,57 +32,72 @@ function httpError(status, name, message, details = {}) {
  * printable ASCII, 1..255 characters (OpenID Connect's limit), taken as is.
  */
 function validateSyncBody(body) {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
     return {
-      error: httpError(400, 'ValidationError', 'The body must be a JSON object: { provider, subject, email, emailVerified, name?, refresh? }', {
-        errors: [{ path: [], message: 'must be a JSON object', name: 'ValidationError' }],
-      }),
+      error: httpError(
+        400,
+        "ValidationError",
+        "The body must be a JSON object: { provider, subject, email, emailVerified, name?, refresh? }",
+        {
+          errors: [{ path: [], message: "must be a JSON object", name: "ValidationError" }],
+        },
+      ),
     };
   }
   const errors = [];
-  const fail = (path, message) => errors.push({ path: [path], message, name: 'ValidationError' });
+  const fail = (path, message) => errors.push({ path: [path], message, name: "ValidationError" });
 
   for (const key of Object.keys(body)) {
-    if (!FIELDS.includes(key)) fail(key, `unknown field "${key}" (allowed: ${FIELDS.join(', ')})`);
+    if (!FIELDS.includes(key)) fail(key, `unknown field "${key}" (allowed: ${FIELDS.join(", ")})`);
   }
 
   const { provider, subject, email, emailVerified, name, refresh } = body;
-  if (typeof provider !== 'string') fail('provider', 'provider is required: a string such as "github"');
-  else if (!PROVIDER_RE.test(provider)) fail('provider', 'provider must match /^[a-z0-9-]{1,40}$/ (e.g. "github", "google", "local-oidc")');
-  else if (provider === 'local') fail('provider', 'provider "local" is reserved for password accounts');
+  if (typeof provider !== "string") fail("provider", 'provider is required: a string such as "github"');
+  else if (!PROVIDER_RE.test(provider))
+    fail("provider", 'provider must match /^[a-z0-9-]{1,40}$/ (e.g. "github", "google", "local-oidc")');
+  else if (provider === "local") fail("provider", 'provider "local" is reserved for password accounts');
 
-  if (typeof subject !== 'string') fail('subject', "subject is required: the provider's id for the account (OpenID Connect sub)");
-  else if (!SUBJECT_RE.test(subject) || subject.trim() === '') fail('subject', 'subject must be 1..255 printable ASCII characters');
+  if (typeof subject !== "string")
+    fail("subject", "subject is required: the provider's id for the account (OpenID Connect sub)");
+  else if (!SUBJECT_RE.test(subject) || subject.trim() === "")
+    fail("subject", "subject must be 1..255 printable ASCII characters");
 
   let cleanEmail;
-  if (typeof email !== 'string') fail('email', 'email is required: a string');
+  if (typeof email !== "string") fail("email", "email is required: a string");
   else {
     cleanEmail = email.trim().toLowerCase();
     if (cleanEmail.length < 6 || cleanEmail.length > EMAIL_MAX || !EMAIL_RE.test(cleanEmail)) {
-      fail('email', 'email must be a valid email address');
+      fail("email", "email must be a valid email address");
     }
   }
 
-  if (typeof emailVerified !== 'boolean') fail('emailVerified', 'emailVerified is required: true or false');
-  if (refresh !== undefined && typeof refresh !== 'boolean') fail('refresh', 'refresh must be true or false');
+  if (typeof emailVerified !== "boolean") fail("emailVerified", "emailVerified is required: true or false");
+  if (refresh !== undefined && typeof refresh !== "boolean") fail("refresh", "refresh must be true or false");
 
   let cleanName;
   if (name !== undefined && name !== null) {
-    if (typeof name !== 'string') fail('name', 'name must be a string');
-    else if (name.trim().length > NAME_MAX) fail('name', `name must be at most ${NAME_MAX} characters`);
+    if (typeof name !== "string") fail("name", "name must be a string");
+    else if (name.trim().length > NAME_MAX) fail("name", `name must be at most ${NAME_MAX} characters`);
     else cleanName = name.trim() || undefined;
   }
 
   if (errors.length > 0) {
-    const message = `Invalid body: ${errors.map((e) => e.message).join('; ')}`;
-    return { error: httpError(400, 'ValidationError', message, { errors }) };
+    const message = `Invalid body: ${errors.map((e) => e.message).join("; ")}`;
+    return { error: httpError(400, "ValidationError", message, { errors }) };
   }
   return {
-    value: { provider, subject, email: cleanEmail, emailVerified, refresh: refresh === true, ...(cleanName ? { name: cleanName } : {}) },
+    value: {
+      provider,
+      subject,
+      email: cleanEmail,
+      emailVerified,
+      refresh: refresh === true,
+      ...(cleanName ? { name: cleanName } : {}),
+    },
   };
 }
 
-const isLocal = (user) => !user.provider || user.provider === 'local';
+const isLocal = (user) => !user.provider || user.provider === "local";
 
 /**
  * Has the address of `existing` (a user found by email) been proven to belong to its owner?
@@ -99,8 +114,12 @@ const isLocal = (user) => !user.provider || user.provider === 'local';
  */
 function emailProven(existing, { emailConfirmation, identities, provider }) {
   if (isLocal(existing)) return emailConfirmation === true && existing.confirmed === true;
-  const email = String(existing.email || '').toLowerCase();
-  if (identities.some((identity) => identity.emailVerified === true && String(identity.email || '').toLowerCase() === email)) {
+  const email = String(existing.email || "").toLowerCase();
+  if (
+    identities.some(
+      (identity) => identity.emailVerified === true && String(identity.email || "").toLowerCase() === email,
+    )
+  ) {
     return true;
   }
   return identities.length === 0 && existing.provider === provider && existing.confirmed === true;
@@ -125,38 +144,40 @@ function emailProven(existing, { emailConfirmation, identities, provider }) {
  * someone's address first (no confirmation mail) would receive that person's later sign-ins.
  */
 function decideSync(input, { linked = null, existing = null, identities = [], emailConfirmation = false } = {}) {
-  const blocked = httpError(403, 'ForbiddenError', 'This account has been blocked', { reason: 'blocked' });
-  if (linked) return linked.blocked === true ? { action: 'reject', error: blocked } : { action: 'login' };
+  const blocked = httpError(403, "ForbiddenError", "This account has been blocked", { reason: "blocked" });
+  if (linked) return linked.blocked === true ? { action: "reject", error: blocked } : { action: "login" };
   if (input.refresh === true) {
     return {
-      action: 'reject',
-      error: httpError(404, 'NotFoundError', `No account is linked to this ${input.provider} account`, { reason: 'not_linked' }),
+      action: "reject",
+      error: httpError(404, "NotFoundError", `No account is linked to this ${input.provider} account`, {
+        reason: "not_linked",
+      }),
     };
   }
-  if (!existing) return { action: 'create' };
-  if (existing.blocked === true) return { action: 'reject', error: blocked };
+  if (!existing) return { action: "create" };
+  if (existing.blocked === true) return { action: "reject", error: blocked };
 
-  const how = isLocal(existing) ? 'Sign in with your password' : `Sign in with ${existing.provider}`;
-  const existingProvider = existing.provider || 'local';
+  const how = isLocal(existing) ? "Sign in with your password" : `Sign in with ${existing.provider}`;
+  const existingProvider = existing.provider || "local";
   if (input.emailVerified !== true) {
     return {
-      action: 'reject',
+      action: "reject",
       error: httpError(
         409,
-        'ConflictError',
+        "ConflictError",
         `An account with this email already exists. ${how}, then link ${input.provider} from your account page.`,
-        { reason: 'email_not_verified', provider: input.provider, existingProvider },
+        { reason: "email_not_verified", provider: input.provider, existingProvider },
       ),
     };
   }
-  if (emailProven(existing, { emailConfirmation, identities, provider: input.provider })) return { action: 'link' };
+  if (emailProven(existing, { emailConfirmation, identities, provider: input.provider })) return { action: "link" };
   return {
-    action: 'reject',
+    action: "reject",
     error: httpError(
       409,
-      'ConflictError',
-      `An account with this email already exists, and its email address was never confirmed, so ${input.provider} is not linked to it. ${how} instead${isLocal(existing) ? ' (or reset the password by email)' : ''}.`,
-      { reason: 'account_email_not_confirmed', provider: input.provider, existingProvider },
+      "ConflictError",
+      `An account with this email already exists, and its email address was never confirmed, so ${input.provider} is not linked to it. ${how} instead${isLocal(existing) ? " (or reset the password by email)" : ""}.`,
+      { reason: "account_email_not_confirmed", provider: input.provider, existingProvider },
     ),
   };
 }
@@ -164,8 +185,9 @@ function decideSync(input, { linked = null, existing = null, identities = [], em
 /** A database unique-constraint error (SQLite or PostgreSQL), possibly wrapped. */
 function isUniqueViolation(error) {
   for (let current = error, depth = 0; current && depth < 5; current = current.cause, depth += 1) {
-    if (current.code === 'SQLITE_CONSTRAINT_UNIQUE' || current.code === '23505') return true;
-    if (/UNIQUE constraint failed|duplicate key value violates unique constraint/i.test(String(current.message || ''))) return true;
+    if (current.code === "SQLITE_CONSTRAINT_UNIQUE" || current.code === "23505") return true;
+    if (/UNIQUE constraint failed|duplicate key value violates unique constraint/i.test(String(current.message || "")))
+      return true;
   }
   return false;
 }
@@ -173,16 +195,16 @@ function isUniqueViolation(error) {
 /** `"Jöhn O'Neil"` → `john-o-neil`; from the name, else the email's local part; 3..30 chars. */
 function baseUsername(input) {
   const slug = (value) =>
-    String(value || '')
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
+    String(value || "")
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
       .toLowerCase()
-      .replace(/[^a-z0-9._-]+/g, '-')
-      .replace(/[-._]{2,}/g, '-')
-      .replace(/^[-._]+|[-._]+$/g, '')
+      .replace(/[^a-z0-9._-]+/g, "-")
+      .replace(/[-._]{2,}/g, "-")
+      .replace(/^[-._]+|[-._]+$/g, "")
       .slice(0, 30)
-      .replace(/[-._]+$/g, '');
-  let base = slug(input.name) || slug(String(input.email || '').split('@')[0]) || 'user';
+      .replace(/[-._]+$/g, "");
+  let base = slug(input.name) || slug(String(input.email || "").split("@")[0]) || "user";
   if (base.length < 3) base = `${base}-user`;
   return base;
 }
@@ -196,9 +218,18 @@ function usernameCandidates(base) {
 
 /** The user as returned to the caller: never a password or a token, whatever the sanitizer did. */
 function stripSecrets(user) {
-  if (!user || typeof user !== 'object') return user;
+  if (!user || typeof user !== "object") return user;
   const { password, resetPasswordToken, confirmationToken, ...rest } = user;
   return rest;
 }
 
-module.exports = { validateSyncBody, decideSync, emailProven, isUniqueViolation, baseUsername, usernameCandidates, stripSecrets, httpError };
+module.exports = {
+  validateSyncBody,
+  decideSync,
+  emailProven,
+  isUniqueViolation,
+  baseUsername,
+  usernameCandidates,
+  stripSecrets,
+  httpError,
+};

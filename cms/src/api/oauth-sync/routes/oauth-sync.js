@@ -1,4 +1,4 @@
-'use strict';
+"use strict";
 
 /**
  * POST /api/oauth-sync — server to server, for the front end only: after a user signed in
@@ -9,9 +9,9 @@
 module.exports = {
   routes: [
     {
-      method: 'POST',
-      path: '/oauth-sync',
-      handler: 'oauth-sync.sync',
+      method: "POST",
+      path: "/oauth-sync",
+      handler: "oauth-sync.sync",
       config: { auth: false, policies: [], middlewares: [] },
     },
   ],

@@ -1,31 +1,33 @@
-'use strict';
+"use strict";
 
-const { createHash, randomBytes } = require('node:crypto');
+const { createHash, randomBytes } = require("node:crypto");
 
-const { decideSync, isUniqueViolation, baseUsername, usernameCandidates, stripSecrets } = require('../lib/sync');
+const { decideSync, isUniqueViolation, baseUsername, usernameCandidates, stripSecrets } = require("../lib/sync");
 
-const USER = 'plugin::users-permissions.user';
-const ROLE = 'plugin::users-permissions.role';
-const IDENTITY = 'api::oauth-identity.oauth-identity';
+const USER = "plugin::users-permissions.user";
+const ROLE = "plugin::users-permissions.role";
+const IDENTITY = "api::oauth-identity.oauth-identity";
 
 module.exports = ({ strapi }) => {
-  const up = () => strapi.plugin('users-permissions');
+  const up = () => strapi.plugin("users-permissions");
 
   /** Emails are stored lower-case; $eqi also finds one an admin typed with capitals. */
-  const findByEmail = (email) => strapi.db.query(USER).findOne({ where: { email: { $eqi: email } }, orderBy: { id: 'asc' } });
+  const findByEmail = (email) =>
+    strapi.db.query(USER).findOne({ where: { email: { $eqi: email } }, orderBy: { id: "asc" } });
 
   async function uniqueUsername(input) {
     for (const candidate of usernameCandidates(baseUsername(input))) {
       const taken = await strapi.db.query(USER).count({ where: { username: { $eqi: candidate } } });
       if (!taken) return candidate;
     }
-    return `${baseUsername(input).slice(0, 20)}-${randomBytes(4).toString('hex')}`;
+    return `${baseUsername(input).slice(0, 20)}-${randomBytes(4).toString("hex")}`;
   }
 
-  const advancedSettings = async () => (await strapi.store({ type: 'plugin', name: 'users-permissions' }).get({ key: 'advanced' })) || {};
+  const advancedSettings = async () =>
+    (await strapi.store({ type: "plugin", name: "users-permissions" }).get({ key: "advanced" })) || {};
 
   async function defaultRole(advanced) {
-    const type = advanced.default_role || 'authenticated';
+    const type = advanced.default_role || "authenticated";
     const role = await strapi.db.query(ROLE).findOne({ where: { type } });
     if (!role) throw new Error(`[oauth-sync] default role "${type}" not found`);
     return role;
@@ -33,7 +35,13 @@ module.exports = ({ strapi }) => {
 
   const linkIdentity = (input, userId) =>
     strapi.db.query(IDENTITY).create({
-      data: { provider: input.provider, subject: input.subject, email: input.email, emailVerified: input.emailVerified, user: userId },
+      data: {
+        provider: input.provider,
+        subject: input.subject,
+        email: input.email,
+        emailVerified: input.emailVerified,
+        user: userId,
+      },
     });
 
   /**
@@ -54,34 +62,47 @@ module.exports = ({ strapi }) => {
     }
     const linked = identity?.user ?? null;
     const existing = linked || input.refresh ? null : await findByEmail(input.email);
-    const identities = existing ? await strapi.db.query(IDENTITY).findMany({ where: { user: { id: existing.id } } }) : [];
-    const decision = decideSync(input, { linked, existing, identities, emailConfirmation: advanced.email_confirmation === true });
+    const identities = existing
+      ? await strapi.db.query(IDENTITY).findMany({ where: { user: { id: existing.id } } })
+      : [];
+    const decision = decideSync(input, {
+      linked,
+      existing,
+      identities,
+      emailConfirmation: advanced.email_confirmation === true,
+    });
     const who = `provider=${input.provider} subject-hash=${hashOf(input.subject)}`;
 
-    if (decision.action === 'reject') {
+    if (decision.action === "reject") {
       const userId = (linked || existing)?.id;
-      strapi.log.info(`[oauth-sync] ${decision.error.status} ${userId ? `user id=${userId} ` : ''}${who}: ${decision.error.body.error.message}`);
+      strapi.log.info(
+        `[oauth-sync] ${decision.error.status} ${userId ? `user id=${userId} ` : ""}${who}: ${decision.error.body.error.message}`,
+      );
       return { error: decision.error };
     }
 
-    if (decision.action === 'login') {
+    if (decision.action === "login") {
       if (!input.refresh && (identity.email !== input.email || identity.emailVerified !== input.emailVerified)) {
         // What the provider says about the address now (a later link by email relies on it).
-        await strapi.db.query(IDENTITY).update({ where: { id: identity.id }, data: { email: input.email, emailVerified: input.emailVerified } });
+        await strapi.db
+          .query(IDENTITY)
+          .update({ where: { id: identity.id }, data: { email: input.email, emailVerified: input.emailVerified } });
       }
       return { status: 200, userId: linked.id, flags: { created: false, linked: false } };
     }
 
-    if (decision.action === 'create') {
+    if (decision.action === "create") {
       const role = await defaultRole(advanced);
-      const created = await up().service('user').add({
-        username: await uniqueUsername(input),
-        email: input.email,
-        provider: input.provider,
-        confirmed: true,
-        blocked: false,
-        role: role.id,
-      });
+      const created = await up()
+        .service("user")
+        .add({
+          username: await uniqueUsername(input),
+          email: input.email,
+          provider: input.provider,
+          confirmed: true,
+          blocked: false,
+          role: role.id,
+        });
       await linkIdentity(input, created.id);
       strapi.log.info(`[oauth-sync] created user id=${created.id} ${who}`);
       return { status: 201, userId: created.id, flags: { created: true, linked: false } };
@@ -97,7 +118,7 @@ module.exports = ({ strapi }) => {
   async function respond({ status, userId, flags }, auth) {
     // Read back without relations: the same user shape as /auth/local.
     const user = await strapi.db.query(USER).findOne({ where: { id: userId } });
-    const jwt = up().service('jwt').issue({ id: user.id });
+    const jwt = up().service("jwt").issue({ id: user.id });
     const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(USER), { auth });
     return { status, body: { jwt, user: stripSecrets(sanitized), ...flags } };
   }
@@ -116,7 +137,9 @@ module.exports = ({ strapi }) => {
         if (!isUniqueViolation(error)) throw error;
         // A concurrent request linked this provider account first (its transaction committed,
         // ours was rolled back): now the link is there, and this is a plain sign-in.
-        strapi.log.info(`[oauth-sync] concurrent first sign-in of provider=${input.provider}; using the link the other request made`);
+        strapi.log.info(
+          `[oauth-sync] concurrent first sign-in of provider=${input.provider}; using the link the other request made`,
+        );
         outcome = await strapi.db.transaction(() => decideAndWrite(input, advanced));
       }
       if (outcome.error) return outcome.error;
@@ -127,5 +150,5 @@ module.exports = ({ strapi }) => {
 
 /** Logs name a provider account without its subject (an identifier of the person at the provider). */
 function hashOf(value) {
-  return createHash('sha256').update(value).digest('hex').slice(0, 12);
+  return createHash("sha256").update(value).digest("hex").slice(0, 12);
 }

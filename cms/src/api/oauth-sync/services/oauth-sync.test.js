@@ -1,21 +1,26 @@
-'use strict';
+"use strict";
 
 // Run with `npm test` in cms/ (node:test). The service against a small in-memory stand-in for
 // the parts of Strapi it uses; the same flows against the real Strapi are in
 // tests/integration/cms-auth-oauth-sync.test.ts.
-const test = require('node:test');
-const assert = require('node:assert/strict');
+const test = require("node:test");
+const assert = require("node:assert/strict");
 
-const createService = require('./oauth-sync');
+const createService = require("./oauth-sync");
 
-const USER = 'plugin::users-permissions.user';
-const ROLE = 'plugin::users-permissions.role';
-const IDENTITY = 'api::oauth-identity.oauth-identity';
+const USER = "plugin::users-permissions.user";
+const ROLE = "plugin::users-permissions.role";
+const IDENTITY = "api::oauth-identity.oauth-identity";
 
 function uniqueViolation() {
-  return Object.assign(new Error('insert into `oauth_identities` - UNIQUE constraint failed: oauth_identities.provider, oauth_identities.subject'), {
-    code: 'SQLITE_CONSTRAINT_UNIQUE',
-  });
+  return Object.assign(
+    new Error(
+      "insert into `oauth_identities` - UNIQUE constraint failed: oauth_identities.provider, oauth_identities.subject",
+    ),
+    {
+      code: "SQLITE_CONSTRAINT_UNIQUE",
+    },
+  );
 }
 
 /** Just enough Strapi: db.query for users, roles and identities, transactions that roll back, the plugin's services. */
@@ -23,30 +28,42 @@ function fakeStrapi({ users = [], identities = [], advanced = {}, beforeIdentity
   let state = { users: structuredClone(users), identities: structuredClone(identities), nextId: 100 };
   const afterRollback = [];
   const log = [];
-  const lower = (value) => String(value ?? '').toLowerCase();
+  const lower = (value) => String(value ?? "").toLowerCase();
   const userById = (id) => state.users.find((user) => user.id === id) ?? null;
 
   const queries = {
     [USER]: {
       findOne: async ({ where }) =>
-        state.users.find((user) => (where.id !== undefined ? user.id === where.id : lower(user.email) === lower(where.email.$eqi))) ?? null,
-      count: async ({ where }) => state.users.filter((user) => lower(user.username) === lower(where.username.$eqi)).length,
+        state.users.find((user) =>
+          where.id !== undefined ? user.id === where.id : lower(user.email) === lower(where.email.$eqi),
+        ) ?? null,
+      count: async ({ where }) =>
+        state.users.filter((user) => lower(user.username) === lower(where.username.$eqi)).length,
     },
     [ROLE]: { findOne: async ({ where }) => ({ id: 2, type: where.type }) },
     [IDENTITY]: {
       findOne: async ({ where, populate }) => {
-        const row = state.identities.find((identity) => identity.provider === where.provider && identity.subject === where.subject);
+        const row = state.identities.find(
+          (identity) => identity.provider === where.provider && identity.subject === where.subject,
+        );
         return row ? { ...row, ...(populate ? { user: userById(row.user) } : {}) } : null;
       },
       findMany: async ({ where }) => state.identities.filter((identity) => identity.user === where.user.id),
       create: async ({ data }) => {
         await beforeIdentityCreate?.({ data, state, afterRollback });
-        if (state.identities.some((identity) => identity.provider === data.provider && identity.subject === data.subject)) throw uniqueViolation();
+        if (
+          state.identities.some((identity) => identity.provider === data.provider && identity.subject === data.subject)
+        )
+          throw uniqueViolation();
         const row = { id: (state.nextId += 1), ...data };
         state.identities.push(row);
         return row;
       },
-      update: async ({ where, data }) => Object.assign(state.identities.find((identity) => identity.id === where.id), data),
+      update: async ({ where, data }) =>
+        Object.assign(
+          state.identities.find((identity) => identity.id === where.id),
+          data,
+        ),
       delete: async ({ where }) => {
         state.identities = state.identities.filter((identity) => identity.id !== where.id);
       },
@@ -70,7 +87,7 @@ function fakeStrapi({ users = [], identities = [], advanced = {}, beforeIdentity
     store: () => ({ get: async () => advanced }),
     plugin: () => ({
       service: (name) =>
-        name === 'jwt'
+        name === "jwt"
           ? { issue: ({ id }) => `jwt-for-${id}` }
           : {
               add: async (values) => {
@@ -87,32 +104,64 @@ function fakeStrapi({ users = [], identities = [], advanced = {}, beforeIdentity
   return { strapi, log, state: () => state };
 }
 
-const google = { provider: 'google', subject: 'g-victim', email: 'victim@example.com', emailVerified: true, refresh: false };
+const google = {
+  provider: "google",
+  subject: "g-victim",
+  email: "victim@example.com",
+  emailVerified: true,
+  refresh: false,
+};
 
-test('sync: pre-hijack: a password account registered with the address is not linked to the owner\'s verified sign-in', async () => {
+test("sync: pre-hijack: a password account registered with the address is not linked to the owner's verified sign-in", async () => {
   // Registered by someone else with a password; email_confirmation is off, so Strapi stored confirmed: true.
-  const attacker = { id: 1, username: 'victim', email: 'victim@example.com', provider: 'local', confirmed: true, blocked: false, password: 'hash' };
+  const attacker = {
+    id: 1,
+    username: "victim",
+    email: "victim@example.com",
+    provider: "local",
+    confirmed: true,
+    blocked: false,
+    password: "hash",
+  };
   const { strapi, state } = fakeStrapi({ users: [attacker], advanced: { email_confirmation: false } });
   const answer = await createService({ strapi }).sync(google);
   assert.equal(answer.status, 409);
-  assert.equal(answer.body.error.details.reason, 'account_email_not_confirmed');
-  assert.equal('jwt' in answer.body, false);
+  assert.equal(answer.body.error.details.reason, "account_email_not_confirmed");
+  assert.equal("jwt" in answer.body, false);
   assert.deepEqual(state().identities, []);
 });
 
-test('sync: the provider account is found by its subject, not by the email', async () => {
-  const owner = { id: 1, username: 'ada', email: 'ada@example.com', provider: 'github', confirmed: true, blocked: false };
+test("sync: the provider account is found by its subject, not by the email", async () => {
+  const owner = {
+    id: 1,
+    username: "ada",
+    email: "ada@example.com",
+    provider: "github",
+    confirmed: true,
+    blocked: false,
+  };
   const { strapi } = fakeStrapi({
-    users: [owner, { id: 2, username: 'other', email: 'other@example.com', provider: 'local', confirmed: true, blocked: false }],
-    identities: [{ id: 10, provider: 'github', subject: '583231', email: 'ada@example.com', emailVerified: true, user: 1 }],
+    users: [
+      owner,
+      { id: 2, username: "other", email: "other@example.com", provider: "local", confirmed: true, blocked: false },
+    ],
+    identities: [
+      { id: 10, provider: "github", subject: "583231", email: "ada@example.com", emailVerified: true, user: 1 },
+    ],
   });
-  const answer = await createService({ strapi }).sync({ provider: 'github', subject: '583231', email: 'other@example.com', emailVerified: true, refresh: false });
+  const answer = await createService({ strapi }).sync({
+    provider: "github",
+    subject: "583231",
+    email: "other@example.com",
+    emailVerified: true,
+    refresh: false,
+  });
   assert.equal(answer.status, 200);
   assert.equal(answer.body.user.id, 1);
-  assert.equal(answer.body.jwt, 'jwt-for-1');
+  assert.equal(answer.body.jwt, "jwt-for-1");
 });
 
-test('sync: a concurrent first sign-in of the same provider account ends with one user (rolled back, then the link is used)', async () => {
+test("sync: a concurrent first sign-in of the same provider account ends with one user (rolled back, then the link is used)", async () => {
   let raced = false;
   const { strapi, state, log } = fakeStrapi({
     // Another request for the same provider account commits its user and link while this one
@@ -121,8 +170,22 @@ test('sync: a concurrent first sign-in of the same provider account ends with on
       if (raced) return;
       raced = true;
       afterRollback.push((committed) => {
-        committed.users.push({ id: 50, username: 'victim', email: data.email, provider: 'google', confirmed: true, blocked: false });
-        committed.identities.push({ id: 51, provider: data.provider, subject: data.subject, email: data.email, emailVerified: true, user: 50 });
+        committed.users.push({
+          id: 50,
+          username: "victim",
+          email: data.email,
+          provider: "google",
+          confirmed: true,
+          blocked: false,
+        });
+        committed.identities.push({
+          id: 51,
+          provider: data.provider,
+          subject: data.subject,
+          email: data.email,
+          emailVerified: true,
+          user: 50,
+        });
       });
       throw uniqueViolation();
     },
@@ -132,17 +195,20 @@ test('sync: a concurrent first sign-in of the same provider account ends with on
   assert.equal(answer.body.user.id, 50);
   assert.equal(answer.body.created, false);
   // The user this request had created went with the rollback.
-  assert.deepEqual(state().users.map((user) => user.id), [50]);
+  assert.deepEqual(
+    state().users.map((user) => user.id),
+    [50],
+  );
   assert.equal(state().identities.length, 1);
   assert.ok(log.some((line) => /concurrent first sign-in/.test(line)));
 });
 
-test('sync: an error other than a unique violation is not retried', async () => {
+test("sync: an error other than a unique violation is not retried", async () => {
   let calls = 0;
   const { strapi } = fakeStrapi({
     beforeIdentityCreate: async () => {
       calls += 1;
-      throw new Error('SQLITE_BUSY: database is locked');
+      throw new Error("SQLITE_BUSY: database is locked");
     },
   });
   await assert.rejects(createService({ strapi }).sync(google), /SQLITE_BUSY/);

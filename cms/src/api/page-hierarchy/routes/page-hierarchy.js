@@ -1,4 +1,4 @@
-'use strict';
+"use strict";
 
 /**
  * POST /api/page-hierarchy/recalculate — the hierarchy single-type action: recomputes every
@@ -9,9 +9,9 @@
 module.exports = {
   routes: [
     {
-      method: 'POST',
-      path: '/page-hierarchy/recalculate',
-      handler: 'page-hierarchy.recalculate',
+      method: "POST",
+      path: "/page-hierarchy/recalculate",
+      handler: "page-hierarchy.recalculate",
       config: { auth: false, policies: [], middlewares: [] },
     },
   ],

@@ -1,5 +1,5 @@
-'use strict';
+"use strict";
 
-const { factories } = require('@strapi/strapi');
+const { factories } = require("@strapi/strapi");
 
-module.exports = factories.createCoreController('api::redirect.redirect');
+module.exports = factories.createCoreController("api::redirect.redirect");

@@ -1,4 +1,4 @@
-'use strict';
+"use strict";
 
 /**
  * POST /api/revalidate-cache — manual revalidation (the admin's "Revalidate cache" button).
@@ -9,9 +9,9 @@
 module.exports = {
   routes: [
     {
-      method: 'POST',
-      path: '/revalidate-cache',
-      handler: 'revalidate-cache.revalidate',
+      method: "POST",
+      path: "/revalidate-cache",
+      handler: "revalidate-cache.revalidate",
       config: { auth: false, policies: [], middlewares: [] },
     },
   ],
