@@ -22,6 +22,8 @@ setsid nice -n 19 node_modules/.bin/tsx tests/support/ensure-admin-build.ts "$lo
   >"$logs/admin-build.out" 2>&1 &
 admin_build=$!
 
+echo "== lint and format check (ESLint, Prettier)"
+npm run lint
 echo "== typecheck"
 npm run typecheck
 echo "== production build (the integration and end-to-end tests run it)"
