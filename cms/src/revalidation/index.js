@@ -43,13 +43,11 @@ async function requireAdmin(strapi, ctx, action) {
   const auth = await checkAdminToken(ctx.request.header.authorization, {
     sessionManager: strapi.sessionManager,
     findUser: (id) =>
-      strapi.db
-        .query("admin::user")
-        .findOne({
-          where: { id },
-          select: ["id", "email", "isActive", "blocked"],
-          populate: { roles: { select: ["id", "code"] } },
-        }),
+      strapi.db.query("admin::user").findOne({
+        where: { id },
+        select: ["id", "email", "isActive", "blocked"],
+        populate: { roles: { select: ["id", "code"] } },
+      }),
   });
   if (auth.status !== 200) return auth;
   if (!(await userCan(strapi, auth.user, action))) {

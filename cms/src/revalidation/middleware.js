@@ -105,12 +105,10 @@ async function inputAfter(strapi, service, { uid, action, params }, target, befo
     // Redirect publish / non-D&P writes: the entry's current value too (a changed source or
     // path: the old one came from `before`).
     rows.push(
-      ...(await strapi.db
-        .query(uid)
-        .findMany({
-          where: { documentId, publishedAt: { $notNull: true } },
-          select: ["documentId", "locale", target.field],
-        })),
+      ...(await strapi.db.query(uid).findMany({
+        where: { documentId, publishedAt: { $notNull: true } },
+        select: ["documentId", "locale", target.field],
+      })),
     );
   }
   return inputFor(uid, rows, { defaultLocale });
