@@ -1,5 +1,5 @@
 /**
- * The session user of spec.md ("Session user"). `cmsJWT` and `oauthSubject` live only in the
+ * The session user (docs/cms-contract.md, "Session user"). `cmsJWT` and `oauthSubject` live only in the
  * encrypted session cookie and in server memory: PublicSessionUser is what may reach a browser.
  */
 export interface SessionUser {

@@ -59,7 +59,7 @@ describe("CMS client", () => {
     expect(decodeURIComponent(lastRequest.url)).toBe("/api/pages?filters[fullPath][$eq]=/company/careers&locale=de");
   });
 
-  it("records each call's interval and tags, with the spec's defaults", async () => {
+  it("records each call's interval and tags, with the contract's default intervals", async () => {
     answer = json(200, {
       data: [
         {

@@ -15,7 +15,7 @@ export interface RevalidationDeps {
 }
 
 /**
- * POST /api/cms-revalidate, in the order the spec sets: configured? → secret (constant
+ * POST /api/cms-revalidate, in the order docs/cms-contract.md ("Front-end revalidation endpoint") sets: configured? → secret (constant
  * time, before the body is touched) → size → JSON → payload → locale variants → revalidate
  * ("max", or `{ expire: 0 }` when the payload says `expire: true`) → shared with the other
  * instances → 200. The 200 comes after the invalidations were applied here and handed to

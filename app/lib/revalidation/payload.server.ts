@@ -1,6 +1,6 @@
 import * as z from "zod";
 
-/** The payload the CMS sends to /api/cms-revalidate (spec.md, "Revalidation payload"). */
+/** The payload the CMS sends to /api/cms-revalidate (docs/cms-contract.md, "Revalidation payload"). */
 
 const MAX_ITEMS = 1_000;
 

@@ -18,7 +18,7 @@ const isPublishLike = (action, params) =>
   action === "publish" || ((action === "create" || action === "update") && params?.status === "published");
 
 /**
- * The document middleware of the spec's "Events": after a write to an allowlisted content type
+ * The document middleware of docs/cms-contract.md, "Events": after a write to an allowlisted content type
  * that the trigger policy selects (payload.js), the revalidation service is called — after the
  * write has committed, fire-and-forget: the editor's save never waits for the front end, and
  * no error of the revalidation reaches it. An unpublish or delete is a takedown: it is sent

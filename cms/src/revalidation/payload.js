@@ -2,7 +2,7 @@
 
 /**
  * Pure helpers of the revalidation service (unit-tested in payload.test.js): which content
- * types are revalidated and how (the allowlist of the spec), when (the trigger policy), and
+ * types are revalidated and how (the allowlist of docs/cms-contract.md), when (the trigger policy), and
  * the payload sent to the front end's POST /api/cms-revalidate.
  */
 
