@@ -6,6 +6,9 @@ export NO_COLOR=1 FORCE_COLOR=0
 bash scripts/install-system-deps.sh
 bash scripts/install.sh
 
+echo "== lint and format check (ESLint, Prettier)"
+npm run lint
+
 logs=$(mktemp -d)
 admin_build=""
 # A failed step ends the script: the background admin build (its own process group) goes too
@@ -22,8 +25,6 @@ setsid nice -n 19 node_modules/.bin/tsx tests/support/ensure-admin-build.ts "$lo
   >"$logs/admin-build.out" 2>&1 &
 admin_build=$!
 
-echo "== lint and format check (ESLint, Prettier)"
-npm run lint
 echo "== typecheck"
 npm run typecheck
 echo "== production build (the integration and end-to-end tests run it)"
