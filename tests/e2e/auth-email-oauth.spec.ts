@@ -199,6 +199,9 @@ test("re-syncing an OpenID session issues a new session and revokes the one it r
   const login = `resync-${unique(info.project.name)}`;
   await signInWithOidc(page, login);
   await expect(page).toHaveURL(/\/account$/);
+  // With JavaScript the header reads the session once hydrated; let that read finish first, or
+  // its answer (for the session about to be revoked) would expire the new cookies it races with.
+  await page.waitForLoadState("networkidle");
   const before = await page.context().cookies();
 
   const answer = await resync(page.request);
