@@ -34,6 +34,7 @@ import { warmStart } from "./cache/warm-start.ts";
 import { createMetricsRegistry } from "./cache/metrics.ts";
 import {
   createResponseCacheMiddleware,
+  isNotFound,
   serveFreshHit,
   type CachedResponse,
   type PageRender,
@@ -69,7 +70,7 @@ let bypasses = 0;
 const pageStore = new BudgetedStore<CachedResponse>(
   new MemoryStore(env.PAGE_CACHE_MAX_BYTES * 0.7, () => evictions++),
   new MemoryStore(env.PAGE_CACHE_MAX_BYTES * 0.05),
-  (entry) => entry.value.status === 404 || entry.value.status === 410,
+  (entry) => isNotFound(entry.value),
 );
 /** The query parameters each route declares it reads (`handle.cacheQuery`): all the page cache keys on. */
 const declaredQuery = declaredQueryParams(serverBuild.routes);

@@ -436,6 +436,5 @@ export function isEntryStale(
   now: number,
   invalidations: Invalidations,
 ): boolean {
-  const interval = Math.min(entry.revalidate, invalidations.maxRevalidateSeconds) * 1000;
-  return now - entry.generatedAt >= interval || invalidations.isInvalidated(entry);
+  return entryState(entry, now, invalidations) !== "fresh";
 }

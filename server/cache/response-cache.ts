@@ -49,6 +49,14 @@ export interface PageRender {
   dynamic: boolean;
 }
 
+/**
+ * A not-found answer (404, 410): kept in a small budget of its own (server/app.ts) and never
+ * written to the shared layer, so strangers asking for random paths evict and fill nothing.
+ */
+export function isNotFound(cached: Pick<CachedResponse, "status">): boolean {
+  return cached.status === 404 || cached.status === 410;
+}
+
 /** What a render for the shared cache is made for: which variant of the page. */
 export interface RenderVariant {
   /** The signed-in variant: the visitor carries a session cookie (its value is never used). */
@@ -202,8 +210,15 @@ async function renderShared(
     allTags.reduce((sum, tag) => sum + tag.length, 0) +
     url.length * 2 +
     512; // objects, arrays and map slots, roughly
-  const notFound = response.status === 404 || response.status === 410;
-  return { value, cacheable, failed: response.status >= 500, tags: allTags, revalidate, size, shareable: !notFound };
+  return {
+    value,
+    cacheable,
+    failed: response.status >= 500,
+    tags: allTags,
+    revalidate,
+    size,
+    shareable: !isNotFound(value),
+  };
 }
 
 /** Every header of a cached answer, once per encoding, as flat [name, value, ...] lists. */
