@@ -60,7 +60,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ["cms/src/admin/**/*.js"],
-    languageOptions: { sourceType: "module", globals: { ...globals.browser } },
+    // The CMS's admin panel extensions: ES modules with JSX, React components and hooks.
+    files: ["cms/src/admin/**/*.{js,jsx}"],
+    plugins: { "react-hooks": reactHooks },
+    languageOptions: {
+      sourceType: "module",
+      globals: { ...globals.browser },
+      parserOptions: { ecmaFeatures: { jsx: true } },
+    },
+    rules: { ...reactHooks.configs.recommended.rules },
   },
 );

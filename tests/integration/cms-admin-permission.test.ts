@@ -31,6 +31,8 @@ type Json = Record<string, any>;
 /** The front end stand-in: records what the CMS sends and answers 200. */
 class FrontEnd {
   readonly requests: Array<{ url: string | undefined; authorization: string | undefined }> = [];
+  /** The status of its answers to revalidations (503: the site is down, the CMS records a failure). */
+  revalidateStatus = 200;
   private server!: Server;
   url = "";
 
@@ -39,7 +41,9 @@ class FrontEnd {
       req.resume();
       req.on("end", () => {
         this.requests.push({ url: req.url, authorization: req.headers.authorization });
-        res.writeHead(200, { "content-type": "application/json" });
+        res.writeHead(req.url === "/api/cms-revalidate" ? this.revalidateStatus : 200, {
+          "content-type": "application/json",
+        });
         res.end(
           JSON.stringify(
             req.url === "/api/cdn-purge" ? { purged: true, provider: "stand-in", requests: [] } : { revalidated: true },
@@ -74,6 +78,8 @@ const startTheCms = (fresh: boolean) =>
       CMS_REVALIDATE_SECRET: REVALIDATE_SECRET,
       CMS_CDN_PURGE_SECRET: PURGE_SECRET,
       CMS_REVALIDATE_RETRIES: "0",
+      // No periodic retry: the Site cache test retries by hand and counts what was delivered.
+      CMS_REVALIDATE_RETRY_INTERVAL_MS: "0",
     },
   });
 
@@ -153,6 +159,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   frontEnd.requests.length = 0;
+  frontEnd.revalidateStatus = 200;
 });
 
 describe("CMS admin actions need the right admin role", () => {
@@ -216,4 +223,46 @@ describe("CMS admin actions need the right admin role", () => {
     },
     TIMEOUT,
   );
+});
+
+describe("the admin's Site cache page: recorded revalidation failures", () => {
+  const FAILURES = "/api/site-cache/failures";
+
+  it("needs an admin token (401) with the revalidate permission (403 for an Author)", async () => {
+    for (const [method, apiPath] of [
+      ["GET", FAILURES],
+      ["POST", `${FAILURES}/retry`],
+    ]) {
+      expect((await call(method, apiPath)).status, `${method} ${apiPath} without a token`).toBe(401);
+      const refused = await call(method, apiPath, method === "POST" ? {} : undefined, tokens.author);
+      expect(refused.status, `${method} ${apiPath} as an Author`).toBe(403);
+      expect(refused.body.error.message).toContain(ACTIONS.revalidate);
+    }
+    expect(frontEnd.requests).toEqual([]);
+  });
+
+  it("an Editor sees a revalidation the site did not accept, and Retry now delivers it", async () => {
+    expect((await ok("GET", FAILURES, undefined, tokens.editor)).meta.total).toBe(0);
+
+    frontEnd.revalidateStatus = 503;
+    const refused = await call("POST", "/api/revalidate-cache", { tags: ["cms:api::footer.footer"] }, tokens.editor);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(502);
+    const listed = await ok("GET", FAILURES, undefined, tokens.editor);
+    expect(listed.meta.total).toBe(1);
+    expect(listed.data).toEqual([
+      expect.objectContaining({
+        uid: "api::footer.footer",
+        what: "cms:api::footer.footer",
+        state: "pending",
+        takedown: false,
+        lastStatus: 503,
+      }),
+    ]);
+
+    frontEnd.revalidateStatus = 200;
+    frontEnd.requests.length = 0;
+    expect((await ok("POST", `${FAILURES}/retry`, {}, tokens.editor)).data).toEqual({ retried: 1, delivered: 1 });
+    expect(frontEnd.requests.map((r) => r.url)).toEqual(["/api/cms-revalidate"]);
+    expect(await ok("GET", FAILURES, undefined, tokens.editor)).toEqual({ data: [], meta: { total: 0 } });
+  });
 });
