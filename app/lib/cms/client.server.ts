@@ -1,7 +1,6 @@
-import { stringify } from "qs";
 import type * as z from "zod";
 
-import { CmsError } from "./errors.server.ts";
+import { createCmsHttp, parseCmsAnswer } from "./http.server.ts";
 
 /** Revalidate intervals (seconds): docs/cms-contract.md, "Limits". */
 export const CMS_REVALIDATE = {
@@ -46,6 +45,12 @@ export interface CmsFetchOptions {
    * wildcard above it, refreshes the cached response.
    */
   pagePath?: string;
+  /**
+   * Read the draft version (`status=draft`) with this API token, which may read drafts (preview,
+   * docs/cms-contract.md "Preview"). Never from or into the data cache, and reported as not
+   * shareable (`perUser`): the render that makes the call is never cached.
+   */
+  draft?: { apiToken: string; /** Names the token in the error when the CMS refuses it. */ variable: string };
   signal?: AbortSignal;
 }
 
@@ -89,50 +94,12 @@ export interface CmsClient {
 
 /**
  * The server's CMS client: read-only API token for public content, a user's JWT for
- * per-user calls. Every failure becomes a CmsError with the status the page should show.
+ * per-user calls; the data cache and the call log around http.server.ts, which turns every
+ * failure into a CmsError with the status the page should show.
  */
 export function createCmsClient(config: CmsClientConfig): CmsClient {
-  const doFetch = config.fetch ?? fetch;
-
-  async function fetchJson(
-    url: string,
-    path: string,
-    token: string | undefined,
-    perUser: boolean,
-    signal: AbortSignal | undefined,
-  ): Promise<unknown> {
-    const signals = [AbortSignal.timeout(config.timeoutMs), signal].filter(
-      (item): item is AbortSignal => item !== undefined,
-    );
-    let response: Response;
-    try {
-      response = await doFetch(url, {
-        headers: { accept: "application/json", authorization: `Bearer ${token}` },
-        signal: AbortSignal.any(signals),
-      });
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      const timedOut = error instanceof DOMException && error.name === "TimeoutError";
-      throw new CmsError(
-        "unavailable",
-        timedOut
-          ? `The CMS did not answer within ${config.timeoutMs} ms (${path}).`
-          : `The CMS could not be reached (${path}).`,
-        { cause: error },
-      );
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw CmsError.fromStatus(response.status, path, perUser);
-    }
-    try {
-      return await response.json();
-    } catch (error) {
-      throw new CmsError("bad-response", `The CMS answered ${path} with something that is not JSON.`, {
-        cause: error,
-      });
-    }
-  }
+  const http = createCmsHttp(config);
+  const apiToken = { apiToken: config.apiToken };
 
   return {
     async get(path, schema, options = {}) {
@@ -146,25 +113,26 @@ export function createCmsClient(config: CmsClientConfig): CmsClient {
       const perUser = userJWT !== undefined;
       const revalidate = options.revalidate ?? CMS_REVALIDATE.base;
       const tags = options.tags ?? [];
-      config.onCall?.({ path, revalidate, tags, perUser });
+      config.onCall?.({ path, revalidate, tags, perUser: perUser || options.draft !== undefined });
 
-      const query = options.query ? stringify(options.query, { encodeValuesOnly: true }) : "";
-      const url = `${config.baseUrl}${path}${query ? `?${query}` : ""}`;
+      const { query, signal } = options;
+      if (options.draft) {
+        const { apiToken: secret, variable } = options.draft;
+        const draftQuery = { ...query, status: "draft" };
+        return parseCmsAnswer(
+          schema,
+          await http.json({ path, query: draftQuery, credential: { secret, variable }, signal }),
+          path,
+        );
+      }
       const body =
         perUser || !config.dataCache || revalidate <= 0 || options.skipDataCache
-          ? await fetchJson(url, path, perUser ? userJWT : config.apiToken, perUser, options.signal)
+          ? await http.json({ path, query, credential: perUser ? { userJWT } : apiToken, signal })
           : // A shared fetch: one visitor going away must not abort it for the others.
-            await config.dataCache.load(url, { path: options.pagePath ?? "", tags, revalidate }, () =>
-              fetchJson(url, path, config.apiToken, false, undefined),
+            await config.dataCache.load(http.url(path, query), { path: options.pagePath ?? "", tags, revalidate }, () =>
+              http.json({ path, query, credential: apiToken }),
             );
-
-      const parsed = schema.safeParse(body);
-      if (!parsed.success) {
-        throw new CmsError("bad-response", `The CMS answered ${path} in an unexpected shape.`, {
-          cause: parsed.error,
-        });
-      }
-      return parsed.data;
+      return parseCmsAnswer(schema, body, path);
     },
   };
 }
