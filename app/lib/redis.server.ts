@@ -1,11 +1,59 @@
 import { Redis } from "ioredis";
 
+/** Where Redis connections report their state (the process logger; console by default). */
+export interface RedisLog {
+  info(line: string): void;
+  warn(line: string): void;
+  error(line: string): void;
+}
+
+/**
+ * The process's Redis connections, all opened here and only when first asked for: one command
+ * connection shared by every user (page cache entries and locks, the invalidation bus's writes,
+ * session revocations, rate limits, the readiness probe), and one subscriber connection for the
+ * invalidation bus's pub/sub (a subscribed connection can run no other command). Without a URL
+ * there are none. server/index.ts makes one at start and closes it at shutdown.
+ */
+export interface RedisClients {
+  /** The shared command connection, or undefined without REDIS_URL. */
+  commands(): Redis | undefined;
+  /** The connection for SUBSCRIBE, or undefined without REDIS_URL. */
+  subscriber(): Redis | undefined;
+  /** Closes whatever was opened. */
+  close(): Promise<void>;
+}
+
+export function createRedisClients(url: string | undefined, log: RedisLog = console): RedisClients {
+  let commands: Redis | undefined;
+  let subscriber: Redis | undefined;
+  return {
+    commands() {
+      if (!url) return undefined;
+      if (!commands) {
+        commands = connectRedis(url, "shared connection", log);
+        void warnIfUnbounded(commands, (line) => log.warn(line));
+      }
+      return commands;
+    },
+    subscriber() {
+      if (!url) return undefined;
+      subscriber ??= connectRedis(url, "subscriber", log);
+      return subscriber;
+    },
+    async close() {
+      const open = [commands, subscriber].filter((redis): redis is Redis => redis !== undefined);
+      commands = subscriber = undefined;
+      await Promise.all(open.map((redis) => redis.quit().catch(() => redis.disconnect())));
+    },
+  };
+}
+
 /**
  * A Redis connection that never makes a request wait for Redis: commands fail at once while
  * it is down (no offline queue), it reconnects by itself, and it says so in the log (once per
  * state change, not once per failed command).
  */
-export function connectRedis(url: string, role: string): Redis {
+export function connectRedis(url: string, role: string, log: RedisLog = console): Redis {
   const redis = new Redis(url, {
     lazyConnect: false,
     enableOfflineQueue: false,
@@ -16,17 +64,17 @@ export function connectRedis(url: string, role: string): Redis {
   });
   let down = false;
   redis.on("ready", () => {
-    if (down) console.log(`[redis] ${role}: reconnected`);
+    if (down) log.info(`[redis] ${role}: reconnected`);
     down = false;
   });
   redis.on("error", (error: Error) => {
-    if (!down) console.error(`[redis] ${role}: unavailable (${error.message}); using the local cache meanwhile`);
+    if (!down) log.error(`[redis] ${role}: unavailable (${error.message}); using the local cache meanwhile`);
     down = true;
   });
   // A connection that has never been up counts as down, so its first "ready" is logged as a connection.
-  redis.once("ready", () => console.log(`[redis] ${role}: connected`));
+  redis.once("ready", () => log.info(`[redis] ${role}: connected`));
   redis.on("close", () => {
-    if (!down) console.error(`[redis] ${role}: connection lost; using the local cache meanwhile`);
+    if (!down) log.error(`[redis] ${role}: connection lost; using the local cache meanwhile`);
     down = true;
   });
   return redis;
@@ -58,7 +106,7 @@ export async function orFallback<T>(work: () => Promise<T>, fallback: T): Promis
  * refuse writes when full (noeviction): the page cache writes an entry per rendered page.
  * Managed services that forbid CONFIG are left alone.
  */
-export function warnIfUnbounded(redis: Redis, log: (line: string) => void = console.warn): Promise<void> {
+export function warnIfUnbounded(redis: Redis, log: (line: string) => void): Promise<void> {
   return new Promise((resolve) => {
     const check = async () => {
       try {

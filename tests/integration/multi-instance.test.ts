@@ -245,6 +245,6 @@ describe("several instances with Redis", () => {
       "B caught up",
       15_000,
     );
-    expect(a.output() + b.output()).toContain("[redis] page cache: reconnected");
+    expect(a.output() + b.output()).toContain("[redis] shared connection: reconnected");
   }, 30_000);
 });
