@@ -16,6 +16,8 @@ const ALLOWLIST = Object.freeze({
   "api::redirect.redirect": Object.freeze({ mode: "path", field: "source", localized: false }),
   "api::navbar.navbar": Object.freeze({ mode: "tag" }),
   "api::footer.footer": Object.freeze({ mode: "tag" }),
+  // The 404 and error pages' text: cached 404 answers carry its tag (app/lib/cms/error-page.server.ts).
+  "api::error-page.error-page": Object.freeze({ mode: "tag" }),
 });
 
 const tagFor = (uid) => `cms:${uid}`;

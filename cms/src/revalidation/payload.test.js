@@ -15,8 +15,9 @@ const {
   prefixedPath,
 } = require("./payload");
 
-test("allowlist: page and redirect by path, navbar and footer by tag, nothing else", () => {
+test("allowlist: page and redirect by path, navbar, footer and error page by tag, nothing else", () => {
   assert.deepEqual(Object.keys(ALLOWLIST).sort(), [
+    "api::error-page.error-page",
     "api::footer.footer",
     "api::navbar.navbar",
     "api::page.page",
@@ -25,6 +26,7 @@ test("allowlist: page and redirect by path, navbar and footer by tag, nothing el
   assert.equal(targetFor("api::page.page").field, "fullPath");
   assert.equal(targetFor("api::redirect.redirect").field, "source");
   assert.equal(targetFor("api::navbar.navbar").mode, "tag");
+  assert.equal(targetFor("api::error-page.error-page").mode, "tag");
   assert.equal(targetFor("plugin::users-permissions.user"), null);
   assert.equal(targetFor("api::revalidation-failure.revalidation-failure"), null);
   assert.equal(targetFor("toString"), null);
