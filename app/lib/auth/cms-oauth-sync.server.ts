@@ -1,5 +1,7 @@
 import * as z from "zod";
 
+import { CmsError } from "../cms/errors.server.ts";
+import { createCmsHttp } from "../cms/http.server.ts";
 import { cmsUserSchema, type CmsAuth } from "./cms-users.server.ts";
 import { AuthError, cmsUnavailable } from "./errors.server.ts";
 
@@ -23,44 +25,34 @@ export interface OAuthIdentity {
 }
 
 const answerSchema = z.object({ jwt: z.string().min(1), user: cmsUserSchema });
-const errorSchema = z.object({ error: z.object({ details: z.object({ reason: z.string().optional() }).optional() }) });
+const detailsSchema = z.object({ reason: z.string().optional() });
 
 export async function syncOAuthUserWithCms(
-  config: { baseUrl: string; secret: string; timeoutMs: number },
+  config: { baseUrl: string; secret: string; timeoutMs: number; fetch?: typeof fetch },
   identity: OAuthIdentity,
 ): Promise<CmsAuth> {
-  let response: Response;
   try {
-    response = await fetch(`${config.baseUrl}/api/oauth-sync`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${config.secret}`,
-        "content-type": "application/json",
-        accept: "application/json",
+    return await createCmsHttp(config).json(
+      {
+        method: "POST",
+        path: "/api/oauth-sync",
+        credential: { secret: config.secret, variable: "CMS_OAUTH_SYNC_SECRET" },
+        body: { ...identity, name: identity.name?.slice(0, 100) },
       },
-      body: JSON.stringify({ ...identity, name: identity.name?.slice(0, 100) }),
-      signal: AbortSignal.timeout(config.timeoutMs),
-    });
+      answerSchema,
+    );
   } catch (error) {
+    if (!(error instanceof CmsError)) throw error;
+    // The visitor is told the table's message for the CMS's reason, not the CMS's own words.
+    const status = error.cmsStatus;
+    const reason = detailsSchema.safeParse(error.strapiError?.details).data?.reason;
+    if (status === 409 && reason === "account_email_not_confirmed") throw new AuthError("OAUTH_ACCOUNT_UNCONFIRMED");
+    if (status === 409) throw new AuthError("OAUTH_EMAIL_EXISTS");
+    if (status === 403) throw new AuthError("BLOCKED");
+    if (status === 404 && identity.refresh) throw new AuthError("OAUTH_LINK_GONE");
+    if (status === 401 || status === 503) {
+      console.error(`[auth] the CMS refused the OAuth sync (${status}): check CMS_OAUTH_SYNC_SECRET on both sides`);
+    }
     throw cmsUnavailable(error);
   }
-  const body: unknown = await response.json().catch(() => null);
-  if (response.ok) {
-    const parsed = answerSchema.safeParse(body);
-    if (parsed.success) return parsed.data;
-    throw cmsUnavailable();
-  }
-  // The visitor is told the table's message for the CMS's reason, not the CMS's own words.
-  const reason = errorSchema.safeParse(body).data?.error.details?.reason;
-  if (response.status === 409 && reason === "account_email_not_confirmed")
-    throw new AuthError("OAUTH_ACCOUNT_UNCONFIRMED");
-  if (response.status === 409) throw new AuthError("OAUTH_EMAIL_EXISTS");
-  if (response.status === 403) throw new AuthError("BLOCKED");
-  if (response.status === 404 && identity.refresh) throw new AuthError("OAUTH_LINK_GONE");
-  if (response.status === 401 || response.status === 503) {
-    console.error(
-      `[auth] the CMS refused the OAuth sync (${response.status}): check CMS_OAUTH_SYNC_SECRET on both sides`,
-    );
-  }
-  throw cmsUnavailable();
 }

@@ -1,5 +1,7 @@
 import * as z from "zod";
 
+import { CmsError } from "../cms/errors.server.ts";
+import { createCmsHttp } from "../cms/http.server.ts";
 import { AuthError, cmsUnavailable } from "./errors.server.ts";
 
 /**
@@ -30,115 +32,119 @@ export type CmsUser = z.infer<typeof cmsUserSchema>;
 const authResponseSchema = z.object({ jwt: z.string().min(1), user: cmsUserSchema });
 export type CmsAuth = z.infer<typeof authResponseSchema>;
 
-const errorSchema = z.object({ error: z.object({ message: z.string().optional() }).optional() });
-
 export interface CmsUsersConfig {
   baseUrl: string;
   timeoutMs: number;
   fetch?: typeof fetch;
 }
 
-type Answer = { status: number; body: unknown };
+/** What the CMS said when it refused a call: its status and Strapi's message. */
+interface CmsRefusal {
+  status: number;
+  message: string;
+}
+
+/**
+ * A failed CMS call (a CmsError of app/lib/cms/http.server.ts) as the auth area reads it: the
+ * CMS's refusal (a 4xx other than 429), for the caller to map to a code; 429 → RATE_LIMITED;
+ * no answer, a 5xx or an answer of the wrong shape → CMS_UNAVAILABLE. Anything else is rethrown.
+ */
+function cmsRefusal(error: unknown): CmsRefusal {
+  if (!(error instanceof CmsError)) throw error;
+  const status = error.cmsStatus;
+  if (status === 429) throw new AuthError("RATE_LIMITED", { cause: error });
+  if (status === undefined || status < 400 || status >= 500) throw cmsUnavailable(error);
+  return { status, message: error.strapiError?.message ?? "" };
+}
 
 export function createCmsUsers(config: CmsUsersConfig) {
-  const doFetch = config.fetch ?? fetch;
+  const http = createCmsHttp(config);
 
-  async function call(method: "GET" | "POST", path: string, body?: unknown, jwt?: string): Promise<Answer> {
-    let response: Response;
-    try {
-      response = await doFetch(`${config.baseUrl}/api${path}`, {
-        method,
-        headers: {
-          accept: "application/json",
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-          // Only the calls that act for a signed-in user carry a user JWT; /auth/local never does.
-          ...(jwt ? { authorization: `Bearer ${jwt}` } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(config.timeoutMs),
-      });
-    } catch (error) {
-      throw cmsUnavailable(error);
-    }
-    const parsed: unknown = await response.json().catch(() => null);
-    if (response.status === 429) {
-      throw new AuthError("RATE_LIMITED");
-    }
-    if (response.status >= 500) throw cmsUnavailable();
-    return { status: response.status, body: parsed };
-  }
-
-  function messageOf(answer: Answer): string {
-    const parsed = errorSchema.safeParse(answer.body);
-    return (parsed.success && parsed.data.error?.message) || "";
-  }
-
-  function authResult(answer: Answer): CmsAuth {
-    const parsed = authResponseSchema.safeParse(answer.body);
-    if (!parsed.success) throw cmsUnavailable();
-    return parsed.data;
+  /** A users-permissions call; only the calls that act for a signed-in user carry a JWT (/auth/local never does). */
+  function call<Schema extends z.ZodType>(schema: Schema, path: string, body?: unknown, jwt?: string) {
+    return http.json(
+      {
+        method: body === undefined ? "GET" : "POST",
+        path: `/api${path}`,
+        body,
+        credential: jwt === undefined ? undefined : { userJWT: jwt },
+      },
+      schema,
+    );
   }
 
   return {
     async signIn(email: string, password: string): Promise<CmsAuth> {
-      const answer = await call("POST", "/auth/local", { identifier: email, password });
-      if (answer.status === 200) return authResult(answer);
-      const message = messageOf(answer);
-      if (/blocked/i.test(message)) throw new AuthError("BLOCKED");
-      if (/not confirmed/i.test(message)) throw new AuthError("EMAIL_NOT_CONFIRMED");
-      if (answer.status === 400 || answer.status === 401) throw new AuthError("INVALID_CREDENTIALS");
-      throw cmsUnavailable();
+      try {
+        return await call(authResponseSchema, "/auth/local", { identifier: email, password });
+      } catch (error) {
+        const { status, message } = cmsRefusal(error);
+        if (/blocked/i.test(message)) throw new AuthError("BLOCKED");
+        if (/not confirmed/i.test(message)) throw new AuthError("EMAIL_NOT_CONFIRMED");
+        if (status === 400 || status === 401) throw new AuthError("INVALID_CREDENTIALS");
+        throw cmsUnavailable(error);
+      }
     },
 
     /** The new user, or "taken" (never an error: the caller must not tell a visitor which). */
     async register(email: string, password: string): Promise<CmsAuth | "taken"> {
-      const answer = await call("POST", "/auth/local/register", { username: email, email, password });
-      if (answer.status === 200) return authResult(answer);
-      const message = messageOf(answer);
-      if (/already taken/i.test(message)) return "taken";
-      if (/disabled/i.test(message)) throw new AuthError("REGISTRATION_CLOSED");
-      if (answer.status === 400) throw new AuthError("REGISTRATION_REFUSED");
-      throw cmsUnavailable();
+      try {
+        return await call(authResponseSchema, "/auth/local/register", { username: email, email, password });
+      } catch (error) {
+        const { status, message } = cmsRefusal(error);
+        if (/already taken/i.test(message)) return "taken";
+        if (/disabled/i.test(message)) throw new AuthError("REGISTRATION_CLOSED");
+        if (status === 400) throw new AuthError("REGISTRATION_REFUSED");
+        throw cmsUnavailable(error);
+      }
     },
 
     async forgotPassword(email: string): Promise<void> {
-      const answer = await call("POST", "/auth/forgot-password", { email });
-      // Unknown and known addresses get the same answer, here and in the CMS.
-      if (answer.status >= 400 && answer.status !== 404) {
-        if (answer.status === 400) return;
-        throw cmsUnavailable();
+      try {
+        await call(z.unknown(), "/auth/forgot-password", { email });
+      } catch (error) {
+        // Unknown and known addresses get the same answer, here and in the CMS.
+        const { status } = cmsRefusal(error);
+        if (status !== 400 && status !== 404) throw cmsUnavailable(error);
       }
     },
 
     async resetPassword(code: string, password: string): Promise<CmsAuth> {
-      const answer = await call("POST", "/auth/reset-password", { code, password, passwordConfirmation: password });
-      if (answer.status === 200) return authResult(answer);
-      if (/incorrect code/i.test(messageOf(answer)) || answer.status === 400) throw new AuthError("INVALID_CODE");
-      throw cmsUnavailable();
+      try {
+        return await call(authResponseSchema, "/auth/reset-password", {
+          code,
+          password,
+          passwordConfirmation: password,
+        });
+      } catch (error) {
+        const { status, message } = cmsRefusal(error);
+        if (/incorrect code/i.test(message) || status === 400) throw new AuthError("INVALID_CODE");
+        throw cmsUnavailable(error);
+      }
     },
 
     async changePassword(jwt: string, currentPassword: string, password: string): Promise<CmsAuth> {
-      const answer = await call(
-        "POST",
-        "/auth/change-password",
-        { currentPassword, password, passwordConfirmation: password },
-        jwt,
-      );
-      if (answer.status === 200) return authResult(answer);
-      const message = messageOf(answer);
-      if (/current password is invalid/i.test(message)) throw new AuthError("WRONG_CURRENT_PASSWORD");
-      if (/different/i.test(message)) throw new AuthError("SAME_PASSWORD");
-      if (answer.status === 401 || answer.status === 403) throw new AuthError("SESSION_EXPIRED");
-      throw cmsUnavailable();
+      try {
+        const body = { currentPassword, password, passwordConfirmation: password };
+        return await call(authResponseSchema, "/auth/change-password", body, jwt);
+      } catch (error) {
+        const { status, message } = cmsRefusal(error);
+        if (/current password is invalid/i.test(message)) throw new AuthError("WRONG_CURRENT_PASSWORD");
+        if (/different/i.test(message)) throw new AuthError("SAME_PASSWORD");
+        if (status === 401 || status === 403) throw new AuthError("SESSION_EXPIRED");
+        throw cmsUnavailable(error);
+      }
     },
 
     /** The user behind a JWT: the user, "invalid" (401: expired, blocked, deleted), or throws when unsure. */
     async me(jwt: string): Promise<CmsUser | "invalid"> {
-      const answer = await call("GET", "/users/me", undefined, jwt);
-      if (answer.status === 401 || answer.status === 403) return "invalid";
-      const parsed = cmsUserSchema.safeParse(answer.body);
-      if (answer.status !== 200 || !parsed.success) throw cmsUnavailable();
-      return parsed.data;
+      try {
+        return await call(cmsUserSchema, "/users/me", undefined, jwt);
+      } catch (error) {
+        const { status } = cmsRefusal(error);
+        if (status === 401 || status === 403) return "invalid";
+        throw cmsUnavailable(error);
+      }
     },
   };
 }

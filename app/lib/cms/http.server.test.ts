@@ -1,35 +1,16 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 
+import { fakeFetch, silentAnswer, type FakeRequest } from "../../../tests/support/fake-fetch.ts";
 import { CmsError } from "./errors.server.ts";
 import { createCmsHttp, type CmsHttpConfig } from "./http.server.ts";
 
-// A fake fetch: records what was asked, answers what the test says (or waits for the abort).
-type Sent = { url: string; init: RequestInit };
-function fakeFetch(answer: (sent: Sent) => Response | Promise<Response>) {
-  const sent: Sent[] = [];
-  const fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const call = { url: String(input), init };
-    sent.push(call);
-    return answer(call);
-  }) as typeof globalThis.fetch;
-  return { sent, fetch };
-}
-
+type Answer = (request: FakeRequest) => Response | Promise<Response>;
 const json = (status: number, body: unknown) => () => Response.json(body, { status });
 
-/** Never answers; rejects with the signal's reason once it aborts, as fetch does. */
-const silent = ({ init }: Sent) =>
-  new Promise<Response>((_resolve, reject) => {
-    init.signal?.addEventListener("abort", () => reject(init.signal?.reason));
-  });
-
-function http(answer: (sent: Sent) => Response | Promise<Response>, config: Partial<CmsHttpConfig> = {}) {
-  const fake = fakeFetch(answer);
-  return {
-    ...fake,
-    cms: createCmsHttp({ baseUrl: "https://cms.example/base/", timeoutMs: 1_000, ...config, ...fake }),
-  };
+function http(answer: Answer, config: Partial<CmsHttpConfig> = {}) {
+  const { fetch, requests } = fakeFetch(answer);
+  return { requests, cms: createCmsHttp({ baseUrl: "https://cms.example/base/", timeoutMs: 1_000, ...config, fetch }) };
 }
 
 async function failure(promise: Promise<unknown>): Promise<CmsError> {
@@ -41,13 +22,11 @@ async function failure(promise: Promise<unknown>): Promise<CmsError> {
   return error;
 }
 
-const headersOf = (sent: Sent) => new Headers(sent.init.headers);
-
 describe("CMS HTTP helper: the request", () => {
   it("joins the base URL (its path kept, no double slash) with the path and a Strapi-style query", async () => {
-    const { cms, sent } = http(json(200, {}));
+    const { cms, requests } = http(json(200, {}));
     await cms.json({ path: "/api/pages", query: { filters: { fullPath: { $eq: "/a b" } }, locale: "de" } });
-    expect(sent[0]?.url).toBe("https://cms.example/base/api/pages?filters[fullPath][$eq]=%2Fa%20b&locale=de");
+    expect(requests[0]?.url).toBe("https://cms.example/base/api/pages?filters[fullPath][$eq]=%2Fa%20b&locale=de");
     expect(cms.url("/_health")).toBe("https://cms.example/base/_health");
   });
 
@@ -59,28 +38,28 @@ describe("CMS HTTP helper: the request", () => {
   });
 
   it("carries the credential it is given as a Bearer token, and none without one", async () => {
-    const { cms, sent } = http(json(200, {}));
+    const { cms, requests } = http(json(200, {}));
     await cms.json({ path: "/api/pages", credential: { apiToken: "read-only" } });
     await cms.json({ path: "/api/users/me", credential: { userJWT: "user-jwt" } });
     await cms.json({ path: "/api/oauth-sync", credential: { secret: "shared", variable: "CMS_OAUTH_SYNC_SECRET" } });
     await cms.json({ path: "/api/auth/local" });
-    expect(sent.map((call) => headersOf(call).get("authorization"))).toEqual([
+    expect(requests.map((request) => request.headers.authorization)).toEqual([
       "Bearer read-only",
       "Bearer user-jwt",
       "Bearer shared",
-      null,
+      undefined,
     ]);
-    expect(sent.every((call) => headersOf(call).get("accept") === "application/json")).toBe(true);
+    expect(requests.every((request) => request.headers.accept === "application/json")).toBe(true);
   });
 
   it("sends a body as JSON with its method and content type", async () => {
-    const { cms, sent } = http(json(200, {}));
+    const { cms, requests } = http(json(200, {}));
     await cms.json({ path: "/api/auth/local", method: "POST", body: { identifier: "a@b.c", password: "x" } });
     await cms.json({ path: "/api/pages" });
-    expect(sent[0]?.init).toMatchObject({ method: "POST", body: '{"identifier":"a@b.c","password":"x"}' });
-    expect(headersOf(sent[0]!).get("content-type")).toBe("application/json");
-    expect(sent[1]?.init).toMatchObject({ method: "GET", body: undefined });
-    expect(headersOf(sent[1]!).get("content-type")).toBeNull();
+    expect(requests[0]).toMatchObject({ method: "POST", body: { identifier: "a@b.c", password: "x" } });
+    expect(requests[0]?.headers["content-type"]).toBe("application/json");
+    expect(requests[1]).toMatchObject({ method: "GET", body: undefined });
+    expect(requests[1]?.headers["content-type"]).toBeUndefined();
   });
 });
 
@@ -93,7 +72,7 @@ describe("CMS HTTP helper: no answer", () => {
   });
 
   it("gives up after the configured time, or the call's own", async () => {
-    const { cms } = http(silent, { timeoutMs: 30 });
+    const { cms } = http(silentAnswer, { timeoutMs: 30 });
     const error = await failure(cms.json({ path: "/api/pages" }));
     expect(error).toMatchObject({ kind: "unavailable", status: 503, timedOut: true });
     expect(error.message).toBe("The CMS did not answer within 30 ms (/api/pages).");
@@ -104,12 +83,12 @@ describe("CMS HTTP helper: no answer", () => {
 
   it("a body that stops arriving times out too, not 'not JSON'", async () => {
     const { cms } = http(
-      ({ init }) =>
+      ({ signal }) =>
         new Response(
           new ReadableStream({
             start(controller) {
               controller.enqueue(new TextEncoder().encode('{"data":'));
-              init.signal?.addEventListener("abort", () => controller.error(init.signal?.reason));
+              signal?.addEventListener("abort", () => controller.error(signal.reason));
             },
           }),
         ),
@@ -119,14 +98,14 @@ describe("CMS HTTP helper: no answer", () => {
   });
 
   it("the caller's abort stops the call and comes back as it is, not as a CMS outage", async () => {
-    const { cms, sent } = http(silent, { timeoutMs: 5_000 });
+    const { cms, requests } = http(silentAnswer, { timeoutMs: 5_000 });
     const caller = new AbortController();
     const pending = cms.json({ path: "/api/pages", signal: caller.signal }).catch((error: unknown) => error);
     caller.abort(new Error("the visitor went away"));
     const error = await pending;
     expect(error).not.toBeInstanceOf(CmsError);
     expect(error).toMatchObject({ message: "the visitor went away" });
-    expect(sent[0]?.init.signal?.aborted).toBe(true);
+    expect(requests[0]?.signal?.aborted).toBe(true);
   });
 });
 

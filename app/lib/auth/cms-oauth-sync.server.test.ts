@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { fakeFetch, strapiError } from "../../../tests/support/fake-fetch.ts";
+import { syncOAuthUserWithCms, type OAuthIdentity } from "./cms-oauth-sync.server.ts";
+import { AuthError } from "./errors.server.ts";
+import type { AuthErrorCode } from "./error-codes.ts";
+
+// The OAuth sync call against a fake fetch: the request, and each answer of the CMS's table
+// (docs/cms-contract.md, "OAuth sync route") as the code the visitor gets.
+const SECRET = "oauth-sync-secret-0123456789";
+const identity: OAuthIdentity = { provider: "github", subject: "42", email: "ann@example.com", emailVerified: true };
+const user = { id: 3, username: "ann", email: "ann@example.com", provider: "github", confirmed: true, blocked: false };
+
+function sync(answer: () => Response | Promise<Response>, asked: OAuthIdentity = identity) {
+  const { fetch, requests } = fakeFetch(answer);
+  const result = syncOAuthUserWithCms(
+    { baseUrl: "https://cms.example", secret: SECRET, timeoutMs: 1_000, fetch },
+    asked,
+  );
+  return { result, requests };
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<AuthErrorCode> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof AuthError)) throw new Error(`expected an AuthError, got ${String(error)}`);
+  return error.code;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("OAuth sync", () => {
+  it("posts the identity with the shared secret, the name cut to 100 characters, and reads a 201", async () => {
+    const { result, requests } = sync(() => Response.json({ jwt: "jwt", user, created: true }, { status: 201 }), {
+      ...identity,
+      name: "x".repeat(150),
+    });
+    expect(await result).toEqual({ jwt: "jwt", user });
+    expect(requests[0]).toMatchObject({
+      url: "https://cms.example/api/oauth-sync",
+      method: "POST",
+      headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
+      body: { ...identity, name: "x".repeat(100) },
+    });
+  });
+
+  it.each<[string, Response, OAuthIdentity, AuthErrorCode]>([
+    ["409 unverified email", strapiError(409, "x", { reason: "email_not_verified" }), identity, "OAUTH_EMAIL_EXISTS"],
+    [
+      "409 unconfirmed account",
+      strapiError(409, "x", { reason: "account_email_not_confirmed" }),
+      identity,
+      "OAUTH_ACCOUNT_UNCONFIRMED",
+    ],
+    ["403 blocked", strapiError(403, "x", { reason: "blocked" }), identity, "BLOCKED"],
+    [
+      "404 on a re-sync",
+      strapiError(404, "x", { reason: "not_linked" }),
+      { ...identity, refresh: true },
+      "OAUTH_LINK_GONE",
+    ],
+    ["404 otherwise", strapiError(404, "x", { reason: "not_linked" }), identity, "CMS_UNAVAILABLE"],
+    ["429", strapiError(429, "x"), identity, "CMS_UNAVAILABLE"],
+    ["200 of the wrong shape", Response.json({ jwt: "jwt" }), identity, "CMS_UNAVAILABLE"],
+  ])("%s → %s", async (_case, answer, asked, code) => {
+    expect(await codeOf(sync(() => answer, asked).result)).toBe(code);
+  });
+
+  it.each([401, 503])("a %i (the secret) is logged for the operator and answered CMS_UNAVAILABLE", async (status) => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    expect(await codeOf(sync(() => strapiError(status, "x")).result)).toBe("CMS_UNAVAILABLE");
+    expect(log).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`\\(${status}\\): check CMS_OAUTH_SYNC_SECRET`)));
+  });
+
+  it("a CMS that is down is CMS_UNAVAILABLE", async () => {
+    expect(await codeOf(sync(() => Promise.reject(new TypeError("fetch failed"))).result)).toBe("CMS_UNAVAILABLE");
+  });
+});

@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+
+import { fakeFetch, silentAnswer, strapiError, type FakeRequest } from "../../../tests/support/fake-fetch.ts";
+import { createCmsUsers } from "./cms-users.server.ts";
+import { AuthError } from "./errors.server.ts";
+import type { AuthErrorCode } from "./error-codes.ts";
+
+// The users-permissions client against a fake fetch: what it sends, and how each of Strapi's
+// answers (docs/cms-contract.md, "Users-permissions endpoints") becomes a code of the table.
+const user = { id: 3, username: "ann@example.com", email: "ann@example.com" };
+const signedIn = () => Response.json({ jwt: "new-jwt", user });
+
+function cmsUsers(answer: (request: FakeRequest) => Response | Promise<Response>, timeoutMs = 1_000) {
+  const { fetch, requests } = fakeFetch(answer);
+  return { requests, users: createCmsUsers({ baseUrl: "https://cms.example", timeoutMs, fetch }) };
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<AuthErrorCode> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof AuthError)) throw new Error(`expected an AuthError, got ${String(error)}`);
+  return error.code;
+}
+
+describe("CMS users: requests", () => {
+  it("signs in with no Authorization header, and reads the user with Strapi's defaults", async () => {
+    const { users, requests } = cmsUsers(signedIn);
+    expect(await users.signIn("ann@example.com", "pw")).toEqual({
+      jwt: "new-jwt",
+      user: { ...user, provider: "local", confirmed: false, blocked: false },
+    });
+    expect(requests[0]).toMatchObject({
+      url: "https://cms.example/api/auth/local",
+      method: "POST",
+      body: { identifier: "ann@example.com", password: "pw" },
+    });
+    expect(requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it("acts for the user with their JWT on change-password and users/me", async () => {
+    const { users, requests } = cmsUsers(({ url }) => (url.endsWith("/users/me") ? Response.json(user) : signedIn()));
+    await users.changePassword("user-jwt", "old", "new-password");
+    await users.me("user-jwt");
+    expect(requests.map((request) => [request.method, request.url, request.headers.authorization])).toEqual([
+      ["POST", "https://cms.example/api/auth/change-password", "Bearer user-jwt"],
+      ["GET", "https://cms.example/api/users/me", "Bearer user-jwt"],
+    ]);
+    expect(requests[0]?.body).toEqual({
+      currentPassword: "old",
+      password: "new-password",
+      passwordConfirmation: "new-password",
+    });
+  });
+});
+
+describe("CMS users: Strapi's answers as codes", () => {
+  it.each<[string, Response | (() => Promise<Response>), AuthErrorCode]>([
+    ["wrong password", strapiError(400, "Invalid identifier or password"), "INVALID_CREDENTIALS"],
+    ["a blocked account", strapiError(400, "Your account has been blocked by an administrator"), "BLOCKED"],
+    ["an unconfirmed address", strapiError(400, "Your account email is not confirmed"), "EMAIL_NOT_CONFIRMED"],
+    ["Strapi's own rate limit", strapiError(429, "Too many requests, please try again later."), "RATE_LIMITED"],
+    ["a CMS error", strapiError(500, "Internal Server Error"), "CMS_UNAVAILABLE"],
+    ["a CMS that is down", () => Promise.reject(new TypeError("fetch failed")), "CMS_UNAVAILABLE"],
+    ["a 200 of the wrong shape", Response.json({ jwt: "" }), "CMS_UNAVAILABLE"],
+  ])("sign-in: %s → %s", async (_case, answer, code) => {
+    const { users } = cmsUsers(() => (typeof answer === "function" ? answer() : answer));
+    expect(await codeOf(users.signIn("ann@example.com", "pw"))).toBe(code);
+  });
+
+  it("register: 'taken' is an answer, not an error; closed and refused are codes", async () => {
+    const taken = cmsUsers(() => strapiError(400, "Email or Username are already taken"));
+    expect(await taken.users.register("ann@example.com", "pw")).toBe("taken");
+    const closed = cmsUsers(() => strapiError(403, "Register action is currently disabled"));
+    expect(await codeOf(closed.users.register("ann@example.com", "pw"))).toBe("REGISTRATION_CLOSED");
+    const refused = cmsUsers(() => strapiError(400, "password must be at least 6 characters"));
+    expect(await codeOf(refused.users.register("ann@example.com", "pw"))).toBe("REGISTRATION_REFUSED");
+  });
+
+  it("forgot-password: the same for known and unknown addresses; only trouble is an error", async () => {
+    for (const status of [400, 404]) {
+      await expect(cmsUsers(() => strapiError(status, "no")).users.forgotPassword("x@example.com")).resolves.toBe(
+        undefined,
+      );
+    }
+    await expect(cmsUsers(() => Response.json({ ok: true })).users.forgotPassword("x@example.com")).resolves.toBe(
+      undefined,
+    );
+    expect(await codeOf(cmsUsers(() => strapiError(502, "bad")).users.forgotPassword("x@example.com"))).toBe(
+      "CMS_UNAVAILABLE",
+    );
+  });
+
+  it("reset-password: a refused code is INVALID_CODE", async () => {
+    const { users } = cmsUsers(() => strapiError(400, "Incorrect code provided"));
+    expect(await codeOf(users.resetPassword("code", "new-password"))).toBe("INVALID_CODE");
+  });
+
+  it.each<[Response, AuthErrorCode]>([
+    [strapiError(400, "The provided current password is invalid"), "WRONG_CURRENT_PASSWORD"],
+    [strapiError(400, "Your new password must be different than your current password"), "SAME_PASSWORD"],
+    [strapiError(401, "Missing or invalid credentials"), "SESSION_EXPIRED"],
+    [strapiError(400, "Something else"), "CMS_UNAVAILABLE"],
+  ])("change-password: %#", async (answer, code) => {
+    const { users } = cmsUsers(() => answer);
+    expect(await codeOf(users.changePassword("jwt", "old", "new-password"))).toBe(code);
+  });
+});
+
+describe("CMS users: users/me decides whether a session is still good", () => {
+  it.each([401, 403])("a %i means the JWT is no longer good: invalid", async (status) => {
+    const { users } = cmsUsers(() => strapiError(status, "Missing or invalid credentials"));
+    expect(await users.me("jwt")).toBe("invalid");
+  });
+
+  // A CMS outage does not sign anyone out: only a refusal makes a session invalid.
+  it.each<[string, (request: FakeRequest) => Response | Promise<Response>, AuthErrorCode]>([
+    ["a 503", () => strapiError(503, "Service Unavailable"), "CMS_UNAVAILABLE"],
+    ["a 500", () => strapiError(500, "Internal Server Error"), "CMS_UNAVAILABLE"],
+    ["a 429", () => strapiError(429, "Too many requests"), "RATE_LIMITED"],
+    ["no answer in time", silentAnswer, "CMS_UNAVAILABLE"],
+    ["HTML from a proxy", () => new Response("<html>502</html>", { status: 200 }), "CMS_UNAVAILABLE"],
+  ])("%s throws (session kept), never 'invalid'", async (_case, answer, code) => {
+    const { users } = cmsUsers(answer, 30);
+    expect(await codeOf(users.me("jwt"))).toBe(code);
+  });
+});
