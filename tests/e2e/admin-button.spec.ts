@@ -2,8 +2,9 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from "@
 
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 
-// The "Revalidate cache" document action (cms/src/admin/app.js) clicked in the real Strapi admin
-// UI: only there with ?showRevalidateCache=true, and a click really revalidates the site.
+// The site-cache controls of the real Strapi admin UI (cms/src/admin/): the "Revalidate cache" and
+// "Purge CDN" document actions (only there with ?showRevalidateCache=true; a click really
+// revalidates the site, or purges the real Varnish in front of it), and the "Site cache" page.
 // js-on only (playwright.config.ts): the admin UI needs JavaScript.
 const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
 const ADMIN_EMAIL = "admin@example.com";
@@ -50,24 +51,27 @@ const navbarEditView = (query: string) => `/admin/content-manager/single-types/a
 
 /**
  * Opens an edit view and waits until its document actions are rendered. Strapi shows the first
- * two panel actions as buttons (Publish and Save for a page; Save and ours for the navbar, which
- * has no drafts) and the rest in the "More document actions" menu, opened here when there is
- * one. Returns the "Revalidate cache" action wherever it is.
+ * two panel actions as buttons (Publish and Save for a page; Save and Revalidate cache for the
+ * navbar, which has no drafts) and the rest in the "More document actions" menu, opened here
+ * when the action is not a button and there is a menu. Returns the action `name` ("Revalidate
+ * cache" or "Purge CDN") wherever it is.
  */
-async function openEditView(url: string, fullPath?: string): Promise<Locator> {
+async function openEditView(url: string, fullPath?: string, name = "Revalidate cache"): Promise<Locator> {
   await admin.goto(url);
   const main = admin.getByRole("main");
   await expect(main.getByRole("button", { name: "Save" })).toBeVisible({ timeout: 20_000 });
   // The right page (its title may have been edited by another spec).
   if (fullPath) await expect(main.getByRole("textbox", { name: "fullPath" })).toHaveValue(fullPath);
+  const button = main.getByRole("button", { name });
+  if (await button.isVisible()) return button;
+  // Not a panel button: in the menu, if there is one (an open menu hides the panel from the
+  // accessibility tree, so the menu is only opened now).
   const more = main.getByRole("button", { name: "More document actions" });
   if (await more.isVisible()) {
     await more.click();
     await expect(admin.getByRole("menu").getByRole("menuitem").first()).toBeVisible();
   }
-  return main
-    .getByRole("button", { name: "Revalidate cache" })
-    .or(admin.getByRole("menu").getByRole("menuitem", { name: "Revalidate cache" }));
+  return admin.getByRole("menu").getByRole("menuitem", { name });
 }
 
 /** A success notification (Strapi's Alert: role "status"; a failure would be an "alert"). */
@@ -103,15 +107,55 @@ test("navbar edit view with ?showRevalidateCache=true: the action revalidates ev
   await settledHit(request, "/jobs");
 });
 
-test("without the parameter there is no Revalidate cache action", async () => {
+test("without the parameter there is no Revalidate cache and no Purge CDN action", async () => {
+  test.setTimeout(90_000); // four edit views
   const documentId = await (await StrapiAdmin.login(cmsUrl())).pageDocumentId("/company", "en");
   for (const [url, fullPath] of [
     [pageEditView(documentId, EN), "/company"],
     [navbarEditView(EN), undefined],
   ] as const) {
-    // The panel (and the menu, when there is one) shows Strapi's own actions, just not ours.
-    const action = await openEditView(url, fullPath);
-    await expect(action).toHaveCount(0);
-    await admin.keyboard.press("Escape");
+    for (const name of ["Revalidate cache", "Purge CDN"]) {
+      // The panel (and the menu, when there is one) shows Strapi's own actions, just not ours.
+      const action = await openEditView(url, fullPath, name);
+      await expect(action).toHaveCount(0);
+      await admin.keyboard.press("Escape");
+    }
   }
+});
+
+/** The page through the CDN (the real Varnish of the e2e set-up): its X-CDN-Cache, HIT or MISS. */
+async function viaCdn(request: APIRequestContext, path: string) {
+  return (await request.get(`${process.env.E2E_CDN_URL}${path}`)).headers()["x-cdn-cache"];
+}
+
+/** Asks for path through the CDN until the CDN has it (a HIT). */
+async function cachedInCdn(request: APIRequestContext, path: string) {
+  await expect.poll(() => viaCdn(request, path), { timeout: 10_000 }).toBe("HIT");
+}
+
+test("page edit view with ?showRevalidateCache=true: Purge CDN drops the page's copies from the CDN", async ({
+  request,
+}) => {
+  const documentId = await (await StrapiAdmin.login(cmsUrl())).pageDocumentId("/company", "en");
+  await cachedInCdn(request, "/company");
+
+  const action = await openEditView(pageEditView(documentId, `${EN}&${SHOW}`), "/company", "Purge CDN");
+  await action.click();
+  await expect(successNotification(`CDN purged: cms:api::page.page:${documentId}`)).toBeVisible();
+  expect(await viaCdn(request, "/company")).toBe("MISS");
+});
+
+test("the Site cache page in the main menu: no failures listed, and Purge the whole CDN empties the CDN", async ({
+  request,
+}) => {
+  await cachedInCdn(request, "/jobs");
+  await admin.goto("/admin");
+  await admin.getByRole("link", { name: "Site cache" }).click();
+  const main = admin.getByRole("main");
+  await expect(main.getByRole("heading", { name: "Revalidation failures (0)" })).toBeVisible({ timeout: 20_000 });
+  await expect(main.getByText("No revalidation failures")).toBeVisible();
+
+  await main.getByRole("button", { name: "Purge the whole CDN" }).click();
+  await expect(successNotification("CDN purged: everything")).toBeVisible();
+  expect(await viaCdn(request, "/jobs")).toBe("MISS");
 });

@@ -3,13 +3,17 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import getPort from "get-port";
+
 import { E2E_APP_PORT } from "../../playwright.config.ts";
 import { projectRoot, startApp } from "../support/app-server.ts";
 import { ensureAdminBuild, startCms } from "../support/cms-server.ts";
 import { startOidcProvider } from "../support/oidc-provider.ts";
+import { startVarnish } from "../support/varnish.ts";
 
 const REVALIDATE_SECRET = "e2e-revalidate-secret-0123456789";
 const OAUTH_SYNC_SECRET = "e2e-oauth-sync-secret-0123456789abcdef";
+const CDN_PURGE_SECRET = "e2e-cdn-purge-secret-0123456789abcdef";
 const OIDC_PORT = 3150;
 const OIDC_PROVIDER_ID = "local-oidc";
 
@@ -38,6 +42,9 @@ export default async function globalSetup() {
     port: OIDC_PORT,
     redirectUri: `${appUrl}/api/auth/callback/${OIDC_PROVIDER_ID}`,
   });
+  // A real Varnish in front of the site, purged through the site's /api/cdn-purge (the admin's
+  // Purge CDN action: tests/e2e/admin-button.spec.ts). Nothing else goes through it.
+  const cdn = await startVarnish({ port: await getPort(), backendPort: E2E_APP_PORT });
   const cms = await startCms({
     port: 3137,
     dbFile: path.join(dir, "e2e.db"),
@@ -49,6 +56,7 @@ export default async function globalSetup() {
       CMS_MAIL_DIR: mailDir,
       CMS_OAUTH_SYNC_SECRET: OAUTH_SYNC_SECRET,
       CMS_REVALIDATE_SECRET: REVALIDATE_SECRET,
+      CMS_CDN_PURGE_SECRET: CDN_PURGE_SECRET,
     },
   });
   try {
@@ -60,6 +68,9 @@ export default async function globalSetup() {
         CMS_REST_READONLY_API_KEY: cms.token,
         CMS_REVALIDATE_SECRET: REVALIDATE_SECRET,
         CMS_OAUTH_SYNC_SECRET: OAUTH_SYNC_SECRET,
+        CMS_CDN_PURGE_SECRET: CDN_PURGE_SECRET,
+        CDN_PROVIDER: "http",
+        CDN_PURGE_URL: cdn.url,
         OIDC_ISSUER: oidc.issuer,
         OIDC_CLIENT_ID: oidc.clientId,
         OIDC_CLIENT_SECRET: oidc.clientSecret,
@@ -74,6 +85,7 @@ export default async function globalSetup() {
       E2E_CMS_TOKEN: cms.token,
       E2E_REVALIDATE_SECRET: REVALIDATE_SECRET,
       E2E_MAIL_DIR: mailDir,
+      E2E_CDN_URL: cdn.url,
       E2E_APP_LOG: "",
     });
     console.log(`[e2e] set-up done in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -81,10 +93,12 @@ export default async function globalSetup() {
       await app.stop();
       await cms.stop();
       await oidc.stop();
+      await cdn.stop();
     };
   } catch (error) {
     await cms.stop();
     await oidc.stop();
+    await cdn.stop();
     throw error;
   }
 }

@@ -82,9 +82,8 @@ export const RevalidateCacheAction = ({ model, document }) =>
   });
 RevalidateCacheAction.type = "revalidate-cache";
 
-export const PurgeCdnAction = ({ model, document }) => {
-  const tags =
-    MODELS[model] === "tag" ? [`cms:${model}`] : document?.documentId ? [`cms:${model}:${document.documentId}`] : null;
+export const PurgeCdnAction = ({ model, document, documentId = document?.documentId }) => {
+  const tags = MODELS[model] === "tag" ? [`cms:${model}`] : documentId ? [`cms:${model}:${documentId}`] : null;
   return useSiteCacheAction({
     model,
     permission: PURGE_PERMISSION,
