@@ -5,9 +5,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import getPort from "get-port";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { startCms, type CmsHandle } from "../support/cms-server.ts";
+import { until } from "../support/wait.ts";
 
 /**
  * The CMS side of revalidation against the real Strapi: editor writes through the admin
@@ -15,9 +17,12 @@ import { startCms, type CmsHandle } from "../support/cms-server.ts";
  * as POST /api/cms-revalidate with the Bearer secret — once, with the right payload —
  * retried on 5xx / network errors, not retried on 401, recorded when not delivered and
  * delivered later; the manual endpoint and the hierarchy action.
+ *
+ * "Nothing else was sent" is checked once the CMS has settled every revalidation of the writes
+ * made so far (its in-flight counter is 0; a write's revalidation is counted from its commit,
+ * before the write is answered), never after a pause.
  */
 
-const PORT = 3510;
 const TIMEOUT = 240_000;
 const SECRET = "test-cms-revalidate-secret-0123456789";
 type Json = Record<string, any>;
@@ -30,10 +35,12 @@ interface Received {
 
 /**
  * Answers from `script` in order (a number: that status; "drop": the socket is destroyed), then
- * 200. `requests` records every request that got an answer.
+ * 200. `requests` records every request that got an answer; `arrivals`, the uid of every request
+ * (dropped ones too).
  */
 class Receiver {
   readonly requests: Received[] = [];
+  readonly arrivals: string[] = [];
   script: Array<number | "drop"> = [];
   private server!: Server;
   url = "";
@@ -44,6 +51,7 @@ class Receiver {
       req.on("data", (chunk) => (text += chunk));
       req.on("end", () => {
         const answer = this.script.shift() ?? 200;
+        this.arrivals.push(JSON.parse(text || "{}").uid);
         if (answer === "drop") {
           req.socket.destroy();
           return;
@@ -60,6 +68,7 @@ class Receiver {
 
   reset() {
     this.requests.length = 0;
+    this.arrivals.length = 0;
     this.script = [];
   }
 
@@ -69,15 +78,13 @@ class Receiver {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(check: () => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("waitFor: timed out");
-    await sleep(50);
-  }
-}
+/** Waits until the receiver has at least n requests. */
+const received = (n: number) =>
+  until(
+    `${n} request(s) at the receiver`,
+    () => receiver.requests.length,
+    (length) => length >= n,
+  );
 
 let dir: string;
 let cms: CmsHandle;
@@ -132,21 +139,25 @@ async function failures() {
   return results as Json[];
 }
 
-async function noFailuresLeft() {
-  let left: Json[] = [];
-  for (let i = 0; i < 50; i += 1) {
-    left = await failures();
-    if (left.length === 0) break;
-    await sleep(100);
-  }
-  return left;
+const noFailuresLeft = () => until("no recorded failures", failures, (left) => left.length === 0);
+
+/**
+ * What the receiver got once the CMS has settled the revalidations of every write so far
+ * (GET /api/site-cache/failures: meta.inFlight is 0): nothing more can follow from them.
+ */
+async function settled() {
+  await until(
+    "the CMS's revalidations to settle",
+    async () => (await ok("GET", "/api/site-cache/failures")).meta.inFlight as number,
+    (inFlight) => inFlight === 0,
+  );
+  return receiver.requests;
 }
 
-/** Waits for n requests, then a little longer to be sure no more come. */
-async function expectRequests(n: number, quietMs = 1_200) {
-  await waitFor(() => receiver.requests.length >= n);
-  await sleep(quietMs);
-  expect(receiver.requests).toHaveLength(n);
+/** Waits for n requests and for the CMS to settle; exactly n, all to the right place with the secret. */
+async function expectRequests(n: number) {
+  await received(n);
+  expect(await settled()).toHaveLength(n);
   for (const request of receiver.requests) {
     expect(request.url).toBe("/api/cms-revalidate");
     expect(request.authorization).toBe(`Bearer ${SECRET}`);
@@ -158,7 +169,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "cms-revalidation-"));
   await receiver.start();
   cms = await startCms({
-    port: PORT,
+    port: await getPort(),
     dbFile: path.join(dir, "cms.db"),
     fresh: true,
     env: {
@@ -186,8 +197,7 @@ describe("automatic revalidation from editor writes", () => {
   it("the seed sent nothing; a page edit+publish sends exactly one POST with its path", async () => {
     const id = await pageId("/company");
     await ok("PUT", `${PAGES}/${id}?locale=en`, { title: "Company (edited)" });
-    await sleep(800);
-    expect(receiver.requests).toHaveLength(0); // a draft save is invisible to the site
+    expect(await settled()).toHaveLength(0); // a draft save is invisible to the site
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, {});
     expect(await expectRequests(1)).toEqual([
       { uid: "api::page.page", next: { fullPaths: ["/company"], tags: pageTags(id) } },
@@ -276,9 +286,13 @@ describe("failures", () => {
       ],
     });
     expect(save.status).toBe(200);
-    await waitFor(() => receiver.script.length === 0);
+    await until(
+      "three dropped attempts",
+      () => receiver.script.length,
+      (left) => left === 0,
+    );
     // recorded as pending, then the periodic retry (every 1 s here) delivers it and removes it
-    await waitFor(() => receiver.requests.length === 1);
+    await received(1);
     expect(receiver.requests[0]!.body).toEqual({
       uid: "api::navbar.navbar",
       next: { tags: ["cms:api::navbar.navbar"] },
@@ -293,11 +307,22 @@ describe("failures", () => {
     receiver.script = [401];
     const id = await pageId("/careers");
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, {});
-    await expectRequests(1, 2_500); // longer than the retry interval: still one request
+    await expectRequests(1);
     const recorded = await failures();
     expect(recorded).toHaveLength(1);
     expect(recorded[0]!).toMatchObject({ state: "unauthorized", lastStatus: 401, uid: "api::page.page" });
     expect(readFileSync(`${cms.dbFile}.log`, "utf8")).toMatch(/401: CMS_REVALIDATE_SECRET on the CMS does not match/);
+    // Not retried: a marker recorded after it (pending: every attempt dropped) is delivered by the
+    // periodic retry, which goes through the failures oldest first. Had the 401 been retried, by
+    // that run or an earlier one, it would have arrived before the marker's delivery.
+    receiver.script = ["drop", "drop", "drop"];
+    await ok("PUT", "/content-manager/single-types/api::navbar.navbar?locale=en", {
+      links: [{ label: "Home", url: "/" }],
+    });
+    await received(2);
+    const navbar = "api::navbar.navbar";
+    expect(receiver.arrivals).toEqual(["api::page.page", navbar, navbar, navbar, navbar]);
+    await until("the marker's failure to be removed", failures, (left) => left.length === 1);
     await ok(
       "DELETE",
       `/content-manager/collection-types/api::revalidation-failure.revalidation-failure/${recorded[0]!.documentId}`,
@@ -347,14 +372,14 @@ describe("POST /api/revalidate-cache (manual)", () => {
     });
     const tags = await call("POST", "/api/revalidate-cache", { tags: ["cms:api::footer.footer"] });
     expect(tags.body.data.payload).toEqual({ uid: "api::footer.footer", next: { tags: ["cms:api::footer.footer"] } });
-    expect(await expectRequests(2, 300)).toEqual([paths.body.data.payload, tags.body.data.payload]);
+    expect(await expectRequests(2)).toEqual([paths.body.data.payload, tags.body.data.payload]);
   });
 
   it("expire: true is sent as a takedown; with no CDN purge secret on the CMS, no purge follows", async () => {
     const result = await call("POST", "/api/revalidate-cache", { tags: ["cms:api::footer.footer"], expire: true });
     expect(result.status).toBe(200);
     expect(result.body.data).toMatchObject({ accepted: true, purge: null });
-    expect(await expectRequests(1, 300)).toEqual([
+    expect(await expectRequests(1)).toEqual([
       { uid: "api::footer.footer", next: { tags: ["cms:api::footer.footer"], expire: true } },
     ]);
   });
@@ -364,7 +389,7 @@ describe("POST /api/revalidate-cache (manual)", () => {
     const result = await call("POST", "/api/revalidate-cache", { fullPaths: ["/jobs"] });
     expect(result.status).toBe(502);
     expect(result.body.data).toMatchObject({ accepted: false, status: 500, attempts: 3, recorded: true });
-    await waitFor(() => receiver.requests.length >= 4); // 3 × 500, then the periodic retry delivers it
+    await received(4); // 3 × 500, then the periodic retry delivers it
     expect(receiver.requests[3]!.body).toEqual(result.body.data.payload);
     expect(await noFailuresLeft()).toEqual([]);
   });
@@ -379,8 +404,7 @@ describe("page moves (hierarchy)", () => {
     const base = "/content-manager/collection-types/api::redirect.redirect";
     const { data: old } = await ok("POST", base, { source: "/en/rv-old", destination: "/rv-a/child", permanent: true });
     await ok("POST", `${base}/${old.documentId}/actions/publish`, {});
-    await waitFor(() => receiver.requests.length >= 5);
-    await sleep(1_000);
+    await expectRequests(5); // the four pages and the redirect, each published
     receiver.reset();
 
     await ok("POST", `${PAGES}/${child}/actions/publish?locale=en`, {
@@ -434,7 +458,6 @@ describe("page moves (hierarchy)", () => {
     const result = await call("POST", "/api/page-hierarchy/recalculate", {});
     expect(result.status).toBe(200);
     expect(result.body.data).toMatchObject({ moved: [], redirects: { created: [], updated: [], removed: [] } });
-    await sleep(500);
-    expect(receiver.requests).toHaveLength(0);
+    expect(await settled()).toHaveLength(0);
   });
 });

@@ -48,7 +48,7 @@ function registerRevalidationMiddleware(strapi, service, { isReady = () => true 
       strapi.log.error(`[revalidate] could not read ${uid} before ${action}: ${error.message}`);
     }
     const result = await next();
-    await afterCommit(strapi, async () => {
+    await afterCommit(strapi, service, async () => {
       const input = await inputAfter(strapi, service, context, target, before, result, { settleBatch, publishedPages });
       if (input) await service.revalidate(removesEntry(action) ? { ...input, expire: true } : input);
     });
@@ -114,14 +114,16 @@ async function inputAfter(strapi, service, { uid, action, params }, target, befo
   return inputFor(uid, rows, { defaultLocale });
 }
 
-/** Runs fn once the surrounding transaction (if any) has committed; never throws. */
-async function afterCommit(strapi, fn) {
-  const run = () =>
-    setImmediate(() => {
-      Promise.resolve()
-        .then(fn)
-        .catch((error) => strapi.log.error(`[revalidate] ${error.stack ?? error.message}`));
-    });
+/**
+ * Runs fn once the surrounding transaction (if any) has committed, detached and counted by the
+ * service (service.track: from the commit, so before the save is answered); never throws.
+ */
+async function afterCommit(strapi, service, fn) {
+  const run = () => {
+    service
+      .track(() => new Promise((resolve) => setImmediate(resolve)).then(fn))
+      .catch((error) => strapi.log.error(`[revalidate] ${error.stack ?? error.message}`));
+  };
   try {
     if (strapi.db.inTransaction()) {
       await strapi.db.transaction(({ onCommit }) => onCommit(run));

@@ -45,6 +45,7 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
   const retryIntervalMs = intFromEnv(env, "CMS_REVALIDATE_RETRY_INTERVAL_MS", 30_000);
   let timer = null;
   let retrying = null;
+  let inFlight = 0;
   let loggedOff = false;
   let defaultLocaleCache = { value: null, at: 0 };
 
@@ -154,6 +155,20 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
     return { sent: true, payload, ...result, ...(purge ? { purge } : {}) };
   }
 
+  /**
+   * Runs `job` (the revalidation of an editor write, detached from its save) and counts it until
+   * it settles: `inFlight()` is how many are being built or sent right now (with their retries).
+   * GET /api/site-cache/failures shows it; a test waits for 0 instead of sleeping.
+   */
+  function track(job) {
+    inFlight += 1;
+    return Promise.resolve()
+      .then(job)
+      .finally(() => {
+        inFlight -= 1;
+      });
+  }
+
   /** Retries the recorded failures (state pending; also unauthorized when includeUnauthorized). */
   async function retryFailures({ includeUnauthorized = false } = {}) {
     if (!enabled()) return { retried: 0, delivered: 0 };
@@ -215,7 +230,17 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
     timer = null;
   }
 
-  return { revalidate, retryFailures, start, stop, enabled, defaultLocale, clientUrl };
+  return {
+    revalidate,
+    retryFailures,
+    track,
+    inFlight: () => inFlight,
+    start,
+    stop,
+    enabled,
+    defaultLocale,
+    clientUrl,
+  };
 }
 
 module.exports = { createRevalidationService, FAILURE };

@@ -5,7 +5,10 @@ const { FAILURE } = require("../../../revalidation/service");
 const { describeFailure, FAILURES_SHOWN } = require("../../../revalidation/failures");
 
 module.exports = ({ strapi }) => ({
-  /** GET: the most recently tried failures (at most FAILURES_SHOWN) and how many there are. */
+  /**
+   * GET: the most recently tried failures (at most FAILURES_SHOWN), how many there are, and how
+   * many revalidations of editor writes are being sent right now (`inFlight`).
+   */
   async failures(ctx) {
     const auth = await requireAdmin(strapi, ctx, PERMISSIONS.revalidate);
     if (auth.status !== 200) return sendError(ctx, auth.status, auth.message);
@@ -13,7 +16,7 @@ module.exports = ({ strapi }) => ({
       strapi.db.query(FAILURE).findMany({ orderBy: [{ lastTriedAt: "desc" }, { id: "desc" }], limit: FAILURES_SHOWN }),
       strapi.db.query(FAILURE).count(),
     ]);
-    ctx.body = { data: rows.map(describeFailure), meta: { total } };
+    ctx.body = { data: rows.map(describeFailure), meta: { total, inFlight: revalidation().inFlight() } };
   },
 
   /** POST: sends every pending and unauthorized failure again now (rejected ones stay as they are). */
