@@ -5,6 +5,8 @@ export default [
   route("api/cdn-purge", "routes/api.cdn-purge.ts"),
   route("api/auth/*", "routes/api.auth.$.ts"),
   route("api/cms-proxy/*", "routes/api.cms-proxy.$.ts"),
+  route("api/preview", "routes/api.preview.ts"),
+  route("api/preview/exit", "routes/api.preview.exit.ts"),
   route("sign-in", "routes/sign-in.tsx"),
   route("register", "routes/register.tsx"),
   route("forgot-password", "routes/forgot-password.tsx"),

@@ -1,20 +1,42 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+
 import helmet from "helmet";
 
 import { oauthProviders } from "../app/lib/auth/providers.ts";
 import type { Env } from "../app/lib/env.server.ts";
+import { hasPreviewCookie } from "./cache/cache-key.ts";
 
 /**
  * Security headers for every response. Scripts: the HTML of a page is shared by every
  * visitor through the ISR cache, so a per-request CSP nonce cannot be used (a nonce served
  * to everyone is no secret); inline scripts are allowed and everything else is same-origin.
  * See docs/decisions/0002-csp-without-nonce.md.
+ *
+ * Framing: only this site may frame its pages (`frame-ancestors 'self'`, X-Frame-Options
+ * SAMEORIGIN), except preview answers (the preview routes, and requests carrying the preview
+ * cookie, which the page cache never answers): the CMS admin shows those in an iframe, so its
+ * origin (CMS_ADMIN_URL, else CMS_URL) may frame them, and X-Frame-Options, which cannot name an
+ * origin, is left out (docs/decisions/0015-draft-preview.md).
  */
 export function securityHeaders(env: Env) {
+  const everyone = helmetFor(env, false);
+  const preview = helmetFor(env, true);
+  return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) =>
+    (isPreviewAnswer(req) ? preview : everyone)(req, res, next);
+}
+
+function isPreviewAnswer(req: IncomingMessage): boolean {
+  return /^\/api\/preview(?:[/?]|$)/.test(req.url ?? "") || hasPreviewCookie(req.headers.cookie);
+}
+
+function helmetFor(env: Env, framedByCms: boolean) {
   const https = env.APP_PUBLIC_URL.startsWith("https:");
   const development = env.NODE_ENV === "development";
+  const cmsAdmin = new URL(env.CMS_ADMIN_URL ?? env.CMS_URL).origin;
   return helmet({
     contentSecurityPolicy: {
       directives: {
+        "frame-ancestors": framedByCms ? ["'self'", cmsAdmin] : ["'self'"],
         "script-src": ["'self'", "'unsafe-inline'"],
         // Vite's HMR client talks over a websocket in development.
         "connect-src": development ? ["'self'", "ws:", "wss:"] : ["'self'"],
@@ -29,6 +51,7 @@ export function securityHeaders(env: Env) {
     // forms must prove they come from this site (React Router and app/lib/auth check Origin).
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     crossOriginEmbedderPolicy: false,
+    xFrameOptions: framedByCms ? false : { action: "sameorigin" },
   });
 }
 

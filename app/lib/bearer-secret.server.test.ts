@@ -16,7 +16,7 @@ vi.mock("node:crypto", async (importOriginal) => {
   };
 });
 
-const { bearerMatches } = await import("./bearer-secret.server.ts");
+const { bearerMatches, secretMatches } = await import("./bearer-secret.server.ts");
 
 describe("bearerMatches", () => {
   it.each([
@@ -35,6 +35,21 @@ describe("bearerMatches", () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]![0]).toHaveLength(32);
     expect(calls[0]![1]).toHaveLength(32);
+  });
+});
+
+describe("secretMatches", () => {
+  it.each([
+    ["right-secret-0123456789", true],
+    ["right-secret-012345678", false],
+    ["", false],
+    [null, false],
+    [undefined, false],
+  ])("%s -> %s, through timingSafeEqual on two 32-byte digests", (given, expected) => {
+    calls.length = 0;
+    expect(secretMatches(given, "right-secret-0123456789")).toBe(expected);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]![0]).toHaveLength(32);
   });
 });
 

@@ -1,15 +1,20 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 
 /**
- * Whether an `Authorization` header carries `Bearer <secret>`. Both sides are hashed
- * first so the comparison takes the same time whatever the lengths, and timingSafeEqual
- * compares the digests in constant time.
+ * Whether `given` is `secret`. Both sides are hashed first so the comparison takes the same
+ * time whatever the lengths, and timingSafeEqual compares the digests in constant time. The one
+ * comparison of secrets in the site: bearer headers, the preview secret, signatures.
  */
+export function secretMatches(given: string | null | undefined, secret: string): boolean {
+  const a = createHash("sha256")
+    .update(given ?? "")
+    .digest();
+  const b = createHash("sha256").update(secret).digest();
+  return timingSafeEqual(a, b) && typeof given === "string";
+}
+
+/** Whether an `Authorization` header carries `Bearer <secret>`, compared as secretMatches does. */
 export function bearerMatches(authorization: string | null | undefined, secret: string): boolean {
   const match = /^Bearer (.+)$/.exec(authorization ?? "");
-  const given = createHash("sha256")
-    .update(match?.[1] ?? "")
-    .digest();
-  const expected = createHash("sha256").update(secret).digest();
-  return timingSafeEqual(given, expected) && match !== null;
+  return secretMatches(match?.[1] ?? "", secret) && match !== null;
 }

@@ -62,6 +62,15 @@ const envSchema = z
       .min(1_048_576, "must be at least 1048576 (1 MiB)"),
     /** Unset: the revalidation route answers 503 (revalidation is not configured). */
     CMS_REVALIDATE_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    /**
+     * The secret the CMS admin's Preview puts in GET /api/preview?secret=… (the same value in the
+     * CMS's env); unset: preview is off (the route answers 503). Development has a default.
+     */
+    CMS_PREVIEW_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    /** A Strapi API token that may read drafts, for previews only; unset: CMS_REST_READONLY_API_KEY. Server only. */
+    CMS_PREVIEW_API_TOKEN: z.string().min(16, "looks too short for a Strapi API token").optional(),
+    /** The address editors open the CMS admin at, allowed to frame preview answers; unset: CMS_URL. */
+    CMS_ADMIN_URL: httpUrl("the CMS admin's public address, e.g. https://cms.example.com").optional(),
     /** Unset: no metrics endpoint. */
     METRICS_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
     SESSION_AUTH_SECRET: z
@@ -209,6 +218,8 @@ function withDefaults(source: NodeJS.ProcessEnv): Record<string, string | undefi
     CMS_URL: DEVELOPMENT_CMS_URL,
     // Development only: production must set its own (the schema requires it there).
     SESSION_AUTH_SECRET: "development-only-session-secret-not-for-production",
+    // The CMS has the same development default (cms/src/preview/), so the admin's Preview works.
+    CMS_PREVIEW_SECRET: "development-only-preview-secret",
     CMS_REST_READONLY_API_KEY: given.CMS_REST_READONLY_API_KEY ? undefined : readDevelopmentToken(source),
     ...given,
   };

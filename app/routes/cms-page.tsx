@@ -2,13 +2,15 @@ import { BlocksRenderer } from "@strapi/blocks-react-renderer";
 import { data, isRouteErrorResponse, redirect } from "react-router";
 
 import type { Route } from "./+types/cms-page";
+import { PreviewBar } from "../components/preview-bar.tsx";
 import { findPage, findPageLocales, findRedirect } from "../lib/cms/content.server.ts";
 import { withCmsErrors } from "../lib/cms/http-errors.server.ts";
 import { getEnv } from "../lib/env.server.ts";
 import { localePrefixedPath, parseLocalePath } from "../lib/locale-path.ts";
 import { localeConfig } from "../lib/locales.server.ts";
 import { safeRedirectTarget } from "../lib/redirect-target.ts";
-import { cmsContext } from "../lib/request-context.server.ts";
+import { isPreviewRequest, PREVIEW_NO_STORE } from "../lib/preview/preview-cookie.server.ts";
+import { cmsContext, markDynamic } from "../lib/request-context.server.ts";
 import { headMeta, pageHead, SITE_NAME } from "../lib/seo/head.ts";
 
 const NOT_FOUND = { message: "There is no page at this address." };
@@ -17,21 +19,34 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The path is canonical already: other spellings were redirected before the router (server/app.ts).
   const url = new URL(request.url);
   const config = localeConfig();
+  const env = getEnv();
+  // Preview (a valid signed cookie, docs/cms-contract.md "Preview"): the draft, for this visitor
+  // alone. The page cache never answers such a request (server/cache/cache-key.ts) and the
+  // render is marked personal as well, so it is never stored.
+  const preview = isPreviewRequest(request, env.CMS_PREVIEW_SECRET);
+  if (preview) markDynamic(context);
+  const headers = preview ? PREVIEW_NO_STORE : undefined;
   const target = parseLocalePath(url.pathname, config);
-  if (!target) throw data(NOT_FOUND, { status: 404 });
+  if (!target) throw data(NOT_FOUND, { status: 404, headers });
 
   const cms = context.get(cmsContext);
+  const draft = preview
+    ? env.CMS_PREVIEW_API_TOKEN
+      ? { apiToken: env.CMS_PREVIEW_API_TOKEN, variable: "CMS_PREVIEW_API_TOKEN" }
+      : { apiToken: env.CMS_REST_READONLY_API_KEY, variable: "CMS_REST_READONLY_API_KEY" }
+    : undefined;
   return withCmsErrors(async () => {
-    const page = await findPage(cms, target.fullPath, target.locale);
+    const page = await findPage(cms, target.fullPath, target.locale, draft);
     if (page) {
-      const env = getEnv();
       // One more CMS request, for hreflang, and only where there is another locale to point to.
       const translations =
         config.locales.length > 1
           ? await findPageLocales(cms, page.documentId, localePrefixedPath(page.fullPath, page.locale))
           : [];
       const origin = new URL(env.APP_PUBLIC_URL).origin;
-      return { page, head: pageHead({ page, translations, origin, cmsUrl: env.CMS_URL, config }) };
+      const head = pageHead({ page, translations, origin, cmsUrl: env.CMS_URL, config });
+      const exitHref = `/api/preview/exit?${new URLSearchParams({ path: url.pathname })}`;
+      return data({ page, head, preview: preview ? { exitHref } : null }, { headers });
     }
 
     const entry = await findRedirect(cms, localePrefixedPath(target.fullPath, target.locale));
@@ -39,13 +54,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (entry && !destination) console.error(`[cms] redirect ${entry.source} has an unusable destination`);
     if (destination) throw redirect(destination, entry.permanent ? 308 : 307);
 
-    throw data(NOT_FOUND, { status: 404 });
+    throw data(NOT_FOUND, { status: 404, headers });
   });
 }
 
-export default function CmsPage({ loaderData: { page } }: Route.ComponentProps) {
+/** A preview answer's no-store headers (the loader's, or those of the 404 it threw). */
+export function headers({ loaderHeaders, errorHeaders }: Route.HeadersArgs) {
+  return errorHeaders ?? loaderHeaders;
+}
+
+export default function CmsPage({ loaderData: { page, preview } }: Route.ComponentProps) {
   return (
     <article className="cms-page">
+      {preview && <PreviewBar exitHref={preview.exitHref} />}
       <h1>{page.title}</h1>
       <BlocksRenderer content={page.body} />
     </article>

@@ -1,5 +1,7 @@
 "use strict";
 
+const { allowedOrigins, createPreviewHandler, previewSettings } = require("../src/preview");
+
 module.exports = ({ env }) => ({
   // SERVE_ADMIN=false skips the admin panel: `strapi start` then needs no `strapi build` (used by tests).
   serveAdminPanel: env.bool("SERVE_ADMIN", true),
@@ -16,6 +18,15 @@ module.exports = ({ env }) => ({
   },
   secrets: {
     encryptionKey: env("ENCRYPTION_KEY"),
+  },
+  // The Preview tab: the site's draft page in an iframe (src/preview/, docs/cms-contract.md "Preview").
+  // Off in production without CMS_PREVIEW_SECRET. allowedOrigins is added to the admin's CSP frame-src.
+  preview: {
+    enabled: previewSettings() !== null,
+    config: {
+      allowedOrigins: allowedOrigins(),
+      handler: createPreviewHandler(() => global.strapi),
+    },
   },
   flags: {
     nps: env.bool("FLAG_NPS", false),

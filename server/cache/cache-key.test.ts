@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { hasSessionCookie, pageKeyOf, SESSION_VARIANT_SUFFIX } from "./cache-key.ts";
+import { bypassesPageCache, hasSessionCookie, pageKeyOf, SESSION_VARIANT_SUFFIX } from "./cache-key.ts";
 import { declaredQueryParams } from "./declared-query.ts";
 
 const none = () => [];
@@ -61,5 +61,19 @@ describe("declared query parameters", () => {
     expect(declared("/company")).toEqual([]);
     expect(declared("/")).toEqual([]);
     expect(declared("/_root.data")).toEqual([]);
+  });
+});
+
+describe("requests the page cache neither answers nor stores", () => {
+  it.each([
+    [{ cookie: "site_preview=v1.1.abc" }, true],
+    [{ cookie: "a=1; site_preview=x; b=2" }, true],
+    [{ authorization: "Bearer x" }, true],
+    [{ cookie: "site_preview=" }, false],
+    [{ cookie: "xsite_preview=1; better-auth.session_token=abc" }, false],
+    [{ cookie: undefined }, false],
+    [{}, false],
+  ])("%j -> %s", (headers, bypass) => {
+    expect(bypassesPageCache(headers)).toBe(bypass);
   });
 });

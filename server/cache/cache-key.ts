@@ -8,6 +8,8 @@
  * out of the cache.
  */
 
+import { PREVIEW_COOKIE } from "../../app/lib/preview/cookie-name.ts";
+
 /** Query parameters React Router itself reads: always part of the key. */
 const FRAMEWORK_PARAMS = ["_routes"];
 
@@ -19,6 +21,24 @@ export const SESSION_VARIANT_SUFFIX = "#session";
 
 export function hasSessionCookie(cookieHeader: string | undefined): boolean {
   return cookieHeader !== undefined && SESSION_COOKIE.test(cookieHeader);
+}
+
+/** The preview cookie (app/lib/preview/), present with any value: its signature is checked by the render. */
+const PREVIEW_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)${PREVIEW_COOKIE}=[^;\\s]`);
+
+/**
+ * Whether the page cache must neither answer this request nor store its answer: it carries an
+ * Authorization header, or a preview cookie (drafts: docs/decisions/0015-draft-preview.md). The
+ * one decision, for the fast path (serveFreshHit) and the middleware alike. The cookie's mere
+ * presence counts: a forged one costs its sender an uncached render of the published page,
+ * which an Authorization header costs too.
+ */
+export function bypassesPageCache(headers: { authorization?: string; cookie?: string }): boolean {
+  return Boolean(headers.authorization) || hasPreviewCookie(headers.cookie);
+}
+
+export function hasPreviewCookie(cookieHeader: string | undefined): boolean {
+  return cookieHeader !== undefined && PREVIEW_COOKIE_PATTERN.test(cookieHeader);
 }
 
 export interface PageKey {

@@ -4,7 +4,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { LRUCache } from "lru-cache";
 
-import { hasSessionCookie, pageKeyOf, type PageKey } from "./cache-key.ts";
+import { bypassesPageCache, hasSessionCookie, pageKeyOf, type PageKey } from "./cache-key.ts";
 import { pathTag } from "./invalidations.ts";
 import type { CacheStatus, IsrCache, Rendered } from "./isr-cache.ts";
 
@@ -123,7 +123,7 @@ export function serveFreshHit(
   req: IncomingMessage,
   res: ServerResponse,
 ): boolean {
-  if ((req.method !== "GET" && req.method !== "HEAD") || req.headers.authorization || !req.url) return false;
+  if ((req.method !== "GET" && req.method !== "HEAD") || bypassesPageCache(req.headers) || !req.url) return false;
   const entry = cache.peekFresh(requestKey(req, declaredQuery).key);
   if (!entry) return false;
   writeCached(req, res, entry.value, "HIT");
@@ -150,8 +150,7 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
     try {
       const page = requestKey(req, options.declaredQuery);
       const variant = { signedIn: page.key !== page.url };
-      const visitorSpecific =
-        Boolean(req.headers.authorization) || (Boolean(req.headers.cookie) && personal.has(page.url));
+      const visitorSpecific = bypassesPageCache(req.headers) || (Boolean(req.headers.cookie) && personal.has(page.url));
       if (visitorSpecific) return await sendPersonal(req, res, variant);
       const served = await options.cache.get(page.key, path, () =>
         renderShared(`${options.origin}${page.url}`, path, variant, options),

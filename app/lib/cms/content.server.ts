@@ -1,7 +1,7 @@
 import type { BlocksContent } from "@strapi/blocks-react-renderer";
 import * as z from "zod";
 
-import { CMS_REVALIDATE, cmsDocumentTag, cmsTag, type CmsClient } from "./client.server.ts";
+import { CMS_REVALIDATE, cmsDocumentTag, cmsTag, type CmsClient, type CmsFetchOptions } from "./client.server.ts";
 import { CmsError } from "./errors.server.ts";
 import { localePrefixedPath } from "../locale-path.ts";
 
@@ -75,9 +75,18 @@ export type Navigation = z.infer<typeof navigationSchema>;
 const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 const single = <T extends z.ZodType>(item: T) => z.object({ data: item });
 
-/** The published page at `fullPath` in `locale`, or null. */
-export async function findPage(cms: CmsClient, fullPath: string, locale: string): Promise<Page | null> {
+/**
+ * The published page at `fullPath` in `locale`, or null. With `draft` (preview): its draft
+ * version, read with that token, never cached (docs/cms-contract.md, "Preview").
+ */
+export async function findPage(
+  cms: CmsClient,
+  fullPath: string,
+  locale: string,
+  draft?: CmsFetchOptions["draft"],
+): Promise<Page | null> {
   const { data } = await cms.get("/api/pages", listOf(pageSchema), {
+    draft,
     query: {
       filters: { fullPath: { $eq: fullPath } },
       locale,

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+
+import {
+  clearPreviewCookie,
+  isPreviewRequest,
+  PREVIEW_MAX_AGE_SECONDS,
+  previewCookieAttributes,
+  previewCookieOf,
+  setPreviewCookie,
+  signPreviewCookie,
+  verifyPreviewCookie,
+} from "./preview-cookie.server.ts";
+
+const SECRET = "preview-secret-0123456789";
+const NOW = Date.UTC(2026, 0, 1, 12);
+
+describe("the preview cookie", () => {
+  it("verifies what the same secret signed, until it expires", () => {
+    const value = signPreviewCookie(SECRET, NOW);
+    expect(verifyPreviewCookie(value, SECRET, NOW)).toBe(true);
+    expect(verifyPreviewCookie(value, SECRET, NOW + (PREVIEW_MAX_AGE_SECONDS - 1) * 1000)).toBe(true);
+    expect(verifyPreviewCookie(value, SECRET, NOW + PREVIEW_MAX_AGE_SECONDS * 1000)).toBe(false);
+  });
+
+  it("refuses another secret's signature, a changed expiry and anything malformed", () => {
+    const value = signPreviewCookie(SECRET, NOW);
+    const [, expires, signature] = value.split(".");
+    expect(verifyPreviewCookie(signPreviewCookie("another-secret-0123456789", NOW), SECRET, NOW)).toBe(false);
+    // Pushing the expiry further out breaks the signature.
+    expect(verifyPreviewCookie(`v1.${Number(expires) + 60}.${signature}`, SECRET, NOW)).toBe(false);
+    for (const forged of [undefined, "", "1", "v1", `v1.${expires}`, `v1.${expires}.`, `v2.${expires}.${signature}`]) {
+      expect(verifyPreviewCookie(forged, SECRET, NOW)).toBe(false);
+    }
+    expect(verifyPreviewCookie(`v1.${expires}.${signature!.slice(0, -1)}A`, SECRET, NOW)).toBe(
+      signature!.endsWith("A"),
+    );
+  });
+
+  it("refuses a signed expiry further out than a preview lasts (a cookie signed by a later clock)", () => {
+    const early = NOW - 2 * PREVIEW_MAX_AGE_SECONDS * 1000;
+    expect(verifyPreviewCookie(signPreviewCookie(SECRET, NOW), SECRET, early)).toBe(false);
+  });
+
+  it("is read from a Cookie header among others", () => {
+    const value = signPreviewCookie(SECRET, NOW);
+    expect(previewCookieOf(`a=1; site_preview=${value}; b=2`)).toBe(value);
+    expect(previewCookieOf("a=1; xsite_preview=1")).toBeUndefined();
+    expect(previewCookieOf(null)).toBeUndefined();
+    const now = signPreviewCookie(SECRET);
+    const request = new Request("http://site.test/", { headers: { cookie: `site_preview=${now}` } });
+    expect(isPreviewRequest(request, SECRET)).toBe(true);
+    expect(isPreviewRequest(request, undefined)).toBe(false);
+    expect(isPreviewRequest(new Request("http://site.test/"), SECRET)).toBe(false);
+  });
+
+  it("is httpOnly, and SameSite=None; Secure; Partitioned where browsers keep Secure cookies", () => {
+    expect(previewCookieAttributes("https://www.example.com")).toBe(
+      "Path=/; HttpOnly; SameSite=None; Secure; Partitioned",
+    );
+    expect(previewCookieAttributes("http://localhost:3000")).toContain("SameSite=None; Secure");
+    expect(previewCookieAttributes("http://127.0.0.1:3000")).toBe("Path=/; HttpOnly; SameSite=Lax");
+    expect(setPreviewCookie(SECRET, "https://www.example.com", NOW)).toMatch(
+      /^site_preview=v1\.\d+\.[\w-]{43}; Max-Age=3600; Path=\/; HttpOnly; SameSite=None; Secure; Partitioned$/,
+    );
+    expect(clearPreviewCookie("https://www.example.com")).toMatch(
+      /^site_preview=; Max-Age=0; Expires=Thu, 01 Jan 1970/,
+    );
+  });
+});

@@ -1,0 +1,78 @@
+import { createHmac } from "node:crypto";
+
+import { secretMatches } from "../bearer-secret.server.ts";
+import { PREVIEW_COOKIE } from "./cookie-name.ts";
+
+/**
+ * The preview cookie: `v1.<expiry, Unix seconds>.<HMAC-SHA256 of it, base64url>`, keyed with
+ * CMS_PREVIEW_SECRET. Nobody without the secret can make one, and one that leaks stops working
+ * at its expiry (1 h). Checked on every render that reads drafts (app/routes/cms-page.tsx).
+ * docs/decisions/0015-draft-preview.md says why a signed cookie and why these attributes.
+ */
+
+/** How long a preview lasts after the admin opened it (seconds). */
+export const PREVIEW_MAX_AGE_SECONDS = 60 * 60;
+
+const signature = (expires: number, secret: string) =>
+  createHmac("sha256", secret).update(`preview-cookie:v1:${expires}`).digest("base64url");
+
+/** A cookie value valid until now + PREVIEW_MAX_AGE_SECONDS. */
+export function signPreviewCookie(secret: string, nowMs = Date.now()): string {
+  const expires = Math.floor(nowMs / 1000) + PREVIEW_MAX_AGE_SECONDS;
+  return `v1.${expires}.${signature(expires, secret)}`;
+}
+
+/** Whether `value` is a preview cookie this secret signed and that has not expired. */
+export function verifyPreviewCookie(value: string | undefined, secret: string, nowMs = Date.now()): boolean {
+  const match = /^v1\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(value ?? "");
+  const expires = match ? Number(match[1]) : 0;
+  // Compared even for a malformed value, so a wrong cookie takes as long as a right one.
+  const valid = secretMatches(match?.[2] ?? "", signature(expires, secret)) && match !== null;
+  const now = Math.floor(nowMs / 1000);
+  return valid && expires > now && expires <= now + PREVIEW_MAX_AGE_SECONDS;
+}
+
+/** The preview cookie's value in a Cookie header, if any (the last one wins, as for browsers' order). */
+export function previewCookieOf(cookieHeader: string | null | undefined): string | undefined {
+  let found: string | undefined;
+  for (const part of (cookieHeader ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at !== -1 && part.slice(0, at).trim() === PREVIEW_COOKIE) found = part.slice(at + 1).trim();
+  }
+  return found;
+}
+
+/** Whether the request carries a valid preview cookie: the render shows drafts. */
+export function isPreviewRequest(request: Request, secret: string | undefined): boolean {
+  if (!secret) return false;
+  return verifyPreviewCookie(previewCookieOf(request.headers.get("cookie")), secret);
+}
+
+/**
+ * The cookie's attributes. The CMS admin shows the site in an iframe: when the admin is another
+ * site, a cookie set and read there must be `SameSite=None; Secure` (and `Partitioned`, so
+ * browsers that block third-party cookies keep it, in the admin's partition). Browsers keep
+ * Secure cookies only from https, and from http://localhost. Any other http address (a local
+ * test on 127.0.0.1) gets `SameSite=Lax`: preview then works when the admin is on the same site.
+ */
+export function previewCookieAttributes(publicUrl: string): string {
+  const url = new URL(publicUrl);
+  const secureContext = url.protocol === "https:" || url.hostname === "localhost";
+  return secureContext ? "Path=/; HttpOnly; SameSite=None; Secure; Partitioned" : "Path=/; HttpOnly; SameSite=Lax";
+}
+
+export function setPreviewCookie(secret: string, publicUrl: string, nowMs = Date.now()): string {
+  const value = signPreviewCookie(secret, nowMs);
+  return `${PREVIEW_COOKIE}=${value}; Max-Age=${PREVIEW_MAX_AGE_SECONDS}; ${previewCookieAttributes(publicUrl)}`;
+}
+
+export function clearPreviewCookie(publicUrl: string): string {
+  return `${PREVIEW_COOKIE}=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; ${previewCookieAttributes(publicUrl)}`;
+}
+
+/** Headers of every preview answer: never stored by a browser, a CDN or any cache between. */
+export const PREVIEW_NO_STORE: Record<string, string> = {
+  "cache-control": "private, no-store",
+  "cdn-cache-control": "no-store",
+  "surrogate-control": "no-store",
+};

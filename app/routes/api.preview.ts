@@ -1,0 +1,28 @@
+import { getEnv } from "../lib/env.server.ts";
+import { localeConfig } from "../lib/locales.server.ts";
+import { clearPreviewCookie, PREVIEW_NO_STORE, setPreviewCookie } from "../lib/preview/preview-cookie.server.ts";
+import { readPreviewRequest } from "../lib/preview/preview-request.server.ts";
+
+/**
+ * GET /api/preview?secret=…&path=…&locale=…&status=draft|published: where the CMS admin's
+ * Preview (cms/config/admin.js) points. `draft` sets the signed preview cookie and redirects to
+ * the page, which then shows its draft; `published` clears it and redirects to the page as
+ * everybody sees it. docs/cms-contract.md, "Preview".
+ */
+export function loader({ request }: { request: Request }) {
+  const env = getEnv();
+  const asked = readPreviewRequest(new URL(request.url).searchParams, env.CMS_PREVIEW_SECRET, localeConfig());
+  if (!asked.ok) {
+    return new Response(`${asked.message}\n`, {
+      status: asked.status,
+      headers: { ...PREVIEW_NO_STORE, "content-type": "text/plain; charset=utf-8" },
+    });
+  }
+  const cookie = asked.enter
+    ? setPreviewCookie(env.CMS_PREVIEW_SECRET!, env.APP_PUBLIC_URL)
+    : clearPreviewCookie(env.APP_PUBLIC_URL);
+  return new Response(null, {
+    status: 307,
+    headers: { ...PREVIEW_NO_STORE, location: asked.location, "set-cookie": cookie },
+  });
+}

@@ -1,0 +1,66 @@
+"use strict";
+
+/**
+ * Strapi's Preview (config/admin.js → `preview`): the admin asks the handler for a front-end URL
+ * per document, locale and status, and shows it in an iframe. The URL is the site's
+ * `GET /api/preview?secret=…&path=…&locale=…&status=…` (docs/cms-contract.md, "Preview"), which
+ * sets the site's preview cookie and redirects to the page.
+ *
+ * - page: its `fullPath` in that locale and status (`draft` or `published`);
+ * - navbar, footer (single types, no drafts): shown on every page, previewed on the locale's home page;
+ * - anything else (redirects): no preview (null: the admin shows no Preview button).
+ */
+
+const PAGE = "api::page.page";
+const SHOWN_ON_EVERY_PAGE = new Set(["api::navbar.navbar", "api::footer.footer"]);
+/** The front end's development default is the same (app/lib/env.server.ts). */
+const DEVELOPMENT_SECRET = "development-only-preview-secret";
+
+/** CLIENT_URL and CMS_PREVIEW_SECRET, or null when preview is off (production without a secret). */
+function previewSettings(env = process.env) {
+  const clientUrl = (env.CLIENT_URL || "http://localhost:3000").replace(/\/+$/, "");
+  const secret = env.CMS_PREVIEW_SECRET || (env.NODE_ENV === "production" ? "" : DEVELOPMENT_SECRET);
+  return secret ? { clientUrl, secret } : null;
+}
+
+/** The origins the admin's CSP must allow in `frame-src`: the site's. */
+function allowedOrigins(env = process.env) {
+  const settings = previewSettings(env);
+  return settings ? [new URL(settings.clientUrl).origin] : [];
+}
+
+/** The site's preview URL for a page path (fullPath) in a locale. */
+function previewUrl(settings, { path, locale, status }) {
+  const params = new URLSearchParams({
+    secret: settings.secret,
+    path,
+    status: status === "published" ? "published" : "draft",
+  });
+  if (locale) params.set("locale", locale);
+  return `${settings.clientUrl}/api/preview?${params}`;
+}
+
+/** Which page of the site shows this document, or null. */
+async function previewPath(strapi, uid, { documentId, locale, status }) {
+  if (SHOWN_ON_EVERY_PAGE.has(uid)) return "/";
+  if (uid !== PAGE || !documentId) return null;
+  const documents = strapi.documents(uid);
+  const query = { documentId, locale: locale || undefined, fields: ["fullPath"] };
+  // The published tab of a page whose published version is gone falls back to the draft's path.
+  const found =
+    (await documents.findOne({ ...query, status: status === "published" ? "published" : "draft" })) ??
+    (await documents.findOne({ ...query, status: "draft" }));
+  return found?.fullPath || null;
+}
+
+/** The `preview.config.handler` of config/admin.js. */
+function createPreviewHandler(getStrapi, env = process.env) {
+  return async (uid, params) => {
+    const settings = previewSettings(env);
+    if (!settings) return null;
+    const path = await previewPath(getStrapi(), uid, params);
+    return path ? previewUrl(settings, { path, locale: params.locale, status: params.status }) : null;
+  };
+}
+
+module.exports = { allowedOrigins, createPreviewHandler, previewSettings, previewUrl, DEVELOPMENT_SECRET };

@@ -1,0 +1,236 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import getPort from "get-port";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { signPreviewCookie } from "../../app/lib/preview/preview-cookie.server.ts";
+import { startApp, type AppHandle } from "../support/app-server.ts";
+import { startCms, type CmsHandle } from "../support/cms-server.ts";
+import { StrapiAdmin } from "../support/strapi-admin.ts";
+import { until } from "../support/wait.ts";
+
+// Draft preview through the real Strapi (docs/cms-contract.md, "Preview"): the CMS's Preview
+// handler builds the site's /api/preview URL, the site checks it, sets its signed cookie and
+// shows the draft to that visitor only: never cached, never served from the cache, while
+// everybody else keeps getting the published page from the cache. The production build.
+const SECRET = "preview-secret-integration-0123456789";
+const PAGES = "/content-manager/collection-types/api::page.page";
+const dir = mkdtempSync(path.join(tmpdir(), "preview-"));
+let cms: CmsHandle;
+let app: AppHandle;
+let admin: StrapiAdmin;
+
+beforeAll(async () => {
+  const [cmsPort, appPort] = [await getPort(), await getPort()];
+  cms = await startCms({
+    port: cmsPort,
+    dbFile: path.join(dir, "cms.db"),
+    fresh: true,
+    env: { CLIENT_URL: `http://127.0.0.1:${appPort}`, CMS_PREVIEW_SECRET: SECRET },
+  });
+  app = await startApp({
+    port: appPort,
+    env: { CMS_URL: cms.url, CMS_REST_READONLY_API_KEY: cms.token, CMS_PREVIEW_SECRET: SECRET },
+  });
+  admin = await StrapiAdmin.login(cms.url);
+}, 240_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await cms?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function get(pagePath: string, cookie?: string) {
+  const response = await fetch(`${app.url}${pagePath}`, {
+    redirect: "manual",
+    headers: cookie ? { cookie } : {},
+  });
+  const header = (name: string) => response.headers.get(name);
+  return { status: response.status, header, cache: header("x-cache"), text: await response.text() };
+}
+
+/** The `name=value` part of a preview answer's Set-Cookie, and the whole header. */
+async function enterPreview(query: Record<string, string>) {
+  const answer = await get(`/api/preview?${new URLSearchParams({ secret: SECRET, ...query })}`);
+  expect(answer.status).toBe(307);
+  const setCookie = answer.header("set-cookie") ?? "";
+  return { answer, setCookie, cookie: setCookie.split(";")[0]! };
+}
+
+/** A published page (title `published`) whose draft then gets the title `draft`, unpublished. */
+async function pageWithDraft(slug: string, published: string, draft: string): Promise<string> {
+  const { data } = (await admin.call("POST", `${PAGES}?locale=en`, { title: published, slug })) as {
+    data: { documentId: string };
+  };
+  await admin.call("POST", `${PAGES}/${data.documentId}/actions/publish?locale=en`, {});
+  await admin.call("PUT", `${PAGES}/${data.documentId}?locale=en`, { title: draft });
+  return data.documentId;
+}
+
+const frameAncestors = (answer: { header: (name: string) => string | null }) =>
+  /frame-ancestors ([^;]*)/.exec(answer.header("content-security-policy") ?? "")?.[1];
+
+describe("GET /api/preview: bad input", () => {
+  it("a wrong or missing secret is 401 with a message, and sets no cookie", async () => {
+    for (const secret of [undefined, "wrong-secret-0123456789"]) {
+      const query = new URLSearchParams({ path: "/", locale: "en", ...(secret ? { secret } : {}) });
+      const answer = await get(`/api/preview?${query}`);
+      expect(answer.status).toBe(401);
+      expect(answer.text).toMatch(/Wrong or missing preview secret.*CMS_PREVIEW_SECRET/);
+      expect(answer.header("set-cookie")).toBeNull();
+      expect(answer.header("cache-control")).toBe("private, no-store");
+    }
+  });
+
+  it("a path that is not a site path is 400; a locale the site does not serve is 404", async () => {
+    for (const bad of ["https://evil.example/x", "//evil.example", "/a/../b", "/api/cms-revalidate"]) {
+      const answer = await get(`/api/preview?${new URLSearchParams({ secret: SECRET, path: bad })}`);
+      expect(answer.status, bad).toBe(400);
+      expect(answer.text).toMatch(/path must be/);
+      expect(answer.header("location")).toBeNull();
+    }
+    const french = await get(`/api/preview?${new URLSearchParams({ secret: SECRET, path: "/", locale: "fr" })}`);
+    expect(french.status).toBe(404);
+    expect(french.text).toMatch(/no locale "fr".*en, de/);
+    expect(french.header("set-cookie")).toBeNull();
+  });
+});
+
+describe("preview of a draft", () => {
+  it("shows the draft to the previewer only: never stored, never served from the cache; others get the published page", async () => {
+    const slug = `preview-${Date.now().toString(36)}`;
+    await pageWithDraft(slug, "Published words", "Draft words");
+
+    // A normal visitor: the published page, then from the cache.
+    expect((await get(`/${slug}`)).text).toContain("Published words");
+    await until(
+      "the published page to be a HIT",
+      () => get(`/${slug}`),
+      (answer) => answer.cache === "HIT",
+    );
+
+    const { answer: entered, setCookie, cookie } = await enterPreview({ path: `/${slug}`, locale: "en" });
+    expect(entered.header("location")).toBe(`/${slug}`);
+    expect(setCookie).toMatch(/^site_preview=v1\.\d+\.[\w-]{43}; Max-Age=3600; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(entered.header("cache-control")).toBe("private, no-store");
+    expect(frameAncestors(entered)).toBe(`'self' ${cms.url}`);
+
+    // The previewer and a normal visitor at the same time.
+    const [preview, other] = await Promise.all([get(`/${slug}`, cookie), get(`/${slug}`)]);
+    expect(preview.status).toBe(200);
+    expect(preview.text).toContain("Draft words");
+    expect(preview.text).not.toContain("Published words");
+    expect(preview.text).toContain("Preview: draft");
+    expect(preview.text).toContain(`href="/api/preview/exit?path=%2F${slug}"`);
+    expect(preview.cache).toBe("BYPASS");
+    expect(preview.header("cache-control")).toBe("private, no-store");
+    expect(preview.header("cdn-cache-control")).toBe("no-store");
+    expect(preview.header("surrogate-control")).toBe("no-store");
+    // The CMS admin's iframe may show it; X-Frame-Options would forbid that.
+    expect(frameAncestors(preview)).toBe(`'self' ${cms.url}`);
+    expect(preview.header("x-frame-options")).toBeNull();
+    // No token in what the browser gets.
+    expect(preview.text).not.toContain(cms.token);
+
+    expect(other).toMatchObject({ status: 200, cache: "HIT" });
+    expect(other.text).toContain("Published words");
+    expect(other.text).not.toContain("Preview: draft");
+    expect(frameAncestors(other)).toBe("'self'");
+    expect(other.header("x-frame-options")).toBe("SAMEORIGIN");
+
+    // Client-side navigation (.data) in preview: the draft too, not the cached data.
+    const data = await get(`/${slug}.data`, cookie);
+    expect(data.text).toContain("Draft words");
+    expect(data.cache).toBe("BYPASS");
+
+    // Afterwards the cache still holds, and serves, the published page.
+    const after = await get(`/${slug}`);
+    expect(after).toMatchObject({ status: 200, cache: "HIT" });
+    expect(after.text).toContain("Published words");
+    expect(after.text).not.toContain("Draft words");
+  }, 60_000);
+
+  it("a page that was never published: previewable, a 404 for everybody else", async () => {
+    const slug = `preview-new-${Date.now().toString(36)}`;
+    await admin.call("POST", `${PAGES}?locale=en`, { title: "Not yet published", slug });
+    const { cookie } = await enterPreview({ path: `/${slug}`, locale: "en", status: "draft" });
+    expect((await get(`/${slug}`, cookie)).text).toContain("Not yet published");
+    expect((await get(`/${slug}`)).status).toBe(404);
+  }, 30_000);
+
+  it("another locale: the URL the CMS's Preview handler makes leads to the German draft", async () => {
+    const documentId = await admin.pageDocumentId("/company", "en");
+    await admin.call("PUT", `${PAGES}/${documentId}?locale=de`, { title: "Unternehmen (Entwurf)" });
+    const query = new URLSearchParams({ documentId, locale: "de", status: "draft" });
+    const { data } = (await admin.call("GET", `/content-manager/preview/url/api::page.page?${query}`)) as {
+      data: { url: string };
+    };
+    const url = new URL(data.url);
+    expect(`${url.origin}${url.pathname}`).toBe(`${app.url}/api/preview`);
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      secret: SECRET,
+      path: "/company",
+      locale: "de",
+      status: "draft",
+    });
+
+    const { answer, cookie } = await enterPreview(Object.fromEntries(url.searchParams));
+    expect(answer.header("location")).toBe("/de/company");
+    const preview = await get("/de/company", cookie);
+    expect(preview.text).toContain("Unternehmen (Entwurf)");
+    expect(preview.text).toContain("Preview: draft");
+    expect((await get("/de/company")).text).not.toContain("Unternehmen (Entwurf)");
+  }, 30_000);
+
+  it("single types: the navbar previews on its locale's home page, published (it has no drafts)", async () => {
+    const { data } = (await admin.call("GET", "/content-manager/preview/url/api::navbar.navbar?locale=de")) as {
+      data: { url: string };
+    };
+    const url = new URL(data.url);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({ path: "/", locale: "de", status: "published" });
+    const { answer, setCookie } = await enterPreview(Object.fromEntries(url.searchParams));
+    expect(answer.header("location")).toBe("/de");
+    expect(setCookie).toMatch(/^site_preview=; Max-Age=0;/);
+  }, 30_000);
+});
+
+describe("leaving the preview", () => {
+  it("status=published through the same route clears the cookie; so does /api/preview/exit", async () => {
+    const leave = await enterPreview({ path: "/company", locale: "en", status: "published" });
+    expect(leave.answer.header("location")).toBe("/company");
+    expect(leave.setCookie).toMatch(
+      /^site_preview=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=\/; HttpOnly/,
+    );
+
+    const exit = await get("/api/preview/exit?path=%2Fde%2Fcompany", "site_preview=x");
+    expect(exit.status).toBe(303);
+    expect(exit.header("location")).toBe("/de/company");
+    expect(exit.header("set-cookie")).toMatch(/^site_preview=; Max-Age=0;/);
+    expect((await get("/api/preview/exit?path=https%3A%2F%2Fevil.example")).header("location")).toBe("/");
+  });
+});
+
+describe("a cookie the site did not sign", () => {
+  it("forged, expired or signed with another secret: the published page, no preview bar", async () => {
+    const slug = `preview-forged-${Date.now().toString(36)}`;
+    await pageWithDraft(slug, "Published only", "Secret draft");
+    const future = Math.floor(Date.now() / 1000) + 600;
+    for (const cookie of [
+      `site_preview=v1.${future}.${"A".repeat(43)}`,
+      `site_preview=${signPreviewCookie("another-secret-0123456789")}`,
+      `site_preview=${signPreviewCookie(SECRET, Date.now() - 2 * 60 * 60 * 1000)}`,
+      "site_preview=1",
+    ]) {
+      const answer = await get(`/${slug}`, cookie);
+      expect(answer.status, cookie).toBe(200);
+      expect(answer.text).toContain("Published only");
+      expect(answer.text).not.toContain("Secret draft");
+      expect(answer.text).not.toContain("Preview: draft");
+      // Still never stored: whatever the cookie holds, a request with one bypasses the cache.
+      expect(answer.cache).toBe("BYPASS");
+    }
+  }, 30_000);
+});
