@@ -232,7 +232,7 @@ describe("the admin's Site cache page: recorded revalidation failures", () => {
     for (const [method, apiPath] of [
       ["GET", FAILURES],
       ["POST", `${FAILURES}/retry`],
-    ]) {
+    ] as const) {
       expect((await call(method, apiPath)).status, `${method} ${apiPath} without a token`).toBe(401);
       const refused = await call(method, apiPath, method === "POST" ? {} : undefined, tokens.author);
       expect(refused.status, `${method} ${apiPath} as an Author`).toBe(403);

@@ -1,9 +1,15 @@
+import { execSync } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 
 import getPort from "get-port";
 import { describe, expect, it } from "vitest";
 
-import { spawnApp, startApp } from "../support/app-server.ts";
+import { projectRoot, spawnApp, startApp } from "../support/app-server.ts";
+
+/** What Vite 8.1+ prints about @react-router/dev 7's own servers; scripts/quiet-vite-envfile.mjs drops it. */
+const ENV_FILE_WARNING = "The `envFile` option is deprecated";
 
 describe("starting the site", () => {
   it("refuses to start in production with a missing required variable, and says which", async () => {
@@ -29,8 +35,28 @@ describe("starting the site", () => {
       const response = await fetch(`${app.url}/@vite/client`);
       expect(response.status).toBe(200);
       expect(await response.text()).toContain("[vite] connecting...");
+      // React Router's config loader and child compiler have started by now: not one envFile warning.
+      expect(app.output()).toContain("Site ready at");
+      expect(app.output()).not.toContain(ENV_FILE_WARNING);
     } finally {
       await app.stop();
     }
+  }, 60_000);
+
+  it("`npm run build` prints no envFile deprecation warning (checked without a second build)", () => {
+    const { build } = (
+      JSON.parse(readFileSync(path.join(projectRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts;
+    // The CLI's first Vite server starts before vite.config.ts is read: the filter is loaded first.
+    const cli = "node --import ./scripts/quiet-vite-envfile.mjs node_modules/.bin/react-router";
+    expect(build).toContain(`${cli} build `);
+    // `routes` goes through the same config loader as `build` does first, without building.
+    const run = (command: string) => execSync(`${command} routes 2>&1`, { cwd: projectRoot, encoding: "utf8" });
+    const output = run(cli);
+    expect(output).toContain('<Route file="root.tsx">');
+    expect(output).not.toContain(ENV_FILE_WARNING);
+    // The control: without the filter it is printed. When this fails, @react-router/dev no longer
+    // passes envFile: remove the filter (see its file).
+    expect(run("node_modules/.bin/react-router")).toContain(ENV_FILE_WARNING);
   }, 60_000);
 });
