@@ -151,6 +151,15 @@ describe("CMS HTTP helper: the answer", () => {
     });
   });
 
+  it("keeps Strapi's message when the body leaves out its name or details", async () => {
+    const { cms } = http(
+      json(400, { data: null, error: { status: 400, message: "Email or Username are already taken" } }),
+    );
+    expect(await failure(cms.json({ path: "/api/x" }))).toMatchObject({
+      strapiError: { name: "Error", message: "Email or Username are already taken", details: undefined },
+    });
+  });
+
   it("an error answer that is not Strapi's shape still maps by status, with no Strapi error", async () => {
     const { cms } = http(() => new Response("<html>Bad gateway</html>", { status: 502 }));
     expect(await failure(cms.json({ path: "/api/x" }))).toMatchObject({

@@ -60,13 +60,14 @@ export interface CmsHttp {
   json<Schema extends z.ZodType>(request: CmsRequest, schema: Schema): Promise<z.output<Schema>>;
 }
 
-const strapiErrorSchema = z.object({
-  error: z.object({
-    name: z.string().catch("Error"),
-    message: z.string().catch(""),
-    details: z.unknown(),
-  }),
-});
+/** Strapi's error body; a field that is missing or not a string is read as empty, not as "no error". */
+const strapiErrorSchema = z
+  .object({ error: z.record(z.string(), z.unknown()) })
+  .transform(({ error }): StrapiError => ({
+    name: typeof error.name === "string" ? error.name : "Error",
+    message: typeof error.message === "string" ? error.message : "",
+    details: error.details,
+  }));
 
 /** An error answer larger than this is not read for Strapi's explanation. */
 const MAX_ERROR_BODY_CHARS = 64 * 1024;
@@ -176,5 +177,5 @@ async function readStrapiError(response: Response): Promise<StrapiError | undefi
   } catch {
     return undefined;
   }
-  return strapiErrorSchema.safeParse(parsed).data?.error;
+  return strapiErrorSchema.safeParse(parsed).data;
 }
