@@ -1,5 +1,7 @@
 import type { Route } from "./+types/api.cms-proxy.$";
 import { getServerSession } from "../lib/auth/session.server.ts";
+import { CmsError } from "../lib/cms/errors.server.ts";
+import { createCmsHttp } from "../lib/cms/http.server.ts";
 import { allowedProxyPath } from "../lib/cms/proxy-policy.ts";
 import { getEnv } from "../lib/env.server.ts";
 
@@ -20,14 +22,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!session) return Response.json({ error: "Sign in first." }, { status: 401, headers });
 
   const env = getEnv();
+  const cms = createCmsHttp({ baseUrl: env.CMS_URL, timeoutMs: env.CMS_FETCH_TIMEOUT_MS });
   try {
-    const upstream = await fetch(`${env.CMS_URL}/api/${path}`, {
-      headers: { accept: "application/json", authorization: `Bearer ${session.cmsJWT}` },
-      signal: AbortSignal.timeout(env.CMS_FETCH_TIMEOUT_MS),
+    // The visitor going away stops the call; the answer streams through, status as it is.
+    const upstream = await cms.send({
+      path: `/api/${path}`,
+      credential: { userJWT: session.cmsJWT },
+      signal: request.signal,
     });
+    // None of the CMS's own headers (cookies, banners, its content type) reach the browser: ours only.
     headers.set("content-type", "application/json");
-    return new Response(await upstream.text(), { status: upstream.status, headers });
-  } catch {
+    return new Response(upstream.body, { status: upstream.status, headers });
+  } catch (error) {
+    if (!(error instanceof CmsError)) throw error;
     return Response.json({ error: "The content service is unavailable." }, { status: 503, headers });
   }
 }
