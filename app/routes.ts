@@ -1,8 +1,6 @@
 import { type RouteConfig, index, route } from "@react-router/dev/routes";
 
 export default [
-  route("api/cms-revalidate", "routes/api.cms-revalidate.ts"),
-  route("api/cdn-purge", "routes/api.cdn-purge.ts"),
   route("api/auth/*", "routes/api.auth.$.ts"),
   route("api/cms-proxy/*", "routes/api.cms-proxy.$.ts"),
   route("api/preview", "routes/api.preview.ts"),

@@ -3,9 +3,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import compression from "compression";
-import express, { type RequestHandler } from "express";
+import express from "express";
 
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server.ts";
+import { createRedisClients } from "../app/lib/redis.server.ts";
+import type { App, AppDeps } from "./app.ts";
+import { createPageCache } from "./cache/index.ts";
+import { serveFreshHit } from "./cache/response-cache.ts";
 import { operationalRoutes } from "./operational-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { trustProxySetting } from "./web-http.ts";
@@ -14,6 +18,8 @@ import { trustProxySetting } from "./web-http.ts";
  * The Express host. Development: Vite's middleware (HMR) and the app loaded through
  * Vite on every request. Production: the built client with long-lived caching for
  * hashed assets, and the built request handler (server/app.ts) from build/server.
+ * This is where the process's services are made, once: the configuration, the Redis
+ * connections and the page cache; everything else receives them.
  */
 
 function loadEnv(): Env {
@@ -31,17 +37,16 @@ const env = loadEnv();
 // build/server-entry.mjs (`npm run build`, production); both sit one level below the root.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const host = express();
-/** Production: cached pages are answered before Express (see server/cache/response-cache.ts). */
+const redis = createRedisClients(env.REDIS_URL);
+const cache = createPageCache(env, redis, console);
+/** Production: fresh cached pages are answered before Express (see server/cache/response-cache.ts). */
 let serveCachedPage: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
-/** Production: the cache is warmed in the background once the server listens. */
-let warmCache: (selfUrl: string) => void = () => {};
 host.disable("x-powered-by");
 host.set("trust proxy", trustProxySetting(env.TRUST_PROXY));
 host.use(securityHeaders(env));
-// /healthz and /readyz, before static files, Vite, the page cache and the app: they depend on
-// none of those, are never cached or rate-limited, and answer alike in development and
-// production (server/operational-routes.ts says why here and not beside /metrics in app.ts).
-const operational = operationalRoutes({ cmsUrl: env.CMS_URL, redisUrl: env.REDIS_URL });
+// /healthz, /readyz, /metrics, /api/cms-revalidate, /api/cdn-purge, before static files, Vite,
+// the page cache and the app: never cached or rate-limited, alike in development and production.
+const operational = operationalRoutes({ config: env, redis: redis.commands(), cache });
 host.use(operational.router);
 host.use(compression());
 
@@ -51,21 +56,23 @@ if (env.NODE_ENV === "production") {
   host.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
   host.use(express.static(client, { maxAge: "1h", index: false }));
   const build = (await import(path.join(root, "build/server/index.js"))) as {
-    app: RequestHandler;
-    serveCachedPage: (req: IncomingMessage, res: ServerResponse) => boolean;
-    warmCache: (selfUrl: string) => void;
+    createApp: (deps: AppDeps) => App;
   };
-  serveCachedPage = build.serveCachedPage;
-  warmCache = build.warmCache;
-  host.use(build.app);
+  const app = build.createApp({ config: env, cache });
+  serveCachedPage = (req, res) => serveFreshHit(cache.pages, app.declaredQuery, req, res);
+  host.use(app.handler);
 } else {
   const vite = await import("vite");
   const viteDevServer = await vite.createServer({ root, server: { middlewareMode: true } });
   host.use(viteDevServer.middlewares);
+  const apps = new WeakMap<object, App>();
   host.use(async (req, res, next) => {
     try {
-      const source = (await viteDevServer.ssrLoadModule("./server/app.ts")) as { app: RequestHandler };
-      await source.app(req, res, next);
+      const source = (await viteDevServer.ssrLoadModule("./server/app.ts")) as { createApp: (deps: AppDeps) => App };
+      // Vite hands out the same module until an edit reloads it: one app per module instance.
+      let app = apps.get(source);
+      if (!app) apps.set(source, (app = source.createApp({ config: env, cache })));
+      await app.handler(req, res, next);
     } catch (error) {
       if (error instanceof Error) viteDevServer.ssrFixStacktrace(error);
       next(error);
@@ -82,7 +89,7 @@ server.headersTimeout = 66_000;
 server.listen(env.PORT, env.HOST, () => {
   console.log(`Site ready at ${env.APP_PUBLIC_URL} (listening on ${env.HOST}:${env.PORT}, ${env.NODE_ENV})`);
   const local = ["0.0.0.0", "::"].includes(env.HOST) ? "127.0.0.1" : env.HOST;
-  warmCache(`http://${local.includes(":") ? `[${local}]` : local}:${env.PORT}`);
+  cache.warm(`http://${local.includes(":") ? `[${local}]` : local}:${env.PORT}`);
 });
 server.on("error", (error: NodeJS.ErrnoException) => {
   console.error(
@@ -96,7 +103,7 @@ server.on("error", (error: NodeJS.ErrnoException) => {
 function shutDown(signal: string) {
   console.log(`${signal} received, closing the server`);
   operational.drain();
-  server.close(() => process.exit(0));
+  server.close(() => void redis.close().finally(() => process.exit(0)));
   // Keep-alive connections must not hold the process forever.
   setTimeout(() => process.exit(0), 5_000).unref();
   server.closeIdleConnections();

@@ -1,32 +1,46 @@
-import express, { type Response } from "express";
-import { Redis } from "ioredis";
+import express, { type Request as ExpressRequest, type Response as ExpressResponse } from "express";
+import type { Redis } from "ioredis";
+
+import { bearerMatches } from "../app/lib/bearer-secret.server.ts";
+import { cdnProviderOf, handleCdnPurge } from "../app/lib/cdn/purge.server.ts";
+import type { Env } from "../app/lib/env.server.ts";
+import { localeConfigOf } from "../app/lib/locales.server.ts";
+import { handleRevalidation } from "../app/lib/revalidation/handle-revalidation.server.ts";
+import type { PageCache } from "./cache/index.ts";
+import { sendWebResponse, toWebRequest } from "./web-http.ts";
 
 /**
- * `GET /healthz` and `GET /readyz`, for load balancers and orchestrators.
+ * The routes that operate the site rather than show it, answered by the Express host
+ * (server/index.ts) before static files, Vite, the page cache and the app, next to the state
+ * they read or change:
  *
- * - `/healthz` (liveness): 200 as long as the process answers HTTP. It looks at nothing else,
+ * - `GET /healthz` (liveness): 200 as long as the process answers HTTP. It looks at nothing else,
  *   so a CMS or Redis outage never gets healthy instances restarted.
- * - `/readyz` (readiness): 200 when the CMS answers `GET /_health` and, with REDIS_URL, Redis
- *   answers PING, each within `timeoutMs`; otherwise 503 with `down` naming what failed.
- *   While the process shuts down it answers 503 too, so a balancer stops sending traffic.
+ * - `GET /readyz` (readiness): 200 when the CMS answers `GET /_health` and, with REDIS_URL, Redis
+ *   answers PING (on the process's shared connection), each within `timeoutMs`; otherwise 503
+ *   with `down` naming what failed. While the process shuts down it answers 503 too, so a
+ *   balancer stops sending traffic.
+ * - `GET /metrics` (METRICS_SECRET): the page cache's counters and the process's metrics.
+ * - `POST /api/cms-revalidate` (CMS_REVALIDATE_SECRET): marks pages and CMS data stale in the
+ *   page cache (app/lib/revalidation/handle-revalidation.server.ts), straight on the cache's
+ *   revalidator: the request never goes through React Router.
+ * - `POST /api/cdn-purge` (CMS_CDN_PURGE_SECRET): evicts pages from the CDN (app/lib/cdn/).
  *
- * Both answer `cache-control: no-store` and JSON that names checks, never addresses, URLs or
- * error messages (the CMS URL or REDIS_URL may carry credentials, and these routes are public
+ * The probes answer `cache-control: no-store` and JSON that names checks, never addresses, URLs
+ * or error messages (the CMS URL or REDIS_URL may carry credentials, and these routes are public
  * unless the proxy hides them). Failures are logged on each change of state, not per probe.
- *
- * Where: server/index.ts mounts these on the Express host, before static files, Vite and the
- * app (server/app.ts). Not beside /metrics in server/app.ts: /metrics reads the page cache's
- * state, these read none of the app's; here the page cache's middleware never sees them (so
- * never stores them), no rate limit applies, and they work alike in development and
- * production (in development Vite reloads server/app.ts on edits, which would reopen the
- * Redis connection each time).
+ * Being on the host, none of these is ever stored by the page cache or rate-limited, and they
+ * work alike in development and production (where Vite reloads server/app.ts on edits).
  * One readiness check runs at a time and its result is reused for `reuseMs`: a burst of
  * probes (or of public requests) costs the CMS at most one `/_health` call per second.
  */
 
 export interface OperationalOptions {
-  cmsUrl: string;
-  redisUrl?: string;
+  config: Env;
+  /** The process's shared Redis command connection (with REDIS_URL): readiness PINGs it. */
+  redis?: Redis;
+  /** The page cache that /metrics reads and the revalidation route changes; without it those answer 404. */
+  cache?: Pick<PageCache, "metrics" | "revalidator">;
   /** How long each dependency may take to answer (ms). */
   timeoutMs?: number;
   /** How long a readiness result is reused (ms). */
@@ -41,7 +55,7 @@ export function operationalRoutes(options: OperationalOptions) {
   const timeoutMs = options.timeoutMs ?? 2_000;
   const reuseMs = options.reuseMs ?? 1_000;
   const log = options.log ?? console.warn;
-  const redis = options.redisUrl ? readinessRedis(options.redisUrl, timeoutMs) : undefined;
+  const { config, redis } = options;
   let draining = false;
   let last: { at: number; result: Readiness } | undefined;
   let running: Promise<Readiness> | undefined;
@@ -49,7 +63,7 @@ export function operationalRoutes(options: OperationalOptions) {
 
   async function checkCms(): Promise<Check> {
     try {
-      const response = await fetch(`${options.cmsUrl}/_health`, {
+      const response = await fetch(`${config.CMS_URL}/_health`, {
         signal: AbortSignal.timeout(timeoutMs),
         redirect: "manual",
       });
@@ -99,7 +113,7 @@ export function operationalRoutes(options: OperationalOptions) {
     return running;
   }
 
-  const send = (res: Response, status: number, body: unknown) =>
+  const send = (res: ExpressResponse, status: number, body: unknown) =>
     res.status(status).set("cache-control", "no-store").json(body);
 
   const router = express.Router();
@@ -112,6 +126,7 @@ export function operationalRoutes(options: OperationalOptions) {
     const down = Object.entries(checks).flatMap(([name, result]) => (result.status === "down" ? [name] : []));
     send(res, ready ? 200 : 503, { status: ready ? "ready" : "not ready", down, checks });
   });
+  if (options.cache) cacheRoutes(router, options.cache, { ...options, log });
 
   return {
     router,
@@ -119,23 +134,61 @@ export function operationalRoutes(options: OperationalOptions) {
     drain() {
       draining = true;
     },
-    close() {
-      redis?.disconnect();
-    },
   };
 }
 
-/** Its own connection, quiet (the readiness log says when Redis goes down), failing fast. */
-function readinessRedis(url: string, timeoutMs: number): Redis {
-  const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 1_000),
+/** /metrics, /api/cms-revalidate and /api/cdn-purge: what operates on the page cache and the CDN. */
+function cacheRoutes(
+  router: express.Router,
+  cache: NonNullable<OperationalOptions["cache"]>,
+  options: OperationalOptions & { log: (line: string) => void },
+) {
+  const { config, log } = options;
+  const origin = new URL(config.APP_PUBLIC_URL).origin;
+  const locales = localeConfigOf(config);
+  const cdn = cdnProviderOf(config);
+
+  router.get("/metrics", async (req, res, next) => {
+    if (!config.METRICS_SECRET) return next();
+    if (!bearerMatches(req.headers.authorization, config.METRICS_SECRET)) {
+      res.status(401).set("www-authenticate", "Bearer").type("text/plain").send("Wrong or missing metrics secret.\n");
+      return;
+    }
+    res
+      .type(cache.metrics.contentType)
+      .set("cache-control", "no-store")
+      .send(await cache.metrics.metrics());
   });
-  redis.on("error", () => {});
-  return redis;
+
+  /** A POST-only endpoint: the Fetch handler answers POST; anything else is 405, as before. */
+  const postOnly =
+    (handle: (request: Request) => Promise<Response>) =>
+    async (req: ExpressRequest, res: ExpressResponse, next: express.NextFunction) => {
+      try {
+        const answer =
+          req.method === "POST"
+            ? await handle(toWebRequest(req, res, origin))
+            : Response.json({ error: "Use POST." }, { status: 405, headers: { allow: "POST" } });
+        await sendWebResponse(res, answer, req.method);
+      } catch (error) {
+        next(error);
+      }
+    };
+  router.all(
+    "/api/cms-revalidate",
+    postOnly((request) =>
+      handleRevalidation(request, {
+        secret: config.CMS_REVALIDATE_SECRET,
+        revalidator: cache.revalidator,
+        locales,
+        log,
+      }),
+    ),
+  );
+  router.all(
+    "/api/cdn-purge",
+    postOnly((request) => handleCdnPurge(request, { secret: config.CMS_CDN_PURGE_SECRET, provider: cdn, log })),
+  );
 }
 
 function whenReady(redis: Redis, timeoutMs: number): Promise<void> {

@@ -25,28 +25,8 @@ export const renderFlagsContext = createContext<{ dynamic: boolean }>();
  */
 export const visitorContext = createContext<{ signedIn: boolean }>({ signedIn: false });
 
-/**
- * How hard a revalidation hits, as Next.js's revalidateTag(tag, profile): "max" marks entries
- * stale (served once more while regenerated); `{ expire: 0 }` expires them (takedowns: the next
- * visitor gets a fresh render, never the old page).
- */
-export type RevalidationProfile = "max" | { expire: 0 };
-
-/** What the revalidation route acts on: the cache's invalidation records. */
-export interface Revalidator {
-  revalidatePath(path: string, profile?: RevalidationProfile): void;
-  revalidateTag(tag: string, profile: RevalidationProfile): void;
-  /**
-   * Resolves once what was revalidated so far has reached the other instances (numbered and
-   * published by Redis), or could not (Redis down: held, sent when it is back).
-   */
-  shared?(): Promise<void>;
-}
-export const revalidatorContext = createContext<Revalidator>();
-
 export interface SharedServices {
   dataCache?: CmsDataCache;
-  revalidator: Revalidator;
 }
 
 /**
@@ -64,7 +44,6 @@ export function createRequestContext(
   const calls: CmsCallRecord[] = [];
   context.set(cmsCallsContext, calls);
   context.set(renderFlagsContext, { dynamic: false });
-  context.set(revalidatorContext, services.revalidator);
   context.set(
     cmsContext,
     createCmsClient({

@@ -1,6 +1,6 @@
 import * as z from "zod";
 
-import { getEnv, type Env } from "../env.server.ts";
+import type { Env } from "../env.server.ts";
 import { jsonAnswer, readSecuredJson } from "../secured-json-post.server.ts";
 import { describeIssues } from "../revalidation/payload.server.ts";
 import {
@@ -45,7 +45,8 @@ export const purgePayloadSchema = z
     message: "must list paths or tags, or set everything: true",
   });
 
-export function cdnProviderFromEnv(env: Env): CdnProvider | null {
+/** The CDN the configuration names (CDN_PROVIDER), or null for none. */
+export function cdnProviderOf(env: Env): CdnProvider | null {
   const options = { siteUrl: env.APP_PUBLIC_URL, timeoutMs: env.CMS_FETCH_TIMEOUT_MS };
   switch (env.CDN_PROVIDER) {
     case "cloudflare":
@@ -71,10 +72,7 @@ export function cdnProviderFromEnv(env: Env): CdnProvider | null {
 
 export async function handleCdnPurge(
   request: Request,
-  deps: { secret: string | undefined; provider: CdnProvider | null; log?: (line: string) => void } = {
-    secret: getEnv().CMS_CDN_PURGE_SECRET,
-    provider: cdnProviderFromEnv(getEnv()),
-  },
+  deps: { secret: string | undefined; provider: CdnProvider | null; log?: (line: string) => void },
 ): Promise<Response> {
   const log = deps.log ?? ((line: string) => console.log(line));
   const read = await readSecuredJson(request, {

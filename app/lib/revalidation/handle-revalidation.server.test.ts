@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import type { RevalidationProfile, Revalidator } from "../request-context.server.ts";
+import type { RevalidationProfile, Revalidator } from "./revalidator.ts";
 import { handleRevalidation } from "./handle-revalidation.server.ts";
 import { revalidationPayloadSchema } from "./payload.server.ts";
 

@@ -1,6 +1,6 @@
 import type { LocaleConfig } from "../locale-path.ts";
 import { withDefaultLocaleVariants } from "../locale-path.ts";
-import type { RevalidationProfile, Revalidator } from "../request-context.server.ts";
+import type { RevalidationProfile, Revalidator } from "./revalidator.ts";
 import { jsonAnswer, readSecuredJson } from "../secured-json-post.server.ts";
 import { describeIssues, revalidationPayloadSchema } from "./payload.server.ts";
 
