@@ -40,7 +40,8 @@ function helmetFor(env: Env, framedByCms: boolean) {
         "script-src": ["'self'", "'unsafe-inline'"],
         // Vite's HMR client talks over a websocket in development.
         "connect-src": development ? ["'self'", "ws:", "wss:"] : ["'self'"],
-        "img-src": ["'self'", "data:", env.CMS_URL],
+        // CMS media: the site's own /uploads/* proxy ('self'), or CMS_MEDIA_URL (app/lib/cms/media.ts).
+        "img-src": ["'self'", "data:", env.CMS_URL, ...(env.CMS_MEDIA_URL ? [new URL(env.CMS_MEDIA_URL).origin] : [])],
         // The OAuth sign-in form is answered with a redirect to the provider.
         "form-action": ["'self'", ...oauthProviders(env).map((provider) => provider.origin)],
         "upgrade-insecure-requests": https ? [] : null,

@@ -13,5 +13,7 @@ module.exports = ({ env }) => {
     app: {
       keys: env.array("APP_KEYS"),
     },
+    // Where uploads are written (<public>/uploads) and served from. Tests give each database its own.
+    dirs: { public: env("CMS_PUBLIC_DIR", "./public") },
   };
 };

@@ -217,10 +217,10 @@ describe("the head of a CMS page", () => {
     expect(metaContent(tags, "og:type")).toEqual(["website"]);
     expect(metaContent(tags, "og:locale")).toEqual(["en"]);
     expect(metaContent(tags, "og:locale:alternate")).toEqual(["de"]);
-    expect(metaContent(tags, "og:image")).toEqual([`${site.cms.url}/uploads/share.png`]);
+    expect(metaContent(tags, "og:image")).toEqual([`${PUBLIC}/uploads/share.png`]);
     expect(metaContent(tags, "og:image:alt")).toEqual(["The Acme logo"]);
     expect(metaContent(tags, "twitter:card")).toEqual(["summary_large_image"]);
-    expect(metaContent(tags, "twitter:image")).toEqual([`${site.cms.url}/uploads/share.png`]);
+    expect(metaContent(tags, "twitter:image")).toEqual([`${PUBLIC}/uploads/share.png`]);
   });
 
   it("points to the canonical URL from every spelling and locale of the page, the home page too", async () => {

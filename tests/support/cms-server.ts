@@ -13,7 +13,9 @@ import { fileURLToPath } from "node:url";
  * build in cms/build, see ensureAdminBuild().
  *
  * The CMS seeds itself on start (demo content, admin user, read-only API token) and writes the
- * token's plain key to a file next to the database; that key is returned as `token`.
+ * token's plain key to a file next to the database; that key is returned as `token`. Uploads
+ * (the seed's image, files a test uploads) go to `<dbFile>.public/uploads`, removed with a
+ * fresh database, so test runs leave nothing in cms/public.
  */
 
 const cmsRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../cms");
@@ -111,13 +113,16 @@ function listFiles(dir: string): string[] {
 export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
   const dbFile = path.resolve(opts.dbFile);
   const tokenFile = `${dbFile}.readonly-token`;
+  // Uploads go next to the database, not into cms/public: a fresh start does not pile up files there.
+  const publicDir = `${dbFile}.public`;
   const logFile = path.resolve(opts.logFile ?? `${dbFile}.log`);
   mkdirSync(path.dirname(dbFile), { recursive: true });
   mkdirSync(path.dirname(logFile), { recursive: true });
   if (opts.fresh) {
-    for (const file of [dbFile, `${dbFile}-journal`, `${dbFile}-wal`, `${dbFile}-shm`, tokenFile])
-      rmSync(file, { force: true });
+    for (const file of [dbFile, `${dbFile}-journal`, `${dbFile}-wal`, `${dbFile}-shm`, tokenFile, publicDir])
+      rmSync(file, { force: true, recursive: true });
   }
+  mkdirSync(path.join(publicDir, "uploads"), { recursive: true });
 
   const url = `http://127.0.0.1:${opts.port}`;
   if (await isHealthy(url)) {
@@ -138,6 +143,7 @@ export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
         DATABASE_CLIENT: "sqlite",
         DATABASE_FILENAME: dbFile,
         CMS_READONLY_TOKEN_FILE: tokenFile,
+        CMS_PUBLIC_DIR: publicDir,
         SERVE_ADMIN: opts.serveAdmin ? "true" : "false",
         STRAPI_TELEMETRY_DISABLED: "true",
         STRAPI_DISABLE_UPDATE_NOTIFICATION: "true",

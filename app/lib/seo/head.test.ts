@@ -25,7 +25,7 @@ const base: PageHeadInput = {
     { locale: "de", fullPath: "/careers" },
   ],
   origin: "https://www.example.com",
-  cmsUrl: "https://cms.example.com",
+  mediaBase: null,
   config,
 };
 
@@ -56,7 +56,7 @@ describe("the head of a CMS page", () => {
       "og:url=https://www.example.com/de/careers",
       "og:locale=de",
       "og:locale:alternate=en",
-      "og:image=https://cms.example.com/uploads/share.png",
+      "og:image=https://www.example.com/uploads/share.png",
       "og:image:type=image/png",
       "og:image:width=1200",
       "og:image:height=630",
@@ -64,7 +64,7 @@ describe("the head of a CMS page", () => {
       "twitter:card=summary_large_image",
       "twitter:title=Karriere | Acme",
       "twitter:description=Arbeiten bei Acme.",
-      "twitter:image=https://cms.example.com/uploads/share.png",
+      "twitter:image=https://www.example.com/uploads/share.png",
       "twitter:image:alt=The Acme logo",
     ]);
   });

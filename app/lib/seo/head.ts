@@ -1,11 +1,12 @@
 import type { MetaDescriptor } from "react-router";
 
+import { absoluteMediaUrl, type MediaBase } from "../cms/media.ts";
 import type { LocaleConfig } from "../locale-path.ts";
-import { absoluteMediaUrl, canonicalPageUrl } from "./site-url.ts";
+import { canonicalPageUrl } from "./site-url.ts";
 
 /**
  * A CMS page's head: title, description, canonical URL, hreflang alternates, Open Graph and
- * Twitter tags. pageHead() runs in the loader (it needs APP_PUBLIC_URL and CMS_URL); headMeta()
+ * Twitter tags. pageHead() runs in the loader (it needs APP_PUBLIC_URL and CMS_MEDIA_URL); headMeta()
  * turns its result into the route's `meta` descriptors, on the server and in the browser alike.
  */
 
@@ -54,12 +55,12 @@ export interface PageHeadInput {
   translations: ReadonlyArray<{ locale: string; fullPath: string }>;
   /** APP_PUBLIC_URL's origin. */
   origin: string;
-  /** CMS_URL: relative media URLs are made absolute with it. */
-  cmsUrl: string;
+  /** CMS_MEDIA_URL, or null: relative media URLs are then the site's own (app/lib/cms/media.ts). */
+  mediaBase: MediaBase;
   config: LocaleConfig;
 }
 
-export function pageHead({ page, translations, origin, cmsUrl, config }: PageHeadInput): PageHead {
+export function pageHead({ page, translations, origin, mediaBase, config }: PageHeadInput): PageHead {
   const seo = page.seo;
   const byLocale = new Map(translations.map((translation) => [translation.locale, translation.fullPath]));
   byLocale.set(page.locale, page.fullPath);
@@ -73,7 +74,7 @@ export function pageHead({ page, translations, origin, cmsUrl, config }: PageHea
     localized.length < 2 ? [] : [...localized, ...(fallback ? [{ hrefLang: "x-default", href: fallback.href }] : [])];
 
   const image = seo?.shareImage;
-  const imageUrl = image ? absoluteMediaUrl(image.url, cmsUrl) : null;
+  const imageUrl = image ? absoluteMediaUrl(image.url, mediaBase, origin) : null;
   return {
     title: seo?.metaTitle || `${page.title} | ${SITE_NAME}`,
     description: seo?.metaDescription || null,

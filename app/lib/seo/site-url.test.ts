@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { absoluteMediaUrl, canonicalPageUrl } from "./site-url.ts";
+import { canonicalPageUrl } from "./site-url.ts";
 
 const config = { locales: ["en", "de"], defaultLocale: "en" };
 const origin = "https://www.example.com";
@@ -27,21 +27,5 @@ describe("canonicalPageUrl", () => {
     expect(canonicalPageUrl(origin, "/careers", "fr", config)).toBeNull();
     expect(canonicalPageUrl(origin, "/a/../b", "en", config)).toBeNull();
     expect(canonicalPageUrl(origin, "/a/./b", "en", config)).toBeNull();
-  });
-});
-
-describe("absoluteMediaUrl", () => {
-  it("puts CMS_URL before Strapi's relative upload paths", () => {
-    expect(absoluteMediaUrl("/uploads/a.png", "https://cms.example.com")).toBe("https://cms.example.com/uploads/a.png");
-    expect(absoluteMediaUrl("/uploads/a.png", "https://example.com/cms")).toBe("https://example.com/cms/uploads/a.png");
-  });
-
-  it("keeps absolute http(s) URLs of cloud providers and refuses anything else", () => {
-    expect(absoluteMediaUrl("https://bucket.s3.amazonaws.com/a.png", "https://cms.example.com")).toBe(
-      "https://bucket.s3.amazonaws.com/a.png",
-    );
-    expect(absoluteMediaUrl("//evil.example/a.png", "https://cms.example.com")).toBeNull();
-    expect(absoluteMediaUrl("javascript:alert(1)", "https://cms.example.com")).toBeNull();
-    expect(absoluteMediaUrl("uploads/a.png", "https://cms.example.com")).toBeNull();
   });
 });

@@ -2,8 +2,8 @@ import { canonicalPath } from "../canonical-url.ts";
 import { localePrefixedPath, localizedPath, parseLocalePath, type LocaleConfig } from "../locale-path.ts";
 
 /**
- * Absolute URLs the site gives out about itself (canonical, hreflang, sitemap) and about CMS
- * media (og:image). Pure: the caller passes APP_PUBLIC_URL's origin and CMS_URL.
+ * Absolute URLs the site gives out about itself (canonical, hreflang, sitemap). Pure: the caller
+ * passes APP_PUBLIC_URL's origin. CMS media URLs: app/lib/cms/media.ts.
  */
 
 /**
@@ -27,18 +27,4 @@ export function canonicalPageUrl(
     if (back && back.locale === locale && back.fullPath === fullPath) return `${origin}${canonical.path}`;
   }
   return null;
-}
-
-/**
- * A CMS media URL made absolute: `/uploads/a.png` (Strapi's local provider) is put after
- * CMS_URL; an absolute http(s) URL (a cloud provider) is kept; anything else gives null.
- */
-export function absoluteMediaUrl(url: string, cmsUrl: string): string | null {
-  if (url.startsWith("/") && !url.startsWith("//")) return `${cmsUrl}${url}`;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.href : null;
-  } catch {
-    return null;
-  }
 }

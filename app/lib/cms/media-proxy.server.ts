@@ -1,0 +1,123 @@
+/**
+ * `GET /uploads/*`: the CMS's uploaded files, streamed through the site (app/routes/uploads.$.ts).
+ * Strapi's local provider gives relative `/uploads/<name>_<hash>.<ext>` URLs; the site answers
+ * them on its own origin, so the CMS need not be public and the CSP's img-src 'self' covers them
+ * (docs/decisions/0017). Only paths under /uploads/ are ever asked of the CMS; everything else
+ * is a 404. The body is piped through as it arrives, never held whole in memory. Not in the page
+ * cache (server/app.ts isCacheablePath): browsers and CDNs keep the files, for a year, since
+ * Strapi names each upload with a hash of its own and never reuses a name.
+ */
+
+export const MEDIA_CACHE_CONTROL = "public, max-age=31536000, immutable";
+
+/**
+ * An uploaded file is shown, never run: an SVG or an HTML file opened at its address on the
+ * site's origin gets no scripts, no plugins and an origin of its own. Added to the site's own
+ * policy (two policies: both apply).
+ */
+export const MEDIA_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
+
+/** Request headers passed to the CMS: conditional and range requests (video, large files). */
+const FORWARDED_REQUEST_HEADERS = ["range", "if-range", "if-none-match", "if-modified-since"];
+/** Answer headers passed back. Nothing else of the CMS's (cookies, its own cache policy, server). */
+const FORWARDED_RESPONSE_HEADERS = [
+  "content-type",
+  "content-length",
+  "content-range",
+  "accept-ranges",
+  "etag",
+  "last-modified",
+];
+/** CMS statuses passed through as they are. */
+const PASSED_STATUSES = new Set([200, 206, 304, 416]);
+
+export interface MediaProxyConfig {
+  /** CMS_URL. */
+  cmsUrl: string;
+  /** CMS_FETCH_TIMEOUT_MS: how long the CMS has to start answering (the body may take longer). */
+  timeoutMs: number;
+  fetch?: typeof fetch;
+  log?: (line: string) => void;
+}
+
+/**
+ * The CMS path for a site path under /uploads/, each segment decoded, checked and encoded again;
+ * null for anything else: another prefix, an empty or dot segment, an encoded slash, backslash or
+ * control character, a broken percent-encoding.
+ */
+export function uploadPathOf(pathname: string): string | null {
+  const prefix = "/uploads/";
+  if (!pathname.startsWith(prefix)) return null;
+  const segments: string[] = [];
+  for (const raw of pathname.slice(prefix.length).split("/")) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    if (segment === "" || segment === "." || segment === ".." || /[/\\\u0000-\u001f\u007f]/.test(segment)) {
+      return null;
+    }
+    segments.push(encodeURIComponent(segment));
+  }
+  return `${prefix}${segments.join("/")}`;
+}
+
+function plain(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(`${message}\n`, {
+    status,
+    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
+/** Answers one GET or HEAD request for an uploaded file. */
+export async function proxyUpload(request: Request, config: MediaProxyConfig): Promise<Response> {
+  const log = config.log ?? ((line: string) => console.error(line));
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    return plain(405, "Uploaded files can only be read (GET or HEAD).", { allow: "GET, HEAD" });
+  }
+  const path = uploadPathOf(new URL(request.url).pathname);
+  if (!path) return plain(404, "There is no file at this address.");
+
+  const headers = new Headers();
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  // The timeout covers the CMS's first answer only: a large file may stream for longer. The
+  // visitor going away (the request's signal) ends the transfer at any point.
+  const started = new AbortController();
+  const timer = setTimeout(() => started.abort(new DOMException("timeout", "TimeoutError")), config.timeoutMs);
+  let upstream: Response;
+  try {
+    upstream = await (config.fetch ?? fetch)(`${config.cmsUrl}${path}`, {
+      method: request.method,
+      headers,
+      redirect: "manual",
+      signal: AbortSignal.any([started.signal, request.signal]),
+    });
+  } catch (error) {
+    if (request.signal.aborted) throw error;
+    log(`[media] ${path}: the CMS did not answer (${started.signal.aborted ? "timeout" : String(error)})`);
+    return plain(503, "The file service is temporarily unavailable. Please try again in a moment.", {
+      "retry-after": "30",
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+
+  if (!PASSED_STATUSES.has(upstream.status)) {
+    await upstream.body?.cancel();
+    if (upstream.status === 404) return plain(404, "There is no file at this address.");
+    log(`[media] ${path}: the CMS answered ${upstream.status}`);
+    return plain(502, "The file service sent an answer we could not use. Please try again later.");
+  }
+  const answer = new Headers({ "cache-control": MEDIA_CACHE_CONTROL, "content-security-policy": MEDIA_CSP });
+  for (const name of FORWARDED_RESPONSE_HEADERS) {
+    const value = upstream.headers.get(name);
+    if (value !== null) answer.set(name, value);
+  }
+  if (!answer.has("content-type") && upstream.status !== 304) answer.set("content-type", "application/octet-stream");
+  return new Response(request.method === "HEAD" ? null : upstream.body, { status: upstream.status, headers: answer });
+}
