@@ -30,6 +30,8 @@ export class StandInCms {
   redirects = new Map<string, { destination: string; permanent: boolean }>();
   navbar = [{ label: "Home", url: "/" }];
   footerNote = "Stand-in footer";
+  /** The Error page single type's entry (every locale); null: none yet, Strapi's 404. */
+  errorPage: { notFoundTitle: string; notFoundText: string; errorTitle: string; errorText: string } | null = null;
   requests: string[] = [];
   /** End users for /api/auth/local and /api/users/me; their JWT is `stand-in-jwt-<id>`. */
   users = new Map<string, { id: number; password: string; blocked: boolean }>();
@@ -132,6 +134,10 @@ export class StandInCms {
     }
     if (url.pathname === "/api/navbar") return json({ data: { links: this.navbar } });
     if (url.pathname === "/api/footer") return json({ data: { links: [], note: this.footerNote } });
+    if (url.pathname === "/api/error-page") {
+      if (this.errorPage) return json({ data: this.errorPage });
+      return res.writeHead(404, { "content-type": "application/json" }).end('{"data":null}');
+    }
     return json({ data: [] });
   }
 

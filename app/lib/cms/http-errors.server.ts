@@ -1,21 +1,30 @@
 import { data } from "react-router";
 
+import type { ErrorText } from "./error-page.ts";
 import { CmsError, publicCmsErrorMessage } from "./errors.server.ts";
 
 export interface ErrorPayload {
   message: string;
+  /** The error page's title, when the loader knew it (the CMS's Error page). */
+  title?: string;
 }
 
 /**
  * Runs a loader's CMS work; a CmsError becomes a response with its status (502/503)
  * and a message for the visitor, logged once with the detail for the operator.
+ * `errorText` may give the words to show instead (the CMS's Error page); null keeps the
+ * message that names the failure.
  */
-export async function withCmsErrors<T>(work: () => Promise<T>): Promise<T> {
+export async function withCmsErrors<T>(
+  work: () => Promise<T>,
+  errorText?: (error: CmsError) => Promise<ErrorText | null>,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (!(error instanceof CmsError)) throw error;
     console.error(`[cms] ${error.message}`, error.cause instanceof Error ? `(${error.cause.message})` : "");
-    throw data<ErrorPayload>({ message: publicCmsErrorMessage(error) }, { status: error.status });
+    const text = (await errorText?.(error)) ?? null;
+    throw data<ErrorPayload>(text ?? { message: publicCmsErrorMessage(error) }, { status: error.status });
   }
 }

@@ -10,6 +10,10 @@ const paragraph = (...children) => ({
 });
 const heading = (value, level = 2) => ({ type: "heading", level, children: [text(value)] });
 const link = (url, label) => ({ type: "link", url, children: [text(label)] });
+/** An image block showing the seed's image (`shareImage`): the seed puts the uploaded file in. */
+const image = () => ({ type: "image", image: SEED_IMAGE, children: [text("")] });
+/** Stands for the uploaded file in a body until the seed has it. */
+const SEED_IMAGE = "seed:image";
 
 const page = (title, description, body) => ({
   title,
@@ -44,10 +48,12 @@ const pages = [
     slug: "company",
     en: page("Company", "Who we are, where we work and how we got here.", [
       heading("About Acme"),
+      image(),
       paragraph("Founded in 2019, Acme is a remote-first company of forty people."),
     ]),
     de: page("Unternehmen", "Wer wir sind, wo wir arbeiten und wie alles begann.", [
       heading("Über Acme"),
+      image(),
       paragraph("Acme wurde 2019 gegründet und arbeitet remote-first."),
     ]),
   },
@@ -146,12 +152,31 @@ const footer = {
   de: { note: "© Acme GmbH", links: [{ label: "Impressum", url: "/de/company" }] },
 };
 
+/** The 404 and error pages' text (the site has its own when the CMS is down). */
+const errorPage = {
+  en: {
+    notFoundTitle: "Page not found",
+    notFoundText: "We looked everywhere, but there is no page at this address. Try the menu above.",
+    errorTitle: "Something went wrong",
+    errorText: "This page could not be shown just now. Please try again in a moment.",
+  },
+  de: {
+    notFoundTitle: "Seite nicht gefunden",
+    notFoundText: "Unter dieser Adresse gibt es keine Seite. Versuchen Sie es über das Menü oben.",
+    errorTitle: "Etwas ist schiefgelaufen",
+    errorText: "Diese Seite kann gerade nicht angezeigt werden. Bitte versuchen Sie es gleich noch einmal.",
+  },
+};
+
 const redirects = [
   { source: "/en/old-careers", destination: "/company/careers", permanent: true },
   { source: "/en/jobs-board", destination: "/jobs", permanent: false },
 ];
 
-/** Every seeded page's SEO share image (og:image), a file next to this one. */
+/**
+ * Every seeded page's SEO share image (og:image), and the image block of the company page: a
+ * file next to this one (1200 × 630, so Strapi makes all four formats of it).
+ */
 const shareImage = {
   file: "share-image.png",
   name: "acme-share.png",
@@ -164,5 +189,7 @@ module.exports = {
   footer,
   redirects,
   shareImage,
+  SEED_IMAGE,
+  errorPage,
   locales: { default: "en", others: [{ code: "de", name: "German (de)" }] },
 };

@@ -20,6 +20,7 @@ const TOKEN_PERMISSIONS = [
   "api::redirect.redirect.findOne",
   "api::navbar.navbar.find",
   "api::footer.footer.find",
+  "api::error-page.error-page.find",
   "plugin::i18n.locales.listLocales",
 ];
 
@@ -71,14 +72,37 @@ function expectedFullPath(pageDef, byKey) {
   return `/${parts.join("/")}`;
 }
 
+/** The uploaded file's fields an image block of the blocks editor carries (what the admin puts there). */
+const IMAGE_BLOCK_FIELDS = [
+  "id",
+  "documentId",
+  "name",
+  "alternativeText",
+  "caption",
+  "width",
+  "height",
+  "formats",
+  "hash",
+  "ext",
+  "mime",
+  "size",
+  "url",
+  "previewUrl",
+  "provider",
+  "provider_metadata",
+  "createdAt",
+  "updatedAt",
+];
+
 /**
- * The demo share image (og:image of every seeded page), uploaded once: found again by its name.
- * Returns its id.
+ * The demo image (og:image of every seeded page, and the company page's image block), uploaded
+ * once: found again by its name. Strapi makes its formats (thumbnail, small, medium, large).
  */
-async function seedShareImage(strapi) {
+async function seedImage(strapi) {
   const { name, alternativeText, file } = content.shareImage;
-  const existing = await strapi.db.query("plugin::upload.file").findOne({ where: { name }, select: ["id"] });
-  if (existing) return existing.id;
+  const files = strapi.db.query("plugin::upload.file");
+  const existing = await files.findOne({ where: { name }, select: IMAGE_BLOCK_FIELDS });
+  if (existing) return existing;
   const filepath = path.join(__dirname, file);
   const [uploaded] = await strapi
     .plugin("upload")
@@ -87,16 +111,19 @@ async function seedShareImage(strapi) {
       data: { fileInfo: { name, alternativeText } },
       files: { filepath, originalFilename: name, mimetype: "image/png", size: statSync(filepath).size },
     });
-  strapi.log.info(`[seed] share image ${uploaded.url}`);
-  return uploaded.id;
+  strapi.log.info(`[seed] image ${uploaded.url}`);
+  return files.findOne({ where: { id: uploaded.id }, select: IMAGE_BLOCK_FIELDS });
 }
 
-/** The page's fields in one locale, its SEO component carrying the share image. */
-function pageData(fields, shareImageId) {
-  return { ...fields, seo: { ...fields.seo, shareImage: shareImageId } };
+/** The page's fields in one locale: its SEO component carrying the image, its body's image blocks showing it. */
+function pageData(fields, image) {
+  const body = fields.body?.map((block) =>
+    block.type === "image" && block.image === content.SEED_IMAGE ? { ...block, image } : block,
+  );
+  return { ...fields, ...(body ? { body } : {}), seo: { ...fields.seo, shareImage: image.id } };
 }
 
-async function seedPages(strapi, shareImageId) {
+async function seedPages(strapi, image) {
   const byKey = new Map(content.pages.map((pageDef) => [pageDef.key, pageDef]));
   const documentIds = new Map();
   const documents = strapi.documents(PAGE);
@@ -109,7 +136,7 @@ async function seedPages(strapi, shareImageId) {
       const created = await documents.create({
         locale: "en",
         data: {
-          ...pageData(pageDef.en, shareImageId),
+          ...pageData(pageDef.en, image),
           slug: pageDef.slug || null,
           ...(parentId ? { parent: { connect: [{ documentId: parentId, locale: "en" }] } } : {}),
         },
@@ -125,7 +152,7 @@ async function seedPages(strapi, shareImageId) {
         documentId,
         locale: "de",
         data: {
-          ...pageData(pageDef.de, shareImageId),
+          ...pageData(pageDef.de, image),
           slug: pageDef.slug || null,
           ...(parentId ? { parent: { connect: [{ documentId: parentId, locale: "de" }] } } : {}),
         },
@@ -136,13 +163,17 @@ async function seedPages(strapi, shareImageId) {
   }
 }
 
+/** A single type's entry in each locale that has none yet; published, when the type has draft & publish. */
 async function seedSingleType(strapi, uid, dataByLocale) {
   const documents = strapi.documents(uid);
+  const publish = Boolean(strapi.contentType(uid)?.options?.draftAndPublish);
   for (const [locale, data] of Object.entries(dataByLocale)) {
     if (await documents.findFirst({ locale })) continue;
     const any = await strapi.db.query(uid).findOne({ select: ["documentId"] });
-    if (any) await documents.update({ documentId: any.documentId, locale, data });
-    else await documents.create({ locale, data });
+    const written = any
+      ? await documents.update({ documentId: any.documentId, locale, data })
+      : await documents.create({ locale, data });
+    if (publish) await documents.publish({ documentId: written.documentId, locale });
     strapi.log.info(`[seed] ${uid} (${locale})`);
   }
 }
@@ -227,13 +258,14 @@ function apiTokenService(strapi) {
 async function seedDemoSite(strapi) {
   await seedLocales(strapi);
   await seedAdmin(strapi);
-  await seedPages(strapi, await seedShareImage(strapi));
+  await seedPages(strapi, await seedImage(strapi));
   await seedSingleType(
     strapi,
     "api::navbar.navbar",
     Object.fromEntries(Object.entries(content.navbar).map(([locale, links]) => [locale, { links }])),
   );
   await seedSingleType(strapi, "api::footer.footer", content.footer);
+  await seedSingleType(strapi, "api::error-page.error-page", content.errorPage);
   await seedRedirects(strapi);
   await removeUnusedDefaultTokens(strapi);
   await seedReadOnlyToken(strapi);
