@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-
+import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { startApp, type AppHandle } from "../support/app-server.ts";
-import { startCms, type CmsHandle } from "../support/cms-server.ts";
 import { startFakeSmtp, type FakeSmtp } from "../support/smtp-server.ts";
+import { strapiSite } from "../support/strapi-site.ts";
 
 /**
  * The attack: find out whether an address has an account. Before the fix, registration
@@ -18,49 +14,29 @@ import { startFakeSmtp, type FakeSmtp } from "../support/smtp-server.ts";
  * Real Strapi and the production build of the site.
  */
 
-const CMS_PORT = 3491;
-const APP_PORT = 3492;
-const SMTP_PORT = 3493;
 const TIMEOUT = 240_000;
-const dir = mkdtempSync(path.join(tmpdir(), "auth-enumeration-"));
-const appUrl = `http://127.0.0.1:${APP_PORT}`;
 let smtp: FakeSmtp;
-let cms: CmsHandle;
-let app: AppHandle;
 
 const KNOWN = "known@example.com";
 const KNOWN_PASSWORD = "Known-passw0rd!";
 
 beforeAll(async () => {
-  smtp = await startFakeSmtp(SMTP_PORT, { acceptDelayMs: 300 });
-  cms = await startCms({
-    port: CMS_PORT,
-    dbFile: path.join(dir, "cms.db"),
-    fresh: true,
-    env: { CLIENT_URL: appUrl, SMTP_HOST: "127.0.0.1", SMTP_PORT: String(SMTP_PORT) },
-  });
-  app = await startApp({
-    port: APP_PORT,
-    env: {
-      CMS_URL: cms.url,
-      CMS_REST_READONLY_API_KEY: cms.token,
-      CMS_FETCH_TIMEOUT_MS: "5000",
-      AUTH_RATE_LIMIT_MAX: "1000",
-    },
-  });
-  const registered = await fetch(`${cms.url}/api/auth/local/register`, {
+  smtp = await startFakeSmtp(await getPort(), { acceptDelayMs: 300 });
+});
+afterAll(() => smtp?.stop());
+
+const site = strapiSite("auth-enumeration", {
+  cmsEnv: () => ({ SMTP_HOST: "127.0.0.1", SMTP_PORT: String(smtp.port) }),
+  appEnv: { CMS_FETCH_TIMEOUT_MS: "5000", AUTH_RATE_LIMIT_MAX: "1000" },
+});
+
+beforeAll(async () => {
+  const registered = await fetch(`${site.cms.url}/api/auth/local/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ username: KNOWN, email: KNOWN, password: KNOWN_PASSWORD }),
   });
   expect(registered.status).toBe(200);
-}, TIMEOUT);
-
-afterAll(async () => {
-  await app?.stop();
-  await cms?.stop();
-  await smtp?.stop();
-  rmSync(dir, { recursive: true, force: true });
 }, TIMEOUT);
 
 interface Sample {
@@ -72,9 +48,9 @@ interface Sample {
 
 async function timedPost(apiPath: string, body: unknown, form = false): Promise<Sample> {
   const started = performance.now();
-  const response = await fetch(`${app.url}${apiPath}`, {
+  const response = await fetch(`${site.app.url}${apiPath}`, {
     method: "POST",
-    headers: { "content-type": form ? "application/x-www-form-urlencoded" : "application/json", origin: app.url },
+    headers: { "content-type": form ? "application/x-www-form-urlencoded" : "application/json", origin: site.app.url },
     body: form ? new URLSearchParams(body as Record<string, string>) : JSON.stringify(body),
     redirect: "manual",
   });

@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { startApp, type AppHandle } from "../support/app-server.ts";
 import { waitForMail } from "../support/cms-mail.ts";
-import { startCms, type CmsHandle } from "../support/cms-server.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
+import { strapiSite } from "../support/strapi-site.ts";
 
 /**
  * The attack: someone holds a copy of a victim's session cookie (or of a CMS JWT). The
@@ -18,48 +15,25 @@ import { StrapiAdmin } from "../support/strapi-admin.ts";
  * Real Strapi and the production build of the site.
  */
 
-const CMS_PORT = 3481;
-const APP_PORT = 3482;
 const TIMEOUT = 240_000;
-const dir = mkdtempSync(path.join(tmpdir(), "auth-password-sessions-"));
-const dbFile = path.join(dir, "cms.db");
-const mailDir = path.join(dir, "mail");
-const appUrl = `http://127.0.0.1:${APP_PORT}`;
-const cmsEnv = { CLIENT_URL: appUrl, CMS_MAIL_DIR: mailDir };
-let cms: CmsHandle;
-let app: AppHandle;
-
-beforeAll(async () => {
-  cms = await startCms({ port: CMS_PORT, dbFile, fresh: true, env: cmsEnv });
-  app = await startApp({
-    port: APP_PORT,
-    env: {
-      CMS_URL: cms.url,
-      CMS_REST_READONLY_API_KEY: cms.token,
-      CMS_FETCH_TIMEOUT_MS: "5000",
-      AUTH_RATE_LIMIT_MAX: "1000",
-    },
-  });
-}, TIMEOUT);
-
-afterAll(async () => {
-  await app?.stop();
-  await cms?.stop();
-  rmSync(dir, { recursive: true, force: true });
-}, TIMEOUT);
+const site = strapiSite("auth-password-sessions", {
+  cmsEnv: (dir) => ({ CMS_MAIL_DIR: path.join(dir, "mail") }),
+  appEnv: { CMS_FETCH_TIMEOUT_MS: "5000", AUTH_RATE_LIMIT_MAX: "1000" },
+});
+const mailDir = path.join(site.dir, "mail");
 
 type Json = Record<string, any>;
 
 async function postSite(apiPath: string, body: unknown, cookie = "") {
-  return fetch(`${app.url}${apiPath}`, {
+  return fetch(`${site.app.url}${apiPath}`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: app.url, ...(cookie ? { cookie } : {}) },
+    headers: { "content-type": "application/json", origin: site.app.url, ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   });
 }
 
 async function postCms(apiPath: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${cms.url}${apiPath}`, {
+  const response = await fetch(`${site.cms.url}${apiPath}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
@@ -86,13 +60,13 @@ async function signIn(email: string, password: string): Promise<string> {
 
 /** Who the site thinks is signed in with this cookie (null: signed out). */
 async function sessionEmail(cookie: string): Promise<string | null> {
-  const response = await fetch(`${app.url}/api/auth/get-session`, { headers: { cookie } });
+  const response = await fetch(`${site.app.url}/api/auth/get-session`, { headers: { cookie } });
   const body = (await response.json()) as { user?: { email: string } } | null;
   return body?.user?.email ?? null;
 }
 
 async function cmsMe(jwt: string) {
-  const response = await fetch(`${cms.url}/api/users/me`, { headers: { authorization: `Bearer ${jwt}` } });
+  const response = await fetch(`${site.cms.url}/api/users/me`, { headers: { authorization: `Bearer ${jwt}` } });
   return { status: response.status, body: (await response.json()) as Json };
 }
 
@@ -126,10 +100,10 @@ describe("a password change or reset ends the other sessions (real Strapi)", () 
     victim = cookieOf(changed);
 
     // The copy: signed out, its cookies expired.
-    const refused = await fetch(`${app.url}/api/auth/get-session`, { headers: { cookie: copy } });
+    const refused = await fetch(`${site.app.url}/api/auth/get-session`, { headers: { cookie: copy } });
     expect(await refused.json()).toBeNull();
     expect(refused.headers.getSetCookie().join()).toMatch(/better-auth\.session_token=; Max-Age=0/);
-    const account = await fetch(`${app.url}/account`, { headers: { cookie: copy }, redirect: "manual" });
+    const account = await fetch(`${site.app.url}/account`, { headers: { cookie: copy }, redirect: "manual" });
     expect(account.status).toBe(302);
     expect(await sessionEmail(otherDevice)).toBeNull();
     // The CMS itself refuses the old JWT, not only the site.
@@ -143,8 +117,7 @@ describe("a password change or reset ends the other sessions (real Strapi)", () 
   it(
     "still so after a restart of the CMS (the time is stored on the user)",
     async () => {
-      await cms.stop();
-      cms = await startCms({ port: CMS_PORT, dbFile, env: cmsEnv });
+      await site.restartCms();
       expect(await sessionEmail(copy)).toBeNull();
       expect((await cmsMe(oldJwt)).status).toBe(401);
       expect(await sessionEmail(victim)).toBe(email);
@@ -169,7 +142,7 @@ describe("a password change or reset ends the other sessions (real Strapi)", () 
 
   it("an administrator setting a password in the admin panel ends the sessions too", async () => {
     const cookie = await signIn(email, "Third-passw0rd!");
-    const admin = await StrapiAdmin.login(cms.url);
+    const admin = await StrapiAdmin.login(site.cms.url);
     const uid = "plugin::users-permissions.user";
     const query = new URLSearchParams({ "filters[$and][0][email][$eq]": email });
     const { results } = (await admin.call("GET", `/content-manager/collection-types/${uid}?${query}`)) as {
@@ -203,7 +176,7 @@ describe("a password change or reset ends the other sessions (real Strapi)", () 
     expect(Object.keys(me.body)).not.toContain("sessionsValidAfter");
 
     // The user's own JWT may not update users at all.
-    const own = await fetch(`${cms.url}/api/users/${user.id}`, {
+    const own = await fetch(`${site.cms.url}/api/users/${user.id}`, {
       method: "PUT",
       headers: { "content-type": "application/json", authorization: `Bearer ${current}` },
       body: JSON.stringify({ sessionsValidAfter: null }),
@@ -212,14 +185,14 @@ describe("a password change or reset ends the other sessions (real Strapi)", () 
 
     // A full-access API token may (PUT /api/users/:id hands its body to the database as it is):
     // clearing the time must not revive the old JWT, a future time must not sign the user out.
-    const admin = await StrapiAdmin.login(cms.url);
+    const admin = await StrapiAdmin.login(site.cms.url);
     const { data: token } = (await admin.call("POST", "/admin/api-tokens", {
       name: "sessions-valid-after-test",
       type: "full-access",
       lifespan: null,
     })) as { data: { accessKey: string } };
     for (const value of [null, "1970-01-01T00:00:00.000Z", "2999-01-01T00:00:00.000Z"]) {
-      const put = await fetch(`${cms.url}/api/users/${user.id}`, {
+      const put = await fetch(`${site.cms.url}/api/users/${user.id}`, {
         method: "PUT",
         headers: { "content-type": "application/json", authorization: `Bearer ${token.accessKey}` },
         body: JSON.stringify({ sessionsValidAfter: value, username: `setter-${String(value).slice(0, 4)}` }),
@@ -230,7 +203,7 @@ describe("a password change or reset ends the other sessions (real Strapi)", () 
       expect((await cmsMe(before)).status).toBe(401);
       expect((await cmsMe(current)).status).toBe(200);
     }
-    const listed = await fetch(`${cms.url}/api/users?filters[id][$eq]=${user.id}`, {
+    const listed = await fetch(`${site.cms.url}/api/users?filters[id][$eq]=${user.id}`, {
       headers: { authorization: `Bearer ${token.accessKey}` },
     });
     expect(JSON.stringify(await listed.json())).not.toContain("sessionsValidAfter");

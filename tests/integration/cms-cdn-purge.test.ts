@@ -1,52 +1,14 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { describe, expect, it } from "vitest";
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-import { startApp, type AppHandle } from "../support/app-server.ts";
-import { startCms, type CmsHandle } from "../support/cms-server.ts";
-import { startVarnish } from "../support/varnish.ts";
+import { strapiSite } from "../support/strapi-site.ts";
 
 // The CMS's admin action "purge the CDN": Strapi → the site's /api/cdn-purge (with the CDN
 // purge secret) → the CDN (a real Varnish in front of the site).
-const SECRET = "cdn-purge-secret-0123456789abcdef";
-const APP_PORT = 3541;
-const CDN_PORT = 3542;
-const dir = mkdtempSync(path.join(tmpdir(), "cms-cdn-purge-"));
-let cdn: Awaited<ReturnType<typeof startVarnish>>;
-let cms: CmsHandle;
-let app: AppHandle;
-
-beforeAll(async () => {
-  cms = await startCms({
-    port: 3540,
-    dbFile: path.join(dir, "cms.db"),
-    fresh: true,
-    env: { CLIENT_URL: `http://127.0.0.1:${APP_PORT}`, CMS_CDN_PURGE_SECRET: SECRET },
-  });
-  app = await startApp({
-    port: APP_PORT,
-    env: {
-      CMS_URL: cms.url,
-      CMS_REST_READONLY_API_KEY: cms.token,
-      CMS_CDN_PURGE_SECRET: SECRET,
-      CDN_PROVIDER: "http",
-      CDN_PURGE_URL: `http://127.0.0.1:${CDN_PORT}`,
-    },
-  });
-  cdn = await startVarnish({ port: CDN_PORT, backendPort: APP_PORT });
-}, 240_000);
-
-afterAll(async () => {
-  await app?.stop();
-  await cms?.stop();
-  await cdn?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const secret = { CMS_CDN_PURGE_SECRET: "cdn-purge-secret-0123456789abcdef" };
+const site = strapiSite("cms-cdn-purge", { cmsEnv: () => secret, appEnv: secret, cdn: true });
 
 async function adminToken(): Promise<string> {
-  const response = await fetch(`${cms.url}/admin/login`, {
+  const response = await fetch(`${site.cms.url}/admin/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ email: "admin@example.com", password: "Admin12345" }),
@@ -55,7 +17,7 @@ async function adminToken(): Promise<string> {
 }
 
 const purge = (body: unknown, token?: string) =>
-  fetch(`${cms.url}/api/cdn-purge`, {
+  fetch(`${site.cms.url}/api/cdn-purge`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(body),
@@ -64,7 +26,7 @@ const purge = (body: unknown, token?: string) =>
 describe("purging the CDN from the CMS", () => {
   it("an admin purges paths, tags and everything, through the site, with the purge secret", async () => {
     const viaCdn = async (page: string) => {
-      const response = await fetch(`${cdn.url}${page}`);
+      const response = await fetch(`${site.cdn.url}${page}`);
       await response.arrayBuffer();
       return response.headers.get("x-cdn-cache");
     };

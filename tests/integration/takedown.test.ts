@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";
 import { RedisServer } from "../support/redis-server.ts";
+import { getPage, postRevalidation } from "../support/site-requests.ts";
 import { StandInCms } from "../support/stand-in-cms.ts";
 
 // Takedowns over HTTP, against the production build and a stand-in CMS: an unpublish or delete
@@ -42,26 +43,9 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function get(site: AppHandle, path: string) {
-  const response = await fetch(`${site.url}${path}`, { redirect: "manual" });
-  const text = await response.text();
-  return {
-    status: response.status,
-    cache: response.headers.get("x-cache"),
-    location: response.headers.get("location"),
-    text,
-  };
-}
-
-async function revalidate(site: AppHandle, next: { fullPaths?: string[]; tags?: string[]; expire?: boolean }) {
-  const response = await fetch(`${site.url}/api/cms-revalidate`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
-    body: JSON.stringify({ uid: "api::page.page", next }),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { paths: string[]; expire: boolean };
-}
+const get = (site: AppHandle, path: string) => getPage(site.url, path);
+const revalidate = (site: AppHandle, next: { fullPaths?: string[]; tags?: string[]; expire?: boolean }) =>
+  postRevalidation(site.url, SECRET, next);
 
 /** Cached and served from the cache (HIT): what a takedown has to get rid of. */
 async function cached(site: AppHandle, path: string) {

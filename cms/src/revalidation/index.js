@@ -69,8 +69,24 @@ function sendError(ctx, status, message, details = {}) {
   ctx.body = { data: null, error: { status, name: names[status] ?? "ApplicationError", message, details } };
 }
 
+/**
+ * The revalidation service, or null once it has answered 503 because revalidation is off
+ * (CMS_REVALIDATE_SECRET unset): for the admin routes that send revalidations.
+ */
+function revalidationOn(ctx) {
+  const service = revalidation();
+  if (service.enabled()) return service;
+  sendError(
+    ctx,
+    503,
+    "Revalidation is off: set CMS_REVALIDATE_SECRET on the CMS (and the same value on the front end).",
+  );
+  return null;
+}
+
 module.exports = {
   registerRevalidation,
+  revalidationOn,
   startRevalidation,
   stopRevalidation,
   revalidation,

@@ -104,6 +104,17 @@ function fakeStrapi({ users = [], identities = [], advanced = {}, beforeIdentity
   return { strapi, log, state: () => state };
 }
 
+/** A confirmed, unblocked CMS user. */
+const cmsUser = (id, username, email, provider, fields = {}) => ({
+  id,
+  username,
+  email,
+  provider,
+  confirmed: true,
+  blocked: false,
+  ...fields,
+});
+
 const google = {
   provider: "google",
   subject: "g-victim",
@@ -114,15 +125,7 @@ const google = {
 
 test("sync: pre-hijack: a password account registered with the address is not linked to the owner's verified sign-in", async () => {
   // Registered by someone else with a password; email_confirmation is off, so Strapi stored confirmed: true.
-  const attacker = {
-    id: 1,
-    username: "victim",
-    email: "victim@example.com",
-    provider: "local",
-    confirmed: true,
-    blocked: false,
-    password: "hash",
-  };
+  const attacker = cmsUser(1, "victim", "victim@example.com", "local", { password: "hash" });
   const { strapi, state } = fakeStrapi({ users: [attacker], advanced: { email_confirmation: false } });
   const answer = await createService({ strapi }).sync(google);
   assert.equal(answer.status, 409);
@@ -132,19 +135,9 @@ test("sync: pre-hijack: a password account registered with the address is not li
 });
 
 test("sync: the provider account is found by its subject, not by the email", async () => {
-  const owner = {
-    id: 1,
-    username: "ada",
-    email: "ada@example.com",
-    provider: "github",
-    confirmed: true,
-    blocked: false,
-  };
+  const owner = cmsUser(1, "ada", "ada@example.com", "github");
   const { strapi } = fakeStrapi({
-    users: [
-      owner,
-      { id: 2, username: "other", email: "other@example.com", provider: "local", confirmed: true, blocked: false },
-    ],
+    users: [owner, cmsUser(2, "other", "other@example.com", "local")],
     identities: [
       { id: 10, provider: "github", subject: "583231", email: "ada@example.com", emailVerified: true, user: 1 },
     ],
@@ -170,14 +163,7 @@ test("sync: a concurrent first sign-in of the same provider account ends with on
       if (raced) return;
       raced = true;
       afterRollback.push((committed) => {
-        committed.users.push({
-          id: 50,
-          username: "victim",
-          email: data.email,
-          provider: "google",
-          confirmed: true,
-          blocked: false,
-        });
+        committed.users.push(cmsUser(50, "victim", data.email, "google"));
         committed.identities.push({
           id: 51,
           provider: data.provider,

@@ -1,6 +1,6 @@
 "use strict";
 
-const { PERMISSIONS, requireAdmin, revalidation, sendError } = require("../../../revalidation");
+const { PERMISSIONS, requireAdmin, revalidationOn, sendError } = require("../../../revalidation");
 const { userCan } = require("../../../revalidation/admin-permission");
 const { validateManualBody } = require("../../../revalidation/manual-body");
 
@@ -25,13 +25,8 @@ module.exports = ({ strapi }) => ({
         });
     }
 
-    const service = revalidation();
-    if (!service.enabled())
-      return sendError(
-        ctx,
-        503,
-        "Revalidation is off: set CMS_REVALIDATE_SECRET on the CMS (and the same value on the front end).",
-      );
+    const service = revalidationOn(ctx);
+    if (!service) return;
     // A takedown (expire) is purged from the CDN after the site's 200, for admins who may purge it.
     const purgeCdn = value.expire === true && (await userCan(strapi, auth.user, PERMISSIONS.purgeCdn));
     const result = await service.revalidate(value, { purgeCdn });

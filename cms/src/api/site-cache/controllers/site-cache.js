@@ -1,6 +1,6 @@
 "use strict";
 
-const { PERMISSIONS, requireAdmin, revalidation, sendError } = require("../../../revalidation");
+const { PERMISSIONS, requireAdmin, revalidation, revalidationOn, sendError } = require("../../../revalidation");
 const { FAILURE } = require("../../../revalidation/service");
 const { describeFailure, FAILURES_SHOWN } = require("../../../revalidation/failures");
 
@@ -23,13 +23,8 @@ module.exports = ({ strapi }) => ({
   async retry(ctx) {
     const auth = await requireAdmin(strapi, ctx, PERMISSIONS.revalidate);
     if (auth.status !== 200) return sendError(ctx, auth.status, auth.message);
-    const service = revalidation();
-    if (!service.enabled())
-      return sendError(
-        ctx,
-        503,
-        "Revalidation is off: set CMS_REVALIDATE_SECRET on the CMS (and the same value on the front end).",
-      );
+    const service = revalidationOn(ctx);
+    if (!service) return;
     const result = await service.retryFailures({ includeUnauthorized: true });
     strapi.log.info(`[revalidate] retry by admin ${auth.user.email}: ${JSON.stringify(result)}`);
     ctx.body = { data: result };

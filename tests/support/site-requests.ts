@@ -1,0 +1,34 @@
+import { expect } from "vitest";
+
+/** A GET to the site, or to the CDN in front of it, without following redirects: what tests read of the answer. */
+export async function getPage(base: string, pagePath: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${base}${pagePath}`, { headers, redirect: "manual" });
+  return {
+    response,
+    status: response.status,
+    headers: response.headers,
+    cache: response.headers.get("x-cache"),
+    cdn: response.headers.get("x-cdn-cache"),
+    location: response.headers.get("location"),
+    text: await response.text(),
+  };
+}
+
+/**
+ * What the CMS sends after a write (docs/cms-contract.md, "Events"): POST /api/cms-revalidate with
+ * the shared secret. Expects 200; returns the site's answer.
+ */
+export async function postRevalidation(
+  base: string,
+  secret: string,
+  next: { fullPaths?: string[]; tags?: string[]; expire?: boolean },
+  uid = "api::page.page",
+) {
+  const response = await fetch(`${base}/api/cms-revalidate`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+    body: JSON.stringify({ uid, next }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { paths: string[]; tags: string[]; expire: boolean };
+}

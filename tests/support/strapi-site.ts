@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import getPort from "get-port";
+import { afterAll, beforeAll } from "vitest";
+
+import { startApp, type AppHandle } from "./app-server.ts";
+import { startCms, type CmsHandle } from "./cms-server.ts";
+import { startVarnish } from "./varnish.ts";
+
+export interface StrapiSite {
+  cms: CmsHandle;
+  app: AppHandle;
+  /** The Varnish in front of the site: only with `cdn: true`. */
+  cdn: Awaited<ReturnType<typeof startVarnish>>;
+  /** A temporary folder for the test file (the CMS's database is in it); removed after. */
+  dir: string;
+  /** Stops the CMS and starts it again: same port, same database, same environment. */
+  restartCms(): Promise<void>;
+}
+
+/**
+ * The real Strapi (a fresh database in `dir`) and the production site against it, on free ports,
+ * started before a test file and stopped after it, like standInSite. The CMS knows the site's
+ * address (CLIENT_URL); the site reads the CMS with the token the seed wrote. `cmsEnv` (called
+ * when the CMS starts, after the test file's own earlier beforeAll) and `appEnv` add to their
+ * environments. `cdn: true` puts a real Varnish in front of the site, which purges it
+ * (CDN_PROVIDER http). Read `site.cms`, `site.app`, `site.cdn` inside tests.
+ */
+export function strapiSite(
+  name: string,
+  options: { cmsEnv?: (dir: string) => Record<string, string>; appEnv?: Record<string, string>; cdn?: boolean } = {},
+): StrapiSite {
+  const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+  let startOptions: Parameters<typeof startCms>[0];
+  const site = {
+    dir,
+    async restartCms() {
+      await site.cms.stop();
+      site.cms = await startCms({ ...startOptions, fresh: false });
+    },
+  } as StrapiSite;
+  beforeAll(async () => {
+    const [cmsPort, appPort, cdnPort] = [await getPort(), await getPort(), await getPort()];
+    startOptions = {
+      port: cmsPort,
+      dbFile: path.join(dir, "cms.db"),
+      fresh: true,
+      env: { CLIENT_URL: `http://127.0.0.1:${appPort}`, ...options.cmsEnv?.(dir) },
+    };
+    site.cms = await startCms(startOptions);
+    const cdnEnv = { CDN_PROVIDER: "http", CDN_PURGE_URL: `http://127.0.0.1:${cdnPort}` };
+    site.app = await startApp({
+      port: appPort,
+      env: {
+        CMS_URL: site.cms.url,
+        CMS_REST_READONLY_API_KEY: site.cms.token,
+        ...(options.cdn ? cdnEnv : {}),
+        ...options.appEnv,
+      },
+    });
+    if (options.cdn) site.cdn = await startVarnish({ port: cdnPort, backendPort: appPort });
+  }, 240_000);
+  afterAll(async () => {
+    await site.app?.stop();
+    await site.cms?.stop();
+    await site.cdn?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }, 240_000);
+  return site;
+}
