@@ -46,6 +46,7 @@ describe("framing", () => {
   it("preview answers: the CMS admin's origin too, and no X-Frame-Options", () => {
     for (const headers of [
       headersFor("/company", "a=1; site_preview=v1.2.x"),
+      headersFor("/company", "site_preview_published=1"),
       headersFor("/api/preview?secret=x&path=/"),
       headersFor("/api/preview/exit"),
     ]) {

@@ -1,13 +1,14 @@
 import { getEnv } from "../lib/env.server.ts";
 import { localeConfig } from "../lib/locales.server.ts";
-import { clearPreviewCookie, PREVIEW_NO_STORE, setPreviewCookie } from "../lib/preview/preview-cookie.server.ts";
+import { PREVIEW_NO_STORE, previewCookies } from "../lib/preview/preview-cookie.server.ts";
 import { readPreviewRequest } from "../lib/preview/preview-request.server.ts";
 
 /**
  * GET /api/preview?secret=…&path=…&locale=…&status=draft|published: where the CMS admin's
  * Preview (cms/config/admin.js) points. `draft` sets the signed preview cookie and redirects to
  * the page, which then shows its draft; `published` clears it and redirects to the page as
- * everybody sees it. docs/cms-contract.md, "Preview".
+ * everybody sees it (with the published-view cookie, so the admin's iframe may still show it).
+ * docs/cms-contract.md, "Preview".
  */
 export function loader({ request }: { request: Request }) {
   const env = getEnv();
@@ -18,11 +19,8 @@ export function loader({ request }: { request: Request }) {
       headers: { ...PREVIEW_NO_STORE, "content-type": "text/plain; charset=utf-8" },
     });
   }
-  const cookie = asked.enter
-    ? setPreviewCookie(env.CMS_PREVIEW_SECRET!, env.APP_PUBLIC_URL)
-    : clearPreviewCookie(env.APP_PUBLIC_URL);
-  return new Response(null, {
-    status: 307,
-    headers: { ...PREVIEW_NO_STORE, location: asked.location, "set-cookie": cookie },
-  });
+  const headers = new Headers({ ...PREVIEW_NO_STORE, location: asked.location });
+  const cookies = previewCookies(asked.enter ? "draft" : "published", env.CMS_PREVIEW_SECRET!, env.APP_PUBLIC_URL);
+  for (const cookie of cookies) headers.append("set-cookie", cookie);
+  return new Response(null, { status: 307, headers });
 }

@@ -68,6 +68,7 @@ describe("requests the page cache neither answers nor stores", () => {
   it.each([
     [{ cookie: "site_preview=v1.1.abc" }, true],
     [{ cookie: "a=1; site_preview=x; b=2" }, true],
+    [{ cookie: "site_preview_published=1" }, true],
     [{ authorization: "Bearer x" }, true],
     [{ cookie: "site_preview=" }, false],
     [{ cookie: "xsite_preview=1; better-auth.session_token=abc" }, false],

@@ -8,7 +8,7 @@
  * out of the cache.
  */
 
-import { PREVIEW_COOKIE } from "../../app/lib/preview/cookie-name.ts";
+import { PREVIEW_COOKIE, PUBLISHED_VIEW_COOKIE } from "../../app/lib/preview/cookie-name.ts";
 
 /** Query parameters React Router itself reads: always part of the key. */
 const FRAMEWORK_PARAMS = ["_routes"];
@@ -23,12 +23,15 @@ export function hasSessionCookie(cookieHeader: string | undefined): boolean {
   return cookieHeader !== undefined && SESSION_COOKIE.test(cookieHeader);
 }
 
-/** The preview cookie (app/lib/preview/), present with any value: its signature is checked by the render. */
-const PREVIEW_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)${PREVIEW_COOKIE}=[^;\\s]`);
+/**
+ * Either preview cookie (app/lib/preview/cookie-name.ts), present with any value: the draft one's
+ * signature is checked by the render.
+ */
+const PREVIEW_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)(?:${PREVIEW_COOKIE}|${PUBLISHED_VIEW_COOKIE})=[^;\\s]`);
 
 /**
  * Whether the page cache must neither answer this request nor store its answer: it carries an
- * Authorization header, or a preview cookie (drafts: docs/decisions/0015-draft-preview.md). The
+ * Authorization header, or a preview cookie (docs/decisions/0015-draft-preview.md). The
  * one decision, for the fast path (serveFreshHit) and the middleware alike. The cookie's mere
  * presence counts: a forged one costs its sender an uncached render of the published page,
  * which an Authorization header costs too.

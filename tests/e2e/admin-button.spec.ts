@@ -1,14 +1,13 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 import { StrapiAdmin } from "../support/strapi-admin.ts";
+import { signInToAdmin } from "../support/strapi-admin-ui.ts";
 
 // The site-cache controls of the real Strapi admin UI (cms/src/admin/): the "Revalidate cache" and
 // "Purge CDN" document actions (only there with ?showRevalidateCache=true; a click really
 // revalidates the site, or purges the real Varnish in front of it), and the "Site cache" page.
 // js-on only (playwright.config.ts): the admin UI needs JavaScript.
 const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
-const ADMIN_EMAIL = "admin@example.com";
-const ADMIN_PASSWORD = "Admin12345";
 // Strapi's own query parameter for the edit view's locale, kept next to ours.
 const EN = "plugins[i18n][locale]=en";
 const SHOW = "showRevalidateCache=true";
@@ -19,26 +18,7 @@ test.describe.configure({ mode: "serial" });
 let admin: Page;
 
 test.beforeAll(async ({ browser }) => {
-  admin = await browser.newPage({ baseURL: cmsUrl() });
-  // A development build of the admin (what `npm run build` makes without NODE_ENV=production)
-  // pops up Strapi's guided tour over the content manager, and clicking its Skip button crashed
-  // the page once here ("Maximum update depth exceeded"): switch the tours off in their stored
-  // state, as "Skip all tours" does, before every page load.
-  await admin.addInitScript(() => {
-    const key = "STRAPI_GUIDED_TOUR";
-    try {
-      const state = JSON.parse(window.localStorage.getItem(key) ?? "null");
-      if (state && state.enabled !== false)
-        window.localStorage.setItem(key, JSON.stringify({ ...state, enabled: false }));
-    } catch {
-      // no stored state yet: the next load has it
-    }
-  });
-  await admin.goto("/admin/auth/login");
-  await admin.getByRole("textbox", { name: "Email" }).fill(ADMIN_EMAIL);
-  await admin.getByRole("textbox", { name: "Password" }).fill(ADMIN_PASSWORD);
-  await admin.getByRole("button", { name: "Login" }).click();
-  await expect(admin).not.toHaveURL(/\/auth\/login/, { timeout: 20_000 });
+  admin = await signInToAdmin(browser, cmsUrl());
 });
 
 test.afterAll(async () => {

@@ -14,6 +14,7 @@ import { startVarnish } from "../support/varnish.ts";
 const REVALIDATE_SECRET = "e2e-revalidate-secret-0123456789";
 const OAUTH_SYNC_SECRET = "e2e-oauth-sync-secret-0123456789abcdef";
 const CDN_PURGE_SECRET = "e2e-cdn-purge-secret-0123456789abcdef";
+const PREVIEW_SECRET = "e2e-preview-secret-0123456789abcdef";
 const OIDC_PORT = 3150;
 const OIDC_PROVIDER_ID = "local-oidc";
 
@@ -57,6 +58,7 @@ export default async function globalSetup() {
       CMS_OAUTH_SYNC_SECRET: OAUTH_SYNC_SECRET,
       CMS_REVALIDATE_SECRET: REVALIDATE_SECRET,
       CMS_CDN_PURGE_SECRET: CDN_PURGE_SECRET,
+      CMS_PREVIEW_SECRET: PREVIEW_SECRET,
     },
   });
   try {
@@ -69,6 +71,7 @@ export default async function globalSetup() {
         CMS_REVALIDATE_SECRET: REVALIDATE_SECRET,
         CMS_OAUTH_SYNC_SECRET: OAUTH_SYNC_SECRET,
         CMS_CDN_PURGE_SECRET: CDN_PURGE_SECRET,
+        CMS_PREVIEW_SECRET: PREVIEW_SECRET,
         CDN_PROVIDER: "http",
         CDN_PURGE_URL: cdn.url,
         OIDC_ISSUER: oidc.issuer,
@@ -84,6 +87,7 @@ export default async function globalSetup() {
       E2E_CMS_URL: cms.url,
       E2E_CMS_TOKEN: cms.token,
       E2E_REVALIDATE_SECRET: REVALIDATE_SECRET,
+      E2E_PREVIEW_SECRET: PREVIEW_SECRET,
       E2E_MAIL_DIR: mailDir,
       E2E_CDN_URL: cdn.url,
       E2E_APP_LOG: "",

@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-
-import getPort from "get-port";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import { signPreviewCookie } from "../../app/lib/preview/preview-cookie.server.ts";
-import { startApp, type AppHandle } from "../support/app-server.ts";
-import { startCms, type CmsHandle } from "../support/cms-server.ts";
+import { getPage } from "../support/site-requests.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
+import { strapiSite } from "../support/strapi-site.ts";
 import { until } from "../support/wait.ts";
 
 // Draft preview through the real Strapi (docs/cms-contract.md, "Preview"): the CMS's Preview
@@ -17,57 +12,28 @@ import { until } from "../support/wait.ts";
 // everybody else keeps getting the published page from the cache. The production build.
 const SECRET = "preview-secret-integration-0123456789";
 const PAGES = "/content-manager/collection-types/api::page.page";
-const dir = mkdtempSync(path.join(tmpdir(), "preview-"));
-let cms: CmsHandle;
-let app: AppHandle;
+const site = strapiSite("preview", {
+  cmsEnv: () => ({ CMS_PREVIEW_SECRET: SECRET }),
+  appEnv: { CMS_PREVIEW_SECRET: SECRET },
+});
 let admin: StrapiAdmin;
 
 beforeAll(async () => {
-  const [cmsPort, appPort] = [await getPort(), await getPort()];
-  cms = await startCms({
-    port: cmsPort,
-    dbFile: path.join(dir, "cms.db"),
-    fresh: true,
-    env: { CLIENT_URL: `http://127.0.0.1:${appPort}`, CMS_PREVIEW_SECRET: SECRET },
-  });
-  app = await startApp({
-    port: appPort,
-    env: { CMS_URL: cms.url, CMS_REST_READONLY_API_KEY: cms.token, CMS_PREVIEW_SECRET: SECRET },
-  });
-  admin = await StrapiAdmin.login(cms.url);
-}, 240_000);
-
-afterAll(async () => {
-  await app?.stop();
-  await cms?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  admin = await StrapiAdmin.login(site.cms.url);
 });
 
 async function get(pagePath: string, cookie?: string) {
-  const response = await fetch(`${app.url}${pagePath}`, {
-    redirect: "manual",
-    headers: cookie ? { cookie } : {},
-  });
-  const header = (name: string) => response.headers.get(name);
-  return { status: response.status, header, cache: header("x-cache"), text: await response.text() };
+  const answer = await getPage(site.app.url, pagePath, cookie ? { cookie } : {});
+  return { ...answer, header: (name: string) => answer.headers.get(name) };
 }
 
 /** The `name=value` part of a preview answer's Set-Cookie, and the whole header. */
 async function enterPreview(query: Record<string, string>) {
   const answer = await get(`/api/preview?${new URLSearchParams({ secret: SECRET, ...query })}`);
   expect(answer.status).toBe(307);
-  const setCookie = answer.header("set-cookie") ?? "";
-  return { answer, setCookie, cookie: setCookie.split(";")[0]! };
-}
-
-/** A published page (title `published`) whose draft then gets the title `draft`, unpublished. */
-async function pageWithDraft(slug: string, published: string, draft: string): Promise<string> {
-  const { data } = (await admin.call("POST", `${PAGES}?locale=en`, { title: published, slug })) as {
-    data: { documentId: string };
-  };
-  await admin.call("POST", `${PAGES}/${data.documentId}/actions/publish?locale=en`, {});
-  await admin.call("PUT", `${PAGES}/${data.documentId}?locale=en`, { title: draft });
-  return data.documentId;
+  // The draft cookie first, then the published-view one (app/lib/preview/preview-cookie.server.ts).
+  const [setCookie = "", setPublishedView = ""] = answer.response.headers.getSetCookie();
+  return { answer, setCookie, setPublishedView, cookie: setCookie.split(";")[0]! };
 }
 
 const frameAncestors = (answer: { header: (name: string) => string | null }) =>
@@ -102,7 +68,7 @@ describe("GET /api/preview: bad input", () => {
 describe("preview of a draft", () => {
   it("shows the draft to the previewer only: never stored, never served from the cache; others get the published page", async () => {
     const slug = `preview-${Date.now().toString(36)}`;
-    await pageWithDraft(slug, "Published words", "Draft words");
+    await admin.pageWithDraft(slug, "Published words", "Draft words");
 
     // A normal visitor: the published page, then from the cache.
     expect((await get(`/${slug}`)).text).toContain("Published words");
@@ -116,7 +82,7 @@ describe("preview of a draft", () => {
     expect(entered.header("location")).toBe(`/${slug}`);
     expect(setCookie).toMatch(/^site_preview=v1\.\d+\.[\w-]{43}; Max-Age=3600; Path=\/; HttpOnly; SameSite=Lax$/);
     expect(entered.header("cache-control")).toBe("private, no-store");
-    expect(frameAncestors(entered)).toBe(`'self' ${cms.url}`);
+    expect(frameAncestors(entered)).toBe(`'self' ${site.cms.url}`);
 
     // The previewer and a normal visitor at the same time.
     const [preview, other] = await Promise.all([get(`/${slug}`, cookie), get(`/${slug}`)]);
@@ -130,10 +96,10 @@ describe("preview of a draft", () => {
     expect(preview.header("cdn-cache-control")).toBe("no-store");
     expect(preview.header("surrogate-control")).toBe("no-store");
     // The CMS admin's iframe may show it; X-Frame-Options would forbid that.
-    expect(frameAncestors(preview)).toBe(`'self' ${cms.url}`);
+    expect(frameAncestors(preview)).toBe(`'self' ${site.cms.url}`);
     expect(preview.header("x-frame-options")).toBeNull();
     // No token in what the browser gets.
-    expect(preview.text).not.toContain(cms.token);
+    expect(preview.text).not.toContain(site.cms.token);
 
     expect(other).toMatchObject({ status: 200, cache: "HIT" });
     expect(other.text).toContain("Published words");
@@ -169,7 +135,7 @@ describe("preview of a draft", () => {
       data: { url: string };
     };
     const url = new URL(data.url);
-    expect(`${url.origin}${url.pathname}`).toBe(`${app.url}/api/preview`);
+    expect(`${url.origin}${url.pathname}`).toBe(`${site.app.url}/api/preview`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       secret: SECRET,
       path: "/company",
@@ -191,9 +157,10 @@ describe("preview of a draft", () => {
     };
     const url = new URL(data.url);
     expect(Object.fromEntries(url.searchParams)).toMatchObject({ path: "/", locale: "de", status: "published" });
-    const { answer, setCookie } = await enterPreview(Object.fromEntries(url.searchParams));
+    const { answer, setCookie, setPublishedView } = await enterPreview(Object.fromEntries(url.searchParams));
     expect(answer.header("location")).toBe("/de");
     expect(setCookie).toMatch(/^site_preview=; Max-Age=0;/);
+    expect(setPublishedView).toMatch(/^site_preview_published=1; Max-Age=3600;/);
   }, 30_000);
 });
 
@@ -204,11 +171,18 @@ describe("leaving the preview", () => {
     expect(leave.setCookie).toMatch(
       /^site_preview=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=\/; HttpOnly/,
     );
+    // The admin's Published tab shows the page in its iframe: the published page, framable by it.
+    const published = await get("/company", leave.setPublishedView.split(";")[0]);
+    expect(published.text).not.toContain("Preview: draft");
+    expect(published.cache).toBe("BYPASS");
+    expect(frameAncestors(published)).toBe(`'self' ${site.cms.url}`);
 
     const exit = await get("/api/preview/exit?path=%2Fde%2Fcompany", "site_preview=x");
     expect(exit.status).toBe(303);
     expect(exit.header("location")).toBe("/de/company");
-    expect(exit.header("set-cookie")).toMatch(/^site_preview=; Max-Age=0;/);
+    const [clearDraft, clearPublishedView] = exit.response.headers.getSetCookie();
+    expect(clearDraft).toMatch(/^site_preview=; Max-Age=0;/);
+    expect(clearPublishedView).toMatch(/^site_preview_published=; Max-Age=0;/);
     expect((await get("/api/preview/exit?path=https%3A%2F%2Fevil.example")).header("location")).toBe("/");
   });
 });
@@ -216,7 +190,7 @@ describe("leaving the preview", () => {
 describe("a cookie the site did not sign", () => {
   it("forged, expired or signed with another secret: the published page, no preview bar", async () => {
     const slug = `preview-forged-${Date.now().toString(36)}`;
-    await pageWithDraft(slug, "Published only", "Secret draft");
+    await admin.pageWithDraft(slug, "Published only", "Secret draft");
     const future = Math.floor(Date.now() / 1000) + 600;
     for (const cookie of [
       `site_preview=v1.${future}.${"A".repeat(43)}`,

@@ -66,6 +66,20 @@ export class StrapiAdmin {
     await this.call("POST", `${base}/actions/publish?locale=${locale}`, {});
   }
 
+  /**
+   * A new page at `/<slug>` (en) published with the title `published`, whose draft then gets the
+   * title `draft`, saved but not published: what a preview shows. Returns its documentId.
+   */
+  async pageWithDraft(slug: string, published: string, draft: string): Promise<string> {
+    const base = "/content-manager/collection-types/api::page.page";
+    const { data } = (await this.call("POST", `${base}?locale=en`, { title: published, slug })) as {
+      data: { documentId: string };
+    };
+    await this.call("POST", `${base}/${data.documentId}/actions/publish?locale=en`, {});
+    await this.call("PUT", `${base}/${data.documentId}?locale=en`, { title: draft });
+    return data.documentId;
+  }
+
   /** Blocks (or unblocks) an end user, as an administrator does in the admin panel. */
   async setUserBlocked(email: string, blocked: boolean): Promise<void> {
     const uid = "plugin::users-permissions.user";

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 
 import {
-  clearPreviewCookie,
   isPreviewRequest,
   PREVIEW_MAX_AGE_SECONDS,
   previewCookieAttributes,
   previewCookieOf,
-  setPreviewCookie,
+  previewCookies,
   signPreviewCookie,
   verifyPreviewCookie,
 } from "./preview-cookie.server.ts";
@@ -53,17 +52,23 @@ describe("the preview cookie", () => {
     expect(isPreviewRequest(new Request("http://site.test/"), SECRET)).toBe(false);
   });
 
-  it("is httpOnly, and SameSite=None; Secure; Partitioned where browsers keep Secure cookies", () => {
+  it("are httpOnly, and SameSite=None; Secure; Partitioned where browsers keep Secure cookies", () => {
     expect(previewCookieAttributes("https://www.example.com")).toBe(
       "Path=/; HttpOnly; SameSite=None; Secure; Partitioned",
     );
     expect(previewCookieAttributes("http://localhost:3000")).toContain("SameSite=None; Secure");
     expect(previewCookieAttributes("http://127.0.0.1:3000")).toBe("Path=/; HttpOnly; SameSite=Lax");
-    expect(setPreviewCookie(SECRET, "https://www.example.com", NOW)).toMatch(
+    const https = "https://www.example.com";
+    const [draft, publishedCleared] = previewCookies("draft", SECRET, https, NOW);
+    expect(draft).toMatch(
       /^site_preview=v1\.\d+\.[\w-]{43}; Max-Age=3600; Path=\/; HttpOnly; SameSite=None; Secure; Partitioned$/,
     );
-    expect(clearPreviewCookie("https://www.example.com")).toMatch(
-      /^site_preview=; Max-Age=0; Expires=Thu, 01 Jan 1970/,
+    expect(publishedCleared).toMatch(/^site_preview_published=; Max-Age=0; Expires=Thu, 01 Jan 1970/);
+    const [draftCleared, published] = previewCookies("published", SECRET, https, NOW);
+    expect(draftCleared).toMatch(/^site_preview=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=\/; HttpOnly/);
+    expect(published).toBe(
+      "site_preview_published=1; Max-Age=3600; Path=/; HttpOnly; SameSite=None; Secure; Partitioned",
     );
+    expect(previewCookies("none", "", https, NOW).every((cookie) => cookie.includes("Max-Age=0;"))).toBe(true);
   });
 });

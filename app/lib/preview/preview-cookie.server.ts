@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 
 import { secretMatches } from "../bearer-secret.server.ts";
-import { PREVIEW_COOKIE } from "./cookie-name.ts";
+import { PREVIEW_COOKIE, PUBLISHED_VIEW_COOKIE } from "./cookie-name.ts";
 
 /**
  * The preview cookie: `v1.<expiry, Unix seconds>.<HMAC-SHA256 of it, base64url>`, keyed with
@@ -61,13 +61,29 @@ export function previewCookieAttributes(publicUrl: string): string {
   return secureContext ? "Path=/; HttpOnly; SameSite=None; Secure; Partitioned" : "Path=/; HttpOnly; SameSite=Lax";
 }
 
-export function setPreviewCookie(secret: string, publicUrl: string, nowMs = Date.now()): string {
-  const value = signPreviewCookie(secret, nowMs);
-  return `${PREVIEW_COOKIE}=${value}; Max-Age=${PREVIEW_MAX_AGE_SECONDS}; ${previewCookieAttributes(publicUrl)}`;
-}
+const EXPIRED = "Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT";
 
-export function clearPreviewCookie(publicUrl: string): string {
-  return `${PREVIEW_COOKIE}=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; ${previewCookieAttributes(publicUrl)}`;
+/**
+ * The Set-Cookie headers that put a browser in a preview mode: `draft` (the signed cookie; pages
+ * show drafts), `published` (the admin's Published tab: the draft cookie cleared, pages published
+ * but still framable by the admin, docs/decisions/0015-draft-preview.md), `none` (both cleared).
+ */
+export function previewCookies(
+  mode: "draft" | "published" | "none",
+  secret: string,
+  publicUrl: string,
+  nowMs = Date.now(),
+): string[] {
+  const attributes = previewCookieAttributes(publicUrl);
+  const live = `Max-Age=${PREVIEW_MAX_AGE_SECONDS}; ${attributes}`;
+  return [
+    mode === "draft"
+      ? `${PREVIEW_COOKIE}=${signPreviewCookie(secret, nowMs)}; ${live}`
+      : `${PREVIEW_COOKIE}=; ${EXPIRED}; ${attributes}`,
+    mode === "published"
+      ? `${PUBLISHED_VIEW_COOKIE}=1; ${live}`
+      : `${PUBLISHED_VIEW_COOKIE}=; ${EXPIRED}; ${attributes}`,
+  ];
 }
 
 /** Headers of every preview answer: never stored by a browser, a CDN or any cache between. */

@@ -1,0 +1,40 @@
+import { expect, test } from "@playwright/test";
+
+import { StrapiAdmin } from "../support/strapi-admin.ts";
+
+// Draft preview in a browser (docs/cms-contract.md, "Preview"), JavaScript on and off: the URL
+// the CMS's Preview makes sets the preview cookie and leads to the page, which shows the draft
+// under a "Preview: draft" bar; its exit link ends the preview and shows the published page.
+const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
+const previewUrl = (path: string) =>
+  `/api/preview?${new URLSearchParams({ secret: process.env.E2E_PREVIEW_SECRET ?? "", path, locale: "en", status: "draft" })}`;
+
+test("preview shows the draft under a bar; its exit link returns to the published page", async ({
+  page,
+  context,
+  browser,
+}, testInfo) => {
+  const slug = `e2e-preview-${testInfo.project.name}-${Date.now().toString(36)}`;
+  await (await StrapiAdmin.login(cmsUrl())).pageWithDraft(slug, "Published heading", "Draft heading");
+
+  await page.goto(previewUrl(`/${slug}`));
+  await expect(page).toHaveURL(new RegExp(`/${slug}$`));
+  const bar = page.getByRole("complementary", { name: "Preview" });
+  await expect(bar).toContainText("Preview: draft");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Draft heading");
+  const [cookie] = (await context.cookies()).filter((c) => c.name === "site_preview");
+  expect(cookie?.httpOnly).toBe(true);
+
+  // Somebody else, at the same time: the published page, no bar.
+  const other = await browser.newPage();
+  await other.goto(`/${slug}`);
+  await expect(other.getByRole("heading", { level: 1 })).toHaveText("Published heading");
+  await expect(other.getByText("Preview: draft")).toHaveCount(0);
+  await other.close();
+
+  await bar.getByRole("link", { name: "Exit preview" }).click();
+  await expect(page).toHaveURL(new RegExp(`/${slug}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Published heading");
+  await expect(page.getByText("Preview: draft")).toHaveCount(0);
+  expect((await context.cookies()).filter((c) => c.name === "site_preview")).toEqual([]);
+});
