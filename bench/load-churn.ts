@@ -126,11 +126,14 @@ async function main() {
 
     console.log(`Load with churn: ${SECONDS} s, 50 connections, ${PATHS} paths, a revalidation every 300 ms\n`);
     console.log(
-      "| requests | requests/s | p50 ms | p99 ms | errors | non-2xx | revalidations | regenerations | paths checked | lost invalidations |",
+      "| requests | requests/s | p50 ms | p99 ms | errors | non-2xx | revalidations | regenerations " +
+        "| paths checked | lost invalidations |",
     );
     console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     console.log(
-      `| ${result.requests} | ${result.requestsPerSecond?.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} | ${result.non2xx} | ${revalidations} | ${metric("isr_cache_regenerations_total")} | ${latest.size} | ${lost} |`,
+      `| ${result.requests} | ${result.requestsPerSecond?.toFixed(0)} | ${result.p50} | ${result.p99} ` +
+        `| ${result.errors} | ${result.non2xx} | ${revalidations} | ${metric("isr_cache_regenerations_total")} ` +
+        `| ${latest.size} | ${lost} |`,
     );
   } finally {
     await stopProcessGroup(app);

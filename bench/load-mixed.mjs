@@ -1,4 +1,5 @@
-// A mixed autocannon run, printed as JSON: node bench/load-mixed.mjs <base url> <seconds> <json list of {path, headers}>
+// A mixed autocannon run, printed as JSON:
+//   node bench/load-mixed.mjs <base url> <seconds> <json list of {path, headers}>
 import autocannon from "autocannon";
 
 const [base, seconds, requestsJson] = process.argv.slice(2);

@@ -37,10 +37,12 @@ for (let page = 1; page <= PAGES; page++) {
   if (page % (PAGES / 10) === 0) {
     const memory = process.memoryUsage();
     console.log(
-      `| ${page.toLocaleString("en")} | ${store.count} | ${mib(store.byteSize)} | ${evictions.toLocaleString("en")} | ${mib(memory.rss)} | ${mib(memory.heapUsed)} |`,
+      `| ${page.toLocaleString("en")} | ${store.count} | ${mib(store.byteSize)} | ${evictions.toLocaleString("en")} ` +
+        `| ${mib(memory.rss)} | ${mib(memory.heapUsed)} |`,
     );
   }
 }
 console.log(
-  `\nRSS grew by ${mib(process.memoryUsage().rss - start)} MiB while ${mib(PAGES * PAGE_BYTES)} MiB of pages went through.`,
+  `\nRSS grew by ${mib(process.memoryUsage().rss - start)} MiB ` +
+    `while ${mib(PAGES * PAGE_BYTES)} MiB of pages went through.`,
 );

@@ -93,7 +93,8 @@ async function main() {
     }
     samples.sort((x, y) => x - y);
     console.log(
-      `\nRevalidation on A to STALE on B, ${ROUNDS} rounds (includes the revalidation request itself): p50 ${percentile(samples, 50).toFixed(2)} ms, p99 ${percentile(samples, 99).toFixed(2)} ms`,
+      `\nRevalidation on A to STALE on B, ${ROUNDS} rounds (includes the revalidation request itself): ` +
+        `p50 ${percentile(samples, 50).toFixed(2)} ms, p99 ${percentile(samples, 99).toFixed(2)} ms`,
     );
   } finally {
     for (const child of [a, b, local]) await stopProcessGroup(child);

@@ -94,7 +94,8 @@ async function main() {
         const result = load(url, SECONDS, headers);
         results[`${name}|${encoding}`] = result.requestsPerSecond;
         console.log(
-          `| ${name} | ${encoding} | ${result.requestsPerSecond.toFixed(0)} | ${result.p50} | ${result.p99} | ${result.errors} |`,
+          `| ${name} | ${encoding} | ${result.requestsPerSecond.toFixed(0)} | ${result.p50} | ${result.p99} ` +
+            `| ${result.errors} |`,
         );
       }
       const plainHit = results[`(a) cache HIT|${encoding}`]!;
@@ -115,7 +116,8 @@ async function main() {
     await fetch(`${appUrl}/jobs`).catch(() => fetch(`${appUrl}/jobs`));
     // After all those distinct utm_source values, the real page is still in the cache.
     console.log(
-      `\n/company after the runs with distinct utm_source: x-cache ${(await fetch(`${appUrl}/company`)).headers.get("x-cache")}`,
+      "\n/company after the runs with distinct utm_source: x-cache " +
+        (await fetch(`${appUrl}/company`)).headers.get("x-cache"),
     );
     await fetch(`${appUrl}/api/cms-revalidate`, {
       method: "POST",
@@ -129,7 +131,8 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const regenerations = (await metric("isr_cache_regenerations_total")) - before;
     console.log(
-      `\n500 concurrent requests on one stale key: ${regenerations} regeneration(s); x-cache: ${JSON.stringify(count(statuses))}`,
+      `\n500 concurrent requests on one stale key: ${regenerations} regeneration(s); ` +
+        `x-cache: ${JSON.stringify(count(statuses))}`,
     );
   } finally {
     if (plain) await stopProcessGroup(plain);

@@ -125,7 +125,8 @@ async function main() {
   ]) {
     if (await portInUse(port)) {
       throw new Error(
-        `port ${port} (${name}) is already in use: stop what runs there (npm run dev?) or choose other ports (PORT=3100 CMS_PORT=1338 npm run quickstart).`,
+        `port ${port} (${name}) is already in use: stop what runs there (npm run dev?) ` +
+          "or choose other ports (PORT=3100 CMS_PORT=1338 npm run quickstart).",
       );
     }
   }

@@ -78,7 +78,7 @@ test("a wrong password shows an error, with status 401, and keeps the email", as
   expect(response.status()).toBe(401);
 });
 
-test("after changing the password the old one fails, the new one works, and a copied session cookie is signed out", async ({
+test("after a password change the old one fails, the new one works, a copied session cookie is signed out", async ({
   page,
   browser,
 }, info) => {
@@ -174,7 +174,8 @@ test("redirectTo only ever leads to a page of this site", async ({ page }, info)
   for (const target of ["https://evil.example/", "//evil.example", "/\\evil.example"]) {
     await page.context().clearCookies();
     await signIn(page, email, "Redirect-123", `/sign-in?redirectTo=${encodeURIComponent(target)}`);
-    // Another host never: a path is collapsed onto this site (`//evil.example` -> `/evil.example`), the rest falls back.
+    // Another host never: a path is collapsed onto this site (`//evil.example` -> `/evil.example`), the rest
+    // falls back.
     await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/(account|evil\.example)$/);
   }
   await page.context().clearCookies();

@@ -70,7 +70,7 @@ async function takenDown(request: APIRequestContext, path: string) {
 
 const slugFor = (name: string, project: string) => `e2e-${name}-${project}-${Date.now().toString(36)}`;
 
-test("a new page (was a 404), its edit, and its unpublish (404 again, at once) reach the site without a manual call", async ({
+test("a new page (was a 404), its edit and its unpublish (404 again, at once) reach the site by themselves", async ({
   request,
 }, info) => {
   const slug = slugFor("publish", info.project.name);

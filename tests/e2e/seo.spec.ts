@@ -30,7 +30,7 @@ async function shows(request: APIRequestContext, path: string, predicate: (body:
 const hreflang = (html: string, locale: string) =>
   new RegExp(`<link rel="alternate" hreflang="${locale}" href="([^"]*)"`, "i").exec(html)?.[1] ?? null;
 
-test("a published translation gets an hreflang alternate and a sitemap entry; a draft or unpublished one does not", async ({
+test("a published translation gets an hreflang alternate and a sitemap entry; a draft or unpublished one not", async ({
   page,
   request,
   baseURL,

@@ -129,7 +129,7 @@ describe("no account enumeration (real Strapi)", () => {
     expect([...fresh.cookies, ...taken.cookies].filter((cookie) => cookie.includes("session"))).toEqual([]);
   }, 30_000);
 
-  it("forgot-password: a known and an unknown address get the same answer in the same time; the mail still goes out", async () => {
+  it("forgot-password: known and unknown addresses, same answer in the same time; the mail goes out", async () => {
     const forgot = (email: string) => timedPost("/api/auth/forgot-password-cms", { email });
     const [known, unknown] = await interleaved(
       15,

@@ -82,7 +82,7 @@ describe("a password change or reset ends the other sessions (real Strapi)", () 
   let copy = "";
   let oldJwt = "";
 
-  it("change password: a copied cookie, another device's session and older CMS JWTs are refused; the session that changed it stays", async () => {
+  it("password change: copied cookie, other device's session, older CMS JWTs refused; changer's stays", async () => {
     await registerInCms(email, "Old-passw0rd!");
     victim = await signIn(email, "Old-passw0rd!");
     copy = victim; // what the attacker holds
@@ -154,7 +154,7 @@ describe("a password change or reset ends the other sessions (real Strapi)", () 
     expect(await sessionEmail(cookie)).toBeNull();
   });
 
-  it("sessionsValidAfter is in no API answer, and no client can set it (not even one allowed to update users)", async () => {
+  it("sessionsValidAfter is in no API answer; no client can set it (not even one who may update users)", async () => {
     const other = "setter@example.com";
     const { user } = await registerInCms(other, "Setter-passw0rd!");
     const before = (await postCms("/api/auth/local", { identifier: other, password: "Setter-passw0rd!" })).body

@@ -182,7 +182,7 @@ describe("auth endpoints and sessions", () => {
     }
   });
 
-  it("a signed-in visitor gets the shared signed-in variant: nobody's data in it, and never shown to anonymous visitors", async () => {
+  it("a signed-in visitor gets the shared signed-in variant: nobody's data, never shown to anonymous", async () => {
     const cookie = await signIn("bob@example.com", "Right-password-2");
     await fetch(`${app.url}/company`, { headers: { cookie } });
     const signedIn = await fetch(`${app.url}/company`, { headers: { cookie } });

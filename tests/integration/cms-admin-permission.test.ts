@@ -163,7 +163,7 @@ beforeEach(() => {
 });
 
 describe("CMS admin actions need the right admin role", () => {
-  it("an Author is refused (403) on the revalidation, CDN purge and hierarchy endpoints; nothing reaches the front end", async () => {
+  it("an Author is refused (403) on revalidation, CDN purge and hierarchy; nothing reaches the front end", async () => {
     for (const { name, path: apiPath, body, action } of adminActions) {
       const result = await call("POST", apiPath, body, tokens.author);
       expect(result.status, `${name}: ${JSON.stringify(result.body)}`).toBe(403);
@@ -189,7 +189,7 @@ describe("CMS admin actions need the right admin role", () => {
     }
   });
 
-  it("the actions are admin permissions a Super Admin can see per role: the Editor has them, the Author not", async () => {
+  it("the actions are admin permissions, shown per role: the Editor has them, the Author not", async () => {
     const held = (permissions: Json[]) =>
       permissions.map((p) => p.action).filter((a: string) => a.startsWith("api::site-cache."));
     expect(held(await editorPermissions()).sort()).toEqual(Object.values(ACTIONS).sort());

@@ -50,7 +50,7 @@ describe("CMS auth email and rate limit (real Strapi)", () => {
   const oldPassword = "Old-passw0rd!";
   const newPassword = "New-passw0rd!";
 
-  it("registers a user, mails a reset link to CLIENT_URL, resets the password and signs in with the new one", async () => {
+  it("registers a user, mails a reset link to CLIENT_URL, resets the password, signs in with the new one", async () => {
     const registered = await post(cms!, "/api/auth/local/register", {
       username: "carol",
       email,
@@ -107,7 +107,7 @@ describe("CMS auth email and rate limit (real Strapi)", () => {
     );
   });
 
-  it("does not rate-limit 20 quick sign-ins from the front end's single IP (Strapi's default is 10 per minute)", async () => {
+  it("does not rate-limit 20 quick sign-ins from the front end's one IP (Strapi's default: 10 a minute)", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 20; i += 1) {
       statuses.push((await post(cms!, "/api/auth/local", { identifier: email, password: "wrong-password" })).status);

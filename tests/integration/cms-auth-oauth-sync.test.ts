@@ -184,7 +184,7 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
     expectSanitized(profile.body);
   });
 
-  it("returns the same user (200) on the next sign-in of the same provider account, whatever its email says now", async () => {
+  it("returns the same user (200) on the next sign-in of that provider account, whatever its email says", async () => {
     for (const [email, emailVerified] of [
       ["ada.lovelace@example.com", true],
       ["ada.lovelace@example.com", false],
@@ -211,7 +211,7 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
     ).toBe(200);
   });
 
-  it("does not let another account at the same provider, with the same but unverified email, into the user", async () => {
+  it("does not let another account at the same provider, with the same unverified email, into the user", async () => {
     // The old rule "same provider and same email → that user" let anyone whose provider
     // account merely claims the address in.
     const { status, body } = await sync(cms!, {
@@ -288,7 +288,7 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
   // Issue 11, point 4 (account pre-hijack): registration sends no confirmation mail, so an
   // attacker registers someone's address with a password; that person's later sign-in with a
   // provider that verified the address must not land in the attacker's account.
-  it("pre-hijack: a password account nobody confirmed is not linked to the owner's verified provider sign-in", async () => {
+  it("pre-hijack: a password account nobody confirmed is not linked to the owner's verified sign-in", async () => {
     const attacker = await post(cms!, "/api/auth/local/register", {
       username: "victim",
       email: "victim@example.com",
@@ -394,7 +394,7 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
     expect(again.body.user.id).not.toBe(first.body.user.id);
   });
 
-  it("with email confirmation on, links a verified provider email to a password account once its address is confirmed", async () => {
+  it("email confirmation on: a verified provider email is linked to a password account once confirmed", async () => {
     const admin = await adminApi(cms!);
     const { settings } = await admin.call("GET", "/users-permissions/advanced");
     await admin.call("PUT", "/users-permissions/advanced", { ...settings, email_confirmation: true });

@@ -125,7 +125,8 @@ describe("POST /api/cms-revalidate", () => {
       expire: false,
     });
     expect(app.output()).toContain(
-      "[revalidate] uid=api::page.page paths=/en/careers,/careers,/en,/,/en/jobs/*,/jobs/*,/*,/de/karriere tags=cms:api::navbar.navbar",
+      "[revalidate] uid=api::page.page paths=/en/careers,/careers,/en,/,/en/jobs/*,/jobs/*,/*,/de/karriere " +
+        "tags=cms:api::navbar.navbar",
     );
   });
 

@@ -223,7 +223,7 @@ describe("automatic revalidation from editor writes", () => {
     ]);
   });
 
-  it("a new page, its unpublish and its delete each send its path; unpublish and delete expire (takedowns)", async () => {
+  it("a new page, its unpublish and its delete each send its path; unpublish, delete expire (takedowns)", async () => {
     const id = await createPage("en", { title: "Fresh", slug: "rv-fresh" });
     expect(await expectRequests(1)).toEqual([
       { uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id) } },
@@ -396,7 +396,7 @@ describe("POST /api/revalidate-cache (manual)", () => {
 });
 
 describe("page moves (hierarchy)", () => {
-  it("moving a page: ONE call with old and new paths of it and its descendants, redirects without chains; moving back removes them", async () => {
+  it("a move: ONE call, old and new paths of the page and below, no redirect chains; moving back undoes", async () => {
     const a = await createPage("en", { title: "A", slug: "rv-a" });
     const b = await createPage("en", { title: "B", slug: "rv-b" });
     const child = await createPage("en", { title: "Child", slug: "child" }, a);

@@ -128,7 +128,8 @@ describe("CMS seed (real Strapi)", () => {
 
       const engineering = await getData(
         cms!,
-        `/api/pages?filters[fullPath][$eq]=/company/careers/engineering&locale=en&populate[parent][populate][parent]=true`,
+        "/api/pages?filters[fullPath][$eq]=/company/careers/engineering&locale=en" +
+          "&populate[parent][populate][parent]=true",
       );
       expect(engineering[0].slug).toBe("engineering");
       expect(engineering[0].parent.fullPath).toBe("/company/careers");

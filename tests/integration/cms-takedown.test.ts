@@ -40,7 +40,10 @@ async function cachedPage(slug: string): Promise<string> {
   return data.documentId;
 }
 
-/** The site has applied the CMS's revalidation of `/<slug>` (its log line, written once the invalidation is recorded). */
+/**
+ * The site has applied the CMS's revalidation of `/<slug>` (its log line, written once the
+ * invalidation is recorded).
+ */
 const revalidated = (slug: string, from: number) =>
   until(
     `the site to log the revalidation of /${slug}`,
@@ -51,7 +54,7 @@ const revalidated = (slug: string, from: number) =>
 const slug = (name: string) => `takedown-${name}-${Date.now().toString(36)}`;
 
 describe("a takedown in the real Strapi", () => {
-  it("unpublish: the very next request to the site after the CMS's revalidation is a 404 (MISS), never the old page", async () => {
+  it("unpublish: the next request after the CMS's revalidation is a 404 (MISS), never the old page", async () => {
     const page = slug("unpublish");
     const id = await cachedPage(page);
 

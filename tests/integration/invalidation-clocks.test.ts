@@ -140,7 +140,7 @@ describe("invalidations across instances whose clocks differ (±30 s)", () => {
     expect(ahead.cache.peekFresh("/x")?.value).toMatch(/^v2/);
   });
 
-  it("an invalidation made while another instance renders leaves that render stale, there and for everyone", async () => {
+  it("an invalidation made while another instance renders leaves that render stale, there and everywhere", async () => {
     const ahead = instance(30_000);
     const behind = instance(-30_000);
     await connected(ahead, behind);
@@ -185,7 +185,7 @@ describe("invalidations across instances whose clocks differ (±30 s)", () => {
 });
 
 describe("the shared record stays bounded", () => {
-  it("records older than the horizon are dropped from Redis as invalidations go by; the floor keeps it safe", async () => {
+  it("records older than the horizon leave Redis as invalidations go by; the floor keeps it safe", async () => {
     // 200,000 distinct paths invalidated two hours ago, as the release before would have left them.
     const twoHoursAgo = (Date.now() - 2 * 3_600_000) * 1_000;
     const aged = 200_000;
@@ -295,7 +295,7 @@ describe("an instance cut off from Redis", () => {
 });
 
 describe("expiring invalidations (takedowns) across instances", () => {
-  it("carry the flag on the channel and in the record: no instance serves what was rendered before, not even STALE", async () => {
+  it("carry the flag on the channel and in the record: no instance serves an older render, not STALE", async () => {
     const a = instance(30_000);
     const b = instance(-30_000);
     await connected(a, b);

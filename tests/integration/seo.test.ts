@@ -106,7 +106,7 @@ const canonical = (tags: Array<Record<string, string>>) =>
   tags.filter((tag) => tag.rel === "canonical").map((tag) => tag.href);
 
 describe("/sitemap.xml", () => {
-  it("answers 503 with Retry-After while the CMS is down and nothing good is cached, and never an empty sitemap", async () => {
+  it("CMS down and nothing good cached: 503 with Retry-After, never an empty sitemap", async () => {
     site.cms.mode = "error";
     const down = await get("/sitemap.xml");
     expect(down.status).toBe(503);

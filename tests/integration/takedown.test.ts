@@ -54,7 +54,7 @@ async function cached(site: AppHandle, path: string) {
 }
 
 describe("a takedown (unpublish, delete) expires the page", () => {
-  it("unpublished: the very next request is a 404 rendered for it (MISS), never the old page; then the 404 is cached", async () => {
+  it("unpublished: the next request is a 404 rendered for it (MISS), never the old page; then cached", async () => {
     await cached(app, "/gone");
     cms.pages.delete("en:/gone");
     expect(await revalidate(app, { fullPaths: ["/gone"], expire: true })).toMatchObject({
@@ -87,7 +87,7 @@ describe("a takedown (unpublish, delete) expires the page", () => {
     expect(next.text).not.toContain("Page /gone-data");
   });
 
-  it("50 visitors at once right after it: every one gets the 404, rendered once for them, none the old page", async () => {
+  it("50 visitors at once right after it: each gets the 404, rendered once for them, none the old page", async () => {
     await cached(app, "/crowd");
     cms.pages.delete("en:/crowd");
     await revalidate(app, { fullPaths: ["/crowd"], expire: true });
@@ -113,7 +113,7 @@ describe("a takedown (unpublish, delete) expires the page", () => {
 });
 
 describe("a takedown across instances sharing Redis", () => {
-  it("revalidated on one instance, the other never serves the old page either: its copy and Redis's are expired", async () => {
+  it("revalidated on one instance, the other never serves the old page: its copy and Redis's are expired", async () => {
     await cached(a, "/shared-gone");
     // b takes a's render from Redis, then serves it from memory.
     expect(await get(b, "/shared-gone")).toMatchObject({ status: 200, cache: "HIT" });

@@ -79,7 +79,8 @@ export async function waitForMail(dir: string, to: string, opts: WaitForMailOpti
     if (Date.now() > deadline) {
       const seen = all.map((mail) => `${mail.sentAt} to=${mail.to} subject=${mail.subject}`).join("\n  ") || "(none)";
       throw new Error(
-        `waitForMail: no message to ${to}${after ? ` sent after ${new Date(after).toISOString()}` : ""} in ${dir} within ${timeoutMs} ms. Messages there:\n  ${seen}`,
+        `waitForMail: no message to ${to}${after ? ` sent after ${new Date(after).toISOString()}` : ""} in ${dir} ` +
+          `within ${timeoutMs} ms. Messages there:\n  ${seen}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));

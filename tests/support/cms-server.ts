@@ -94,7 +94,8 @@ export function ensureAdminBuild(logFile: string): { built: boolean; ms: number 
     });
   } catch (error) {
     throw new Error(
-      `ensureAdminBuild: \`strapi build\` failed (${(error as Error).message})\n--- last lines of ${logFile} ---\n${tail(logFile, 60)}`,
+      `ensureAdminBuild: \`strapi build\` failed (${(error as Error).message})\n` +
+        `--- last lines of ${logFile} ---\n${tail(logFile, 60)}`,
       { cause: error },
     );
   } finally {

@@ -34,15 +34,18 @@ function warnAboutOAuthSyncSecret(strapi) {
   const secret = process.env.CMS_OAUTH_SYNC_SECRET;
   if (!secret) {
     strapi.log.warn(
-      "[oauth-sync] CMS_OAUTH_SYNC_SECRET is not set: POST /api/oauth-sync answers 503 (OAuth sign-in on the front end cannot get a CMS user).",
+      "[oauth-sync] CMS_OAUTH_SYNC_SECRET is not set: POST /api/oauth-sync answers 503 " +
+        "(OAuth sign-in on the front end cannot get a CMS user).",
     );
   } else if (/\s/.test(secret.trim())) {
     strapi.log.warn(
-      "[oauth-sync] CMS_OAUTH_SYNC_SECRET contains whitespace: a Bearer token cannot carry it, every call will be refused.",
+      "[oauth-sync] CMS_OAUTH_SYNC_SECRET contains whitespace: a Bearer token cannot carry it, " +
+        "every call will be refused.",
     );
   } else if (secret.trim().length < 32) {
     strapi.log.warn(
-      "[oauth-sync] CMS_OAUTH_SYNC_SECRET is shorter than 32 characters; use a long random value (openssl rand -hex 32).",
+      "[oauth-sync] CMS_OAUTH_SYNC_SECRET is shorter than 32 characters; " +
+        "use a long random value (openssl rand -hex 32).",
     );
   }
 }

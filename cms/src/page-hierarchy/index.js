@@ -110,7 +110,8 @@ async function assertUnique(strapi, row, fullPath) {
   });
   if (clash) {
     throw new errors.ValidationError(
-      `Another page in locale "${row.locale}" ("${clash.title}") already has the URL ${fullPath}: change the slug or the parent.`,
+      `Another page in locale "${row.locale}" ("${clash.title}") already has the URL ${fullPath}: ` +
+        "change the slug or the parent.",
       {
         errors: [
           {

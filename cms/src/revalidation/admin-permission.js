@@ -102,7 +102,9 @@ function missingPermission(action) {
   const name = DISPLAY_NAMES[action] ?? action;
   return {
     status: 403,
-    message: `Your admin role does not have the permission "${name}" (${action}). A Super Admin can grant it under Settings → Administration panel → Roles.`,
+    message:
+      `Your admin role does not have the permission "${name}" (${action}). ` +
+      "A Super Admin can grant it under Settings → Administration panel → Roles.",
   };
 }
 

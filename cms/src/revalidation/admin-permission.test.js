@@ -103,7 +103,7 @@ test("grantEditorOnce: a second start adds nothing; an action removed later is n
   );
 });
 
-test("grantEditorOnce: never duplicates an action the Editor already has; grants a newly added action once", async () => {
+test("grantEditorOnce: never duplicates an action the Editor has; grants a newly added action once", async () => {
   const strapi = fakeStrapi({
     permissions: [{ role: 2, action: PERMISSIONS.revalidate }],
     stored: [PERMISSIONS.recalculateHierarchy],

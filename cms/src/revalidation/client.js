@@ -61,7 +61,8 @@ function createRevalidationClient({
         return { ok: true, status, attempts: tries + 1, body: result.body, retryable: false };
       if (status === 401) {
         log.error(
-          `[revalidate] ${url} answered 401: CMS_REVALIDATE_SECRET on the CMS does not match the front end's. Not retried; recorded as a failed revalidation.`,
+          `[revalidate] ${url} answered 401: CMS_REVALIDATE_SECRET on the CMS does not match the front end's. ` +
+            "Not retried; recorded as a failed revalidation.",
         );
         return {
           ok: false,

@@ -86,7 +86,8 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
         },
       });
       strapi.log.error(
-        `[revalidate] not delivered (${result.error ?? result.status}); recorded as a revalidation failure (${state}): ${JSON.stringify(payload)}`,
+        `[revalidate] not delivered (${result.error ?? result.status}); ` +
+          `recorded as a revalidation failure (${state}): ${JSON.stringify(payload)}`,
       );
     } catch (error) {
       // The last resort: the log line must carry everything needed to redo it by hand.
@@ -122,7 +123,8 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
       strapi.log.info("[cdn-purge] after takedown: the site has no CDN configured (501); nothing purged");
     else
       strapi.log.error(
-        `[cdn-purge] after takedown ${JSON.stringify(request)} failed: ${result.body?.error ?? result.status}; purge it by hand`,
+        `[cdn-purge] after takedown ${JSON.stringify(request)} failed: ` +
+          `${result.body?.error ?? result.status}; purge it by hand`,
       );
     return { request, ...result };
   }

@@ -30,7 +30,10 @@ const FIELD = "sessionsValidAfter";
 const ISSUED_AT_MS = "iatMs";
 const USER_UID = "plugin::users-permissions.user";
 
-/** The attribute added to plugin::users-permissions.user: not in the API's output, not writable, not in the admin's forms. */
+/**
+ * The attribute added to plugin::users-permissions.user: not in the API's output, not writable,
+ * not in the admin's forms.
+ */
 const SESSIONS_VALID_AFTER_ATTRIBUTE = {
   type: "datetime",
   private: true,
@@ -46,7 +49,10 @@ function withIssuedAtMs(payload, nowMs) {
   return { ...plain, [ISSUED_AT_MS]: nowMs };
 }
 
-/** When a verified token was issued, in ms: `iatMs`, else `iat` (seconds), else null (e.g. refresh-mode access tokens). */
+/**
+ * When a verified token was issued, in ms: `iatMs`, else `iat` (seconds), else null (e.g.
+ * refresh-mode access tokens).
+ */
 function issuedAtMs(payload) {
   if (!payload || typeof payload !== "object") return null;
   const ms = payload[ISSUED_AT_MS];

@@ -52,7 +52,7 @@ function setup(start = Date.parse("2026-03-01T10:00:00.400Z")) {
   return { users, service, clock };
 }
 
-test("a JWT issued before a password change is refused, in the same second too; the one issued for the change is not", async (t) => {
+test("a JWT issued before a password change is refused, in the same second too; the change's own is not", async (t) => {
   const { users, service, clock } = setup();
   // jsonwebtoken takes `iat` from the real clock; pin it to the fake one.
   t.mock.timers.enable({ apis: ["Date"], now: clock.now });
@@ -77,7 +77,7 @@ test("a JWT issued before a password change is refused, in the same second too; 
   assert.equal((await service.getToken({ request: { header: { authorization: `Bearer ${fresh}` } } })).id, 7);
 });
 
-test("tokens still verify when the user never changed the password, or is gone (the strategy refuses those)", async () => {
+test("tokens verify when the user never changed the password, or is gone (the strategy refuses those)", async () => {
   const { users, service } = setup();
   const token = service.issue({ id: 7 });
   assert.equal((await service.verify(token)).id, 7);
@@ -145,7 +145,7 @@ test("the lifecycles guard single and bulk writes", () => {
   assert.deepEqual(updateMany.params.data, {});
 });
 
-test("extendUsersPermissions adds the private field, the lifecycles (keeping existing ones) and wraps the JWT service", async () => {
+test("extendUsersPermissions: the private field, lifecycles (keeping others), the JWT service wrapped", async () => {
   const calls = [];
   const plugin = {
     contentTypes: {

@@ -110,7 +110,8 @@ const isLocal = (user) => !user.provider || user.provider === "local";
  *   provider it was created with.
  *
  * @param {{ provider?: string|null, email: string, confirmed?: boolean|null }} existing
- * @param {{ emailConfirmation: boolean, identities: Array<{ email?: string|null, emailVerified?: boolean|null }>, provider: string }} context
+ * @param {{ emailConfirmation: boolean, identities: Array<{ email?: string|null, emailVerified?: boolean|null }>,
+ *   provider: string }} context
  */
 function emailProven(existing, { emailConfirmation, identities, provider }) {
   if (isLocal(existing)) return emailConfirmation === true && existing.confirmed === true;
@@ -176,7 +177,8 @@ function decideSync(input, { linked = null, existing = null, identities = [], em
     error: httpError(
       409,
       "ConflictError",
-      `An account with this email already exists, and its email address was never confirmed, so ${input.provider} is not linked to it. ${how} instead${isLocal(existing) ? " (or reset the password by email)" : ""}.`,
+      `An account with this email already exists, and its email address was never confirmed, so ${input.provider} ` +
+        `is not linked to it. ${how} instead${isLocal(existing) ? " (or reset the password by email)" : ""}.`,
       { reason: "account_email_not_confirmed", provider: input.provider, existingProvider },
     ),
   };

@@ -166,7 +166,7 @@ test("decideSync: pre-hijack: a password account registered without a confirmati
   assert.equal("confirm" in unconfirmed, false);
 });
 
-test("decideSync: a password account whose address was confirmed by mail is linked, for a verified provider email only", () => {
+test("decideSync: a password account whose address was confirmed by mail is linked, for a verified email only", () => {
   assert.deepEqual(decideSync(input, { existing: local, emailConfirmation: true }), { action: "link" });
   const unverified = decideSync({ ...input, emailVerified: false }, { existing: local, emailConfirmation: true });
   assert.equal(unverified.action, "reject");
@@ -182,7 +182,7 @@ test("decideSync: a password account whose address was confirmed by mail is link
   });
 });
 
-test("decideSync: an account created by another provider account is linked only if that one verified the address", () => {
+test("decideSync: an account made by another provider account is linked only if that one verified the address", () => {
   const google = { id: 2, email: "ada@example.com", provider: "google", blocked: false, confirmed: true };
   const verifiedByGoogle = [{ provider: "google", email: "ada@example.com", emailVerified: true }];
   const notVerified = [{ provider: "google", email: "ada@example.com", emailVerified: false }];

@@ -76,7 +76,8 @@ module.exports = ({ strapi }) => {
     if (decision.action === "reject") {
       const userId = (linked || existing)?.id;
       strapi.log.info(
-        `[oauth-sync] ${decision.error.status} ${userId ? `user id=${userId} ` : ""}${who}: ${decision.error.body.error.message}`,
+        `[oauth-sync] ${decision.error.status} ${userId ? `user id=${userId} ` : ""}${who}: ` +
+          decision.error.body.error.message,
       );
       return { error: decision.error };
     }
@@ -125,7 +126,8 @@ module.exports = ({ strapi }) => {
 
   return {
     /**
-     * @param {{ provider: string, subject: string, email: string, emailVerified: boolean, name?: string, refresh: boolean }} input validated
+     * @param {{ provider: string, subject: string, email: string, emailVerified: boolean, name?: string,
+     *   refresh: boolean }} input validated
      * @returns {Promise<{ status: number, body: object }>}
      */
     async sync(input, { auth } = {}) {

@@ -123,7 +123,7 @@ const google = {
   refresh: false,
 };
 
-test("sync: pre-hijack: a password account registered with the address is not linked to the owner's verified sign-in", async () => {
+test("sync: pre-hijack: a password account registered with the address is not linked to the owner", async () => {
   // Registered by someone else with a password; email_confirmation is off, so Strapi stored confirmed: true.
   const attacker = cmsUser(1, "victim", "victim@example.com", "local", { password: "hash" });
   const { strapi, state } = fakeStrapi({ users: [attacker], advanced: { email_confirmation: false } });
@@ -154,7 +154,7 @@ test("sync: the provider account is found by its subject, not by the email", asy
   assert.equal(answer.body.jwt, "jwt-for-1");
 });
 
-test("sync: a concurrent first sign-in of the same provider account ends with one user (rolled back, then the link is used)", async () => {
+test("sync: two first sign-ins of one provider account at once: one user (rolled back, link used)", async () => {
   let raced = false;
   const { strapi, state, log } = fakeStrapi({
     // Another request for the same provider account commits its user and link while this one

@@ -31,7 +31,8 @@ module.exports = ({ strapi }) => ({
     const purgeCdn = value.expire === true && (await userCan(strapi, auth.user, PERMISSIONS.purgeCdn));
     const result = await service.revalidate(value, { purgeCdn });
     strapi.log.info(
-      `[revalidate] manual, by admin ${auth.user.email}: ${JSON.stringify(result.payload)} → ${result.ok ? "accepted" : "NOT accepted"}`,
+      `[revalidate] manual, by admin ${auth.user.email}: ${JSON.stringify(result.payload)} → ` +
+        (result.ok ? "accepted" : "NOT accepted"),
     );
     ctx.status = result.ok ? 200 : 502;
     ctx.body = {
