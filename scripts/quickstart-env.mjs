@@ -16,6 +16,8 @@ export const SHARED_SECRETS = [
   "CMS_CDN_PURGE_SECRET",
   // Lets the site create CMS users after an OAuth sign-in (once a provider is configured).
   "CMS_OAUTH_SYNC_SECRET",
+  // The CMS admin's Preview tab opens the site's GET /api/preview?secret=… with it (draft pages).
+  "CMS_PREVIEW_SECRET",
 ];
 
 const HEADER = [

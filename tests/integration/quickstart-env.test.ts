@@ -71,6 +71,7 @@ describe("quickstart environments", () => {
     expect(env.CMS_REST_READONLY_API_KEY).toBe("t".repeat(64));
     expect(env.CMS_REVALIDATE_SECRET).toMatch(/^[0-9a-f]{64}$/);
     expect(env.CMS_CDN_PURGE_SECRET).toMatch(/^[0-9a-f]{64}$/);
+    expect(env.CMS_PREVIEW_SECRET).toMatch(/^[0-9a-f]{64}$/);
     expect(env.SESSION_AUTH_SECRET).not.toContain("development");
   });
 
@@ -79,7 +80,12 @@ describe("quickstart environments", () => {
     expect(cms.NODE_ENV).toBe("development");
     expect(cms.CLIENT_URL).toBe(siteUrl);
     expect(cms.CLIENT_URL).toBe(site.APP_PUBLIC_URL);
-    for (const name of ["CMS_REVALIDATE_SECRET", "CMS_CDN_PURGE_SECRET", "CMS_OAUTH_SYNC_SECRET"]) {
+    for (const name of [
+      "CMS_REVALIDATE_SECRET",
+      "CMS_CDN_PURGE_SECRET",
+      "CMS_OAUTH_SYNC_SECRET",
+      "CMS_PREVIEW_SECRET",
+    ]) {
       expect(cms[name]).toBeTruthy();
       expect(cms[name]).toBe(site[name]);
     }
