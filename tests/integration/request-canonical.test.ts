@@ -3,7 +3,9 @@ import { request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
+import { postRevalidation } from "../support/site-requests.ts";
 import { standInSite } from "../support/stand-in-site.ts";
+import { until } from "../support/wait.ts";
 
 // The attacks of the security review, against the production build: a Host header or a path
 // spelling must never choose what the cache stores for everyone, and no redirect the site
@@ -40,25 +42,16 @@ function raw(path: string, headers: Record<string, string> = {}) {
   );
 }
 
-async function revalidate(fullPaths: string[]) {
-  const response = await fetch(`${site.app.url}/api/cms-revalidate`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
-    body: JSON.stringify({ uid: "api::page.page", next: { fullPaths } }),
-  });
-  expect(response.status).toBe(200);
-}
+const revalidate = (fullPaths: string[]) => postRevalidation(site.app.url, SECRET, { fullPaths });
 
-/** Polls until `path` answers with `text` (a background regeneration has landed). */
-async function eventually(path: string, text: string) {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const response = await raw(path);
-    if (response.text.includes(text)) return response;
-    if (Date.now() > deadline) throw new Error(`${path} never showed ${text}: ${response.text.slice(0, 300)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Until `path` answers with `text` (a background regeneration has landed). */
+const eventually = (path: string, text: string) =>
+  until(
+    `${path} to show ${text}`,
+    () => raw(path),
+    (response) => response.text.includes(text),
+    { timeoutMs: 5_000 },
+  );
 
 describe("the Host header cannot choose what is rendered or cached", () => {
   const hosts = ["x?", "x\\", "x#", "evil.example", "evil.example/other?", "127.0.0.1:1"];

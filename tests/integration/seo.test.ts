@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 
+import { getPage, postRevalidation } from "../support/site-requests.ts";
 import type { StandInCms } from "../support/stand-in-cms.ts";
 import { standInSite } from "../support/stand-in-site.ts";
+import { until } from "../support/wait.ts";
 
 // The SEO surface over HTTP, the production build against a stand-in CMS: /sitemap.xml
 // (through the page cache, revalidated by the page type's tag, the last good copy kept while
@@ -39,39 +41,24 @@ const site = standInSite({
   env: { APP_PUBLIC_URL: PUBLIC, CMS_REVALIDATE_SECRET: SECRET, CMS_FETCH_TIMEOUT_MS: "1000" },
 });
 
-async function get(path: string) {
-  const response = await fetch(`${site.app.url}${path}`, { redirect: "manual" });
-  return { response, status: response.status, cache: response.headers.get("x-cache"), text: await response.text() };
-}
+const get = (path: string) => getPage(site.app.url, path);
+/** What the CMS sends on a page publish. */
+const revalidate = (next: { fullPaths?: string[]; tags?: string[] }) => postRevalidation(site.app.url, SECRET, next);
 
-/** What the CMS sends on a page publish (docs/cms-contract.md, "Events"). */
-async function revalidate(next: { fullPaths?: string[]; tags?: string[] }) {
-  const response = await fetch(`${site.app.url}/api/cms-revalidate`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
-    body: JSON.stringify({ uid: "api::page.page", next }),
-  });
-  expect(response.status).toBe(200);
-}
+/** Until `path` is a HIT whose body passes `check` (the background regeneration has landed). */
+const eventuallyHit = (path: string, check: (text: string) => boolean) =>
+  until(
+    `${path} to be the expected HIT`,
+    () => get(path),
+    (result) => result.cache === "HIT" && check(result.text),
+  );
 
-/** Polls until `path` is a HIT whose body passes `check` (the background regeneration has landed). */
-async function eventuallyHit(path: string, check: (text: string) => boolean) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const result = await get(path);
-    if (result.cache === "HIT" && check(result.text)) return result;
-    if (Date.now() > deadline) throw new Error(`${path} never became the expected HIT (last: ${result.cache})`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function waitForOutput(pattern: RegExp) {
-  const deadline = Date.now() + 10_000;
-  while (!pattern.test(site.app.output())) {
-    if (Date.now() > deadline) throw new Error(`never logged ${pattern}:\n${site.app.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const waitForOutput = (pattern: RegExp) =>
+  until(
+    `the site to log ${pattern}`,
+    () => site.app.output(),
+    (output) => pattern.test(output),
+  );
 
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]);
 const listRequests = (cms: StandInCms) =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { standInSite } from "../support/stand-in-site.ts";
+import { until } from "../support/wait.ts";
 
 // After a (re)start, the site requests the CMS's published pages itself, in the background:
 // the first visitors find them cached.
@@ -18,11 +19,9 @@ const site = standInSite({
 
 describe("warm start", () => {
   it("requests the published pages (paged, at most CACHE_WARM_PAGES) so the first visitors get HITs", async () => {
-    const deadline = Date.now() + 20_000;
-    while (!/\[cache\] warm start: \d+ page/.test(site.app.output())) {
-      if (Date.now() > deadline) throw new Error(`no warm start:\n${site.app.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await until("the warm start", site.app.output, (output) => /\[cache\] warm start: \d+ page/.test(output), {
+      timeoutMs: 20_000,
+    });
     expect(site.app.output()).toMatch(/\[cache\] warm start: 6 page\(s\) requested/);
     const contentCalls = site.cms.requests.length;
     for (const path of ["/", "/about", "/team", "/jobs", "/jobs/a", "/de/about"]) {
