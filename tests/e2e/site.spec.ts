@@ -177,9 +177,9 @@ test("a page's head has its canonical URL, Open Graph and Twitter tags, and href
   await expect(head.locator('meta[property="og:title"]')).toHaveAttribute("content", "Company | Acme");
   await expect(head.locator('meta[property="og:description"]')).toHaveAttribute("content", /.+/);
   await expect(head.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
-  // The seeded share image, absolute on the CMS, and there.
+  // The seeded share image, absolute on the site (its /uploads proxy), and there.
   const image = await head.locator('meta[property="og:image"]').getAttribute("content");
-  expect(image).toMatch(new RegExp(`^${process.env.E2E_CMS_URL}/uploads/acme_share_\\w+\\.png$`));
+  expect(image).toMatch(new RegExp(`^${baseURL}/uploads/acme_share_\\w+\\.png$`));
   await expect(head.locator('meta[name="twitter:image"]')).toHaveAttribute("content", image ?? "");
   const served = await request.get(image ?? "");
   expect(served.status()).toBe(200);
