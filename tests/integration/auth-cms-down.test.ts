@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";
 import { startCms, type CmsHandle } from "../support/cms-server.ts";
 
 // With the real Strapi: stop it while a visitor is signed in, then bring it back.
-const CMS_PORT = 3411;
+const CMS_PORT = await getPort();
 const dir = mkdtempSync(path.join(tmpdir(), "auth-cms-down-"));
 const dbFile = path.join(dir, "cms.db");
 let cms: CmsHandle;
@@ -17,7 +18,7 @@ let app: AppHandle;
 beforeAll(async () => {
   cms = await startCms({ port: CMS_PORT, dbFile, fresh: true });
   app = await startApp({
-    port: 3412,
+    port: await getPort(),
     env: { CMS_URL: cms.url, CMS_REST_READONLY_API_KEY: cms.token, CMS_FETCH_TIMEOUT_MS: "2000" },
   });
 }, 240_000);

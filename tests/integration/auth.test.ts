@@ -1,3 +1,4 @@
+import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";
@@ -6,7 +7,7 @@ import { StandInCms } from "../support/stand-in-cms.ts";
 // The auth endpoints and session handling of the production build, against a stand-in CMS
 // whose answers the tests control (a CMS user blocked, /users/me failing, the CMS down).
 // The same flows against the real Strapi, in a browser, are in tests/e2e/auth*.spec.ts.
-const cms = new StandInCms(3401);
+const cms = new StandInCms(await getPort());
 let app: AppHandle;
 let limited: AppHandle;
 let secure: AppHandle;
@@ -23,9 +24,9 @@ beforeAll(async () => {
     CMS_FETCH_TIMEOUT_MS: "1000",
   };
   [app, limited, secure] = await Promise.all([
-    startApp({ port: 3402, env: { ...env, AUTH_RATE_LIMIT_MAX: "1000" } }),
-    startApp({ port: 3403, env: { ...env, AUTH_RATE_LIMIT_MAX: "3" } }),
-    startApp({ port: 3404, env: { ...env, APP_PUBLIC_URL: "https://www.example.com" } }),
+    startApp({ port: await getPort(), env: { ...env, AUTH_RATE_LIMIT_MAX: "1000" } }),
+    startApp({ port: await getPort(), env: { ...env, AUTH_RATE_LIMIT_MAX: "3" } }),
+    startApp({ port: await getPort(), env: { ...env, APP_PUBLIC_URL: "https://www.example.com" } }),
   ]);
 }, 60_000);
 

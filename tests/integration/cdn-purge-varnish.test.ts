@@ -1,3 +1,4 @@
+import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";
@@ -7,7 +8,7 @@ import { startVarnish } from "../support/varnish.ts";
 // A real Varnish (docs/varnish/default.vcl) in front of the production site; the site's
 // /api/cdn-purge, with the "http" provider, purges it by path, by tag and entirely.
 const SECRET = "cdn-purge-secret-0123456789";
-const cms = new StandInCms(3421);
+const cms = new StandInCms(await getPort());
 let app: AppHandle;
 let varnish: Awaited<ReturnType<typeof startVarnish>>;
 
@@ -16,9 +17,9 @@ beforeAll(async () => {
   cms.setPage({ fullPath: "/company", title: "Company" });
   cms.setPage({ fullPath: "/jobs", title: "Jobs" });
   cms.setPage({ fullPath: "/careers", title: "Careers" });
-  const varnishPort = 3423;
+  const [appPort, varnishPort] = [await getPort(), await getPort()];
   app = await startApp({
-    port: 3422,
+    port: appPort,
     env: {
       CMS_URL: cms.url,
       CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789",
@@ -27,7 +28,7 @@ beforeAll(async () => {
       CDN_PURGE_URL: `http://127.0.0.1:${varnishPort}`,
     },
   });
-  varnish = await startVarnish({ port: varnishPort, backendPort: 3422 });
+  varnish = await startVarnish({ port: varnishPort, backendPort: appPort });
 }, 60_000);
 
 afterAll(async () => {

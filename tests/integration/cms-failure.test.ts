@@ -1,3 +1,4 @@
+import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";
@@ -6,13 +7,13 @@ import { StandInCms } from "../support/stand-in-cms.ts";
 // The production site against a stand-in CMS that is down, answers HTML, answers 500, then
 // is healthy again. The site must answer with a clear error page each time, cache none of
 // them, and keep running.
-const cms = new StandInCms(3193);
+const cms = new StandInCms(await getPort());
 let app: AppHandle;
 
 beforeAll(async () => {
   cms.setPage({ title: "Stand-in home", fullPath: "/" });
   app = await startApp({
-    port: 3192,
+    port: await getPort(),
     env: { CMS_URL: cms.url, CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789", CMS_FETCH_TIMEOUT_MS: "1000" },
   });
 }, 60_000);

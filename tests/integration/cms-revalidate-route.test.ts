@@ -1,5 +1,6 @@
 import { request as httpRequest } from "node:http";
 
+import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";
@@ -7,7 +8,7 @@ import { StandInCms } from "../support/stand-in-cms.ts";
 
 // POST /api/cms-revalidate over HTTP, against the production build, status by status.
 const SECRET = "revalidate-secret-0123456789";
-const cms = new StandInCms(3196);
+const cms = new StandInCms(await getPort());
 let app: AppHandle;
 let unconfigured: AppHandle;
 
@@ -15,8 +16,8 @@ beforeAll(async () => {
   await cms.start();
   const env = { CMS_URL: cms.url, CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789" };
   [app, unconfigured] = await Promise.all([
-    startApp({ port: 3194, env: { ...env, CMS_REVALIDATE_SECRET: SECRET } }),
-    startApp({ port: 3195, env }),
+    startApp({ port: await getPort(), env: { ...env, CMS_REVALIDATE_SECRET: SECRET } }),
+    startApp({ port: await getPort(), env }),
   ]);
 }, 60_000);
 

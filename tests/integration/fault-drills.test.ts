@@ -1,10 +1,12 @@
+import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";
 import { StandInCms } from "../support/stand-in-cms.ts";
 
 // Fault drills: the CMS slow, the site restarted.
-const cms = new StandInCms(3461);
+const cms = new StandInCms(await getPort());
+const APP_PORT = await getPort();
 const env = { CMS_URL: cms.url, CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789", CMS_FETCH_TIMEOUT_MS: "500" };
 let app: AppHandle;
 
@@ -13,7 +15,7 @@ beforeAll(async () => {
   cms.setPage({ fullPath: "/", title: "Home" });
   cms.setPage({ fullPath: "/slow", title: "Slow page" });
   cms.users.set("ann@example.com", { id: 1, password: "Right-password-1", blocked: false });
-  app = await startApp({ port: 3462, env });
+  app = await startApp({ port: APP_PORT, env });
 }, 60_000);
 
 afterAll(async () => {
@@ -76,7 +78,7 @@ describe("fault drills", () => {
     expect((await fetch(`${app.url}/`)).headers.get("x-cache")).toBe("HIT");
 
     await app.stop();
-    app = await startApp({ port: 3462, env });
+    app = await startApp({ port: APP_PORT, env });
 
     const account = await fetch(`${app.url}/account`, { headers: { cookie }, redirect: "manual" });
     expect(account.status).toBe(200);

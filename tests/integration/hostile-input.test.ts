@@ -1,6 +1,7 @@
 import { request as httpRequest } from "node:http";
 
 import fc from "fast-check";
+import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";
@@ -11,7 +12,7 @@ import { StandInCms } from "../support/stand-in-cms.ts";
 // site is still up afterwards.
 const REVALIDATE_SECRET = "revalidate-secret-0123456789";
 const PURGE_SECRET = "cdn-purge-secret-0123456789";
-const cms = new StandInCms(3451);
+const cms = new StandInCms(await getPort());
 let app: AppHandle;
 
 beforeAll(async () => {
@@ -20,7 +21,7 @@ beforeAll(async () => {
   cms.setPage({ fullPath: "/company", title: "Company" });
   cms.users.set("ann@example.com", { id: 1, password: "Right-password-1", blocked: false });
   app = await startApp({
-    port: 3452,
+    port: await getPort(),
     env: {
       CMS_URL: cms.url,
       CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789",

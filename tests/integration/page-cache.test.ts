@@ -1,3 +1,4 @@
+import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";
@@ -9,7 +10,7 @@ import { until } from "../support/wait.ts";
 // the tests change, revalidating through /api/cms-revalidate as the CMS would.
 const SECRET = "revalidate-secret-0123456789";
 const METRICS = "metrics-secret-0123456789";
-const cms = new StandInCms(3198);
+const cms = new StandInCms(await getPort());
 let app: AppHandle;
 
 beforeAll(async () => {
@@ -25,7 +26,7 @@ beforeAll(async () => {
     cms.setPage({ fullPath, title });
   }
   app = await startApp({
-    port: 3197,
+    port: await getPort(),
     env: {
       CMS_URL: cms.url,
       CMS_REST_READONLY_API_KEY: "stand-in-token-0123456789",
