@@ -13,6 +13,7 @@ export default [
   route("sign-out", "routes/sign-out.tsx"),
   route("sitemap.xml", "routes/sitemap.xml.ts"),
   route("robots.txt", "routes/robots.txt.ts"),
+  route("uploads/*", "routes/uploads.$.ts"),
   // Every path that no other route claims is a CMS page (or a CMS redirect, or a 404),
   // in any locale. The home page needs its own entry: a splat does not match `/`.
   index("routes/cms-page.tsx", { id: "routes/cms-home" }),

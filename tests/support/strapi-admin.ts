@@ -92,6 +92,13 @@ export class StrapiAdmin {
     await this.call("PUT", `/content-manager/collection-types/${uid}/${documentId}`, { blocked });
   }
 
+  /** Saves fields of a single type with draft & publish (the Error page) and publishes it, as an editor does. */
+  async updateAndPublishSingleType(uid: string, locale: string, fields: Record<string, unknown>): Promise<void> {
+    const base = `/content-manager/single-types/${uid}`;
+    await this.call("PUT", `${base}?locale=${locale}`, fields);
+    await this.call("POST", `${base}/actions/publish?locale=${locale}`, fields);
+  }
+
   /** Replaces the links of a single type (navbar, footer: no draft & publish). */
   async setLinks(
     uid: "api::navbar.navbar" | "api::footer.footer",
