@@ -13,14 +13,14 @@ import { SiteFooter, SiteHeader } from "./components/site-chrome.tsx";
 import { findFooter, findNavbar, type Navigation } from "./lib/cms/content.server.ts";
 import { CmsError } from "./lib/cms/errors.server.ts";
 import { localizedPath, parseLocalePath } from "./lib/locale-path.ts";
-import { localeConfig } from "./lib/locales.server.ts";
-import { cmsContext, markDynamic, visitorContext } from "./lib/request-context.server.ts";
+import { localeConfigOf } from "./lib/locales.server.ts";
+import { cmsContext, configContext, markDynamic, visitorContext } from "./lib/request-context.server.ts";
 import stylesheet from "./styles.css?url";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const config = localeConfig();
+  const config = localeConfigOf(context.get(configContext));
   const locale = parseLocalePath(new URL(request.url).pathname, config)?.locale ?? config.defaultLocale;
   const cms = context.get(cmsContext);
   let navbar: Navigation | null = null;

@@ -1,9 +1,11 @@
 import express from "express";
 import { createRequestHandler, type RouterContextProvider } from "react-router";
 
+import { createAuthServices } from "../app/lib/auth/auth.server.ts";
 import { AUTH_PAGE_PATHS } from "../app/lib/auth/paths.ts";
 import { getServerSession } from "../app/lib/auth/session.server.ts";
 import type { Env } from "../app/lib/env.server.ts";
+import type { RedisClients } from "../app/lib/redis.server.ts";
 import {
   cmsCallsContext,
   createRequestContext,
@@ -31,6 +33,7 @@ import { sendWebResponse, toWebRequest, trustProxySetting } from "./web-http.ts"
 export interface AppDeps {
   config: Env;
   cache: PageCache;
+  redis: RedisClients;
 }
 
 export interface App {
@@ -43,13 +46,16 @@ export interface App {
 const sessionJWTOf = (request: Request) => async (context: RouterContextProvider) =>
   (await getServerSession(request, context)).session?.cmsJWT;
 
-export function createApp({ config, cache }: AppDeps): App {
+export function createApp({ config, cache, redis }: AppDeps): App {
   const production = config.NODE_ENV === "production";
   const handleRequest = createRequestHandler(
     () => import("virtual:react-router/server-build"),
     production ? "production" : "development",
   );
-  const services: SharedServices = { dataCache: cache.dataCache };
+  const services: SharedServices = {
+    dataCache: cache.dataCache,
+    auth: createAuthServices(config, redis.commands()),
+  };
   const declaredQuery = declaredQueryParams(serverBuild.routes);
 
   async function render(request: Request, variant: RenderVariant): Promise<PageRender> {

@@ -58,7 +58,7 @@ if (env.NODE_ENV === "production") {
   const build = (await import(path.join(root, "build/server/index.js"))) as {
     createApp: (deps: AppDeps) => App;
   };
-  const app = build.createApp({ config: env, cache });
+  const app = build.createApp({ config: env, cache, redis });
   serveCachedPage = (req, res) => serveFreshHit(cache.pages, app.declaredQuery, req, res);
   host.use(app.handler);
 } else {
@@ -71,7 +71,7 @@ if (env.NODE_ENV === "production") {
       const source = (await viteDevServer.ssrLoadModule("./server/app.ts")) as { createApp: (deps: AppDeps) => App };
       // Vite hands out the same module until an edit reloads it: one app per module instance.
       let app = apps.get(source);
-      if (!app) apps.set(source, (app = source.createApp({ config: env, cache })));
+      if (!app) apps.set(source, (app = source.createApp({ config: env, cache, redis })));
       await app.handler(req, res, next);
     } catch (error) {
       if (error instanceof Error) viteDevServer.ssrFixStacktrace(error);

@@ -3,8 +3,10 @@ import { resolve } from "node:path";
 import * as z from "zod";
 
 /**
- * The front end's configuration, validated once at boot (server/index.ts) and read
- * everywhere else through getEnv(). In development every variable has a working
+ * The front end's configuration, validated once at boot (server/index.ts parseEnv) into one
+ * object that is passed down: to the page cache, the operational routes and the app
+ * (server/app.ts createApp), whose route modules read it from the router context
+ * (`context.get(configContext)`, app/lib/request-context.server.ts). In development every variable has a working
  * default, including the CMS read-only token, which the CMS seed writes to a file.
  * In production nothing is guessed: a missing variable stops the server with a list.
  */
@@ -244,12 +246,4 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     }
   }
   throw new EnvError(problems);
-}
-
-let cached: Env | undefined;
-
-/** The validated environment of this process (parsed on first use). */
-export function getEnv(): Env {
-  cached ??= parseEnv(process.env);
-  return cached;
 }

@@ -1,6 +1,7 @@
 import { createContext, RouterContextProvider } from "react-router";
 
 import { createCmsClient, type CmsCallRecord, type CmsClient, type CmsDataCache } from "./cms/client.server.ts";
+import { authContext, type AuthServices } from "./auth/auth.server.ts";
 import type { Env } from "./env.server.ts";
 
 /**
@@ -8,6 +9,9 @@ import type { Env } from "./env.server.ts";
  * (`context.get(cmsContext)`) rather than module-level singletons. server/app.ts builds one
  * per request.
  */
+
+/** The process's configuration (app/lib/env.server.ts), validated once at start by server/index.ts. */
+export const configContext = createContext<Env>();
 
 /** The CMS client of this request. */
 export const cmsContext = createContext<CmsClient>();
@@ -27,6 +31,7 @@ export const visitorContext = createContext<{ signedIn: boolean }>({ signedIn: f
 
 export interface SharedServices {
   dataCache?: CmsDataCache;
+  auth: AuthServices;
 }
 
 /**
@@ -40,6 +45,8 @@ export function createRequestContext(
   visitor: { signedIn: boolean } = { signedIn: false },
 ): RouterContextProvider {
   const context = new RouterContextProvider();
+  context.set(configContext, env);
+  context.set(authContext, services.auth);
   context.set(visitorContext, visitor);
   const calls: CmsCallRecord[] = [];
   context.set(cmsCallsContext, calls);

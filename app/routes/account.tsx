@@ -20,8 +20,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   await requireSession(request, context);
-  const result = await runAuthForm(request, AUTH_PAGES.account, (fields) =>
-    getAuth().api.updatePasswordCms({
+  const result = await runAuthForm(request, context, AUTH_PAGES.account, (fields) =>
+    getAuth(context).api.updatePasswordCms({
       body: parseInput(updatePasswordSchema, fields),
       headers: request.headers,
       returnHeaders: true,

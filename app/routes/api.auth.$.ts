@@ -1,11 +1,12 @@
+import type { RouterContextProvider } from "react-router";
+
 import type { Route } from "./+types/api.auth.$";
 import { getAuth, getAuthRateLimiter } from "../lib/auth/auth.server.ts";
 import { AUTH_BODY_LIMIT, openEndpoint } from "../lib/auth/endpoints.ts";
 import { AuthError, jsonAnswer, toAuthError } from "../lib/auth/errors.server.ts";
 import { assertSameOrigin, clientIpOf } from "../lib/auth/request-guards.server.ts";
-import { getEnv } from "../lib/env.server.ts";
 import { readBodyWithLimit } from "../lib/read-body.server.ts";
-import { markDynamic } from "../lib/request-context.server.ts";
+import { configContext, markDynamic } from "../lib/request-context.server.ts";
 
 const BASE_PATH = "/api/auth";
 
@@ -15,20 +16,22 @@ const BASE_PATH = "/api/auth";
  * body read through the limiter before better-auth sees it (it would read any size). Refusals
  * here and in the site's endpoints answer from one table (error-codes.ts).
  */
-async function handle(request: Request): Promise<Response> {
+async function handle(request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
   const path = new URL(request.url).pathname.slice(BASE_PATH.length);
   const endpoint = openEndpoint(request.method, path);
   if (!endpoint) return jsonAnswer(new AuthError("NOT_FOUND"));
-  if (request.method !== "POST") return getAuth().handler(request);
+  if (request.method !== "POST") return getAuth(context).handler(request);
 
   try {
-    assertSameOrigin(request, getEnv().APP_PUBLIC_URL);
-    if (endpoint.budget) await getAuthRateLimiter().hit(clientIpOf(request), endpoint.budget);
+    assertSameOrigin(request, context.get(configContext).APP_PUBLIC_URL);
+    if (endpoint.budget) await getAuthRateLimiter(context).hit(clientIpOf(request), endpoint.budget);
     const body = await readBodyWithLimit(request, AUTH_BODY_LIMIT);
     const headers = new Headers(request.headers);
     headers.delete("content-length");
     headers.delete("transfer-encoding");
-    return await getAuth().handler(new Request(request.url, { method: "POST", headers, body, signal: request.signal }));
+    return await getAuth(context).handler(
+      new Request(request.url, { method: "POST", headers, body, signal: request.signal }),
+    );
   } catch (error) {
     const refused = toAuthError(error);
     if (!refused) throw error;
@@ -38,10 +41,10 @@ async function handle(request: Request): Promise<Response> {
 
 export function loader({ request, context }: Route.LoaderArgs) {
   markDynamic(context);
-  return handle(request);
+  return handle(request, context);
 }
 
 export function action({ request, context }: Route.ActionArgs) {
   markDynamic(context);
-  return handle(request);
+  return handle(request, context);
 }

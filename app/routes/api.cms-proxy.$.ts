@@ -3,7 +3,7 @@ import { getServerSession } from "../lib/auth/session.server.ts";
 import { CmsError } from "../lib/cms/errors.server.ts";
 import { createCmsHttp } from "../lib/cms/http.server.ts";
 import { allowedProxyPath } from "../lib/cms/proxy-policy.ts";
-import { getEnv } from "../lib/env.server.ts";
+import { configContext } from "../lib/request-context.server.ts";
 
 /** The browser's way to make per-user CMS calls (useProxy: true): allowlisted paths only. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -21,7 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   for (const cookie of setCookies) headers.append("set-cookie", cookie);
   if (!session) return Response.json({ error: "Sign in first." }, { status: 401, headers });
 
-  const env = getEnv();
+  const env = context.get(configContext);
   const cms = createCmsHttp({ baseUrl: env.CMS_URL, timeoutMs: env.CMS_FETCH_TIMEOUT_MS });
   try {
     // The visitor going away stops the call; the answer streams through, status as it is.

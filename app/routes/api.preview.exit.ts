@@ -1,14 +1,16 @@
-import { getEnv } from "../lib/env.server.ts";
+import type { Route } from "./+types/api.preview.exit";
 import { PREVIEW_NO_STORE, previewCookies } from "../lib/preview/preview-cookie.server.ts";
 import { exitLocation } from "../lib/preview/preview-request.server.ts";
+import { configContext } from "../lib/request-context.server.ts";
 
 /**
  * GET /api/preview/exit?path=…: ends the preview (clears both preview cookies) and leads back to
  * the page (a path on this site only) or the home page. The preview bar links here.
  */
-export function loader({ request }: { request: Request }) {
+export function loader({ request, context }: Route.LoaderArgs) {
   const headers = new Headers({ ...PREVIEW_NO_STORE, location: exitLocation(new URL(request.url).searchParams) });
   // Clearing needs no secret: the signed value of the draft cookie is not written.
-  for (const cookie of previewCookies("none", "", getEnv().APP_PUBLIC_URL)) headers.append("set-cookie", cookie);
+  for (const cookie of previewCookies("none", "", context.get(configContext).APP_PUBLIC_URL))
+    headers.append("set-cookie", cookie);
   return new Response(null, { status: 303, headers });
 }

@@ -1,7 +1,8 @@
-import { getEnv } from "../lib/env.server.ts";
-import { localeConfig } from "../lib/locales.server.ts";
+import type { Route } from "./+types/api.preview";
+import { localeConfigOf } from "../lib/locales.server.ts";
 import { PREVIEW_NO_STORE, previewCookies } from "../lib/preview/preview-cookie.server.ts";
 import { readPreviewRequest } from "../lib/preview/preview-request.server.ts";
+import { configContext } from "../lib/request-context.server.ts";
 
 /**
  * GET /api/preview?secret=…&path=…&locale=…&status=draft|published: where the CMS admin's
@@ -10,9 +11,9 @@ import { readPreviewRequest } from "../lib/preview/preview-request.server.ts";
  * everybody sees it (with the published-view cookie, so the admin's iframe may still show it).
  * docs/cms-contract.md, "Preview".
  */
-export function loader({ request }: { request: Request }) {
-  const env = getEnv();
-  const asked = readPreviewRequest(new URL(request.url).searchParams, env.CMS_PREVIEW_SECRET, localeConfig());
+export function loader({ request, context }: Route.LoaderArgs) {
+  const env = context.get(configContext);
+  const asked = readPreviewRequest(new URL(request.url).searchParams, env.CMS_PREVIEW_SECRET, localeConfigOf(env));
   if (!asked.ok) {
     return new Response(`${asked.message}\n`, {
       status: asked.status,

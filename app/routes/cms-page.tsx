@@ -5,12 +5,11 @@ import type { Route } from "./+types/cms-page";
 import { PreviewBar } from "../components/preview-bar.tsx";
 import { findPage, findPageLocales, findRedirect } from "../lib/cms/content.server.ts";
 import { withCmsErrors } from "../lib/cms/http-errors.server.ts";
-import { getEnv } from "../lib/env.server.ts";
 import { localePrefixedPath, parseLocalePath } from "../lib/locale-path.ts";
-import { localeConfig } from "../lib/locales.server.ts";
+import { localeConfigOf } from "../lib/locales.server.ts";
 import { safeRedirectTarget } from "../lib/redirect-target.ts";
 import { isPreviewRequest, PREVIEW_NO_STORE } from "../lib/preview/preview-cookie.server.ts";
-import { cmsContext, markDynamic } from "../lib/request-context.server.ts";
+import { cmsContext, configContext, markDynamic } from "../lib/request-context.server.ts";
 import { headMeta, pageHead, SITE_NAME } from "../lib/seo/head.ts";
 
 const NOT_FOUND = { message: "There is no page at this address." };
@@ -18,8 +17,8 @@ const NOT_FOUND = { message: "There is no page at this address." };
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The path is canonical already: other spellings were redirected before the router (server/app.ts).
   const url = new URL(request.url);
-  const config = localeConfig();
-  const env = getEnv();
+  const env = context.get(configContext);
+  const config = localeConfigOf(env);
   // Preview (a valid signed cookie, docs/cms-contract.md "Preview"): the draft, for this visitor
   // alone. The page cache never answers such a request (server/cache/cache-key.ts) and the
   // render is marked personal as well, so it is never stored.

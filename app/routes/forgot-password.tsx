@@ -8,9 +8,9 @@ import { parseInput } from "../lib/auth/input.server.ts";
 import { AUTH_PAGES } from "../lib/auth/paths.ts";
 import { forgotPasswordSchema } from "../lib/auth/schemas.ts";
 
-export async function action({ request }: Route.ActionArgs) {
-  const result = await runAuthForm(request, AUTH_PAGES.forgotPassword, (fields) =>
-    getAuth().api.forgotPasswordCms({
+export async function action({ request, context }: Route.ActionArgs) {
+  const result = await runAuthForm(request, context, AUTH_PAGES.forgotPassword, (fields) =>
+    getAuth(context).api.forgotPasswordCms({
       body: parseInput(forgotPasswordSchema, fields),
       headers: request.headers,
       returnHeaders: true,

@@ -15,9 +15,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return null;
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const result = await runAuthForm(request, AUTH_PAGES.register, (fields) =>
-    getAuth().api.registerCms({
+export async function action({ request, context }: Route.ActionArgs) {
+  const result = await runAuthForm(request, context, AUTH_PAGES.register, (fields) =>
+    getAuth(context).api.registerCms({
       body: parseInput(registerSchema, fields),
       headers: request.headers,
       returnHeaders: true,

@@ -13,9 +13,9 @@ export function loader({ request }: Route.LoaderArgs) {
   return { code: code.slice(0, 512) };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const result = await runAuthForm(request, AUTH_PAGES.resetPassword, (fields) =>
-    getAuth().api.resetPasswordCms({
+export async function action({ request, context }: Route.ActionArgs) {
+  const result = await runAuthForm(request, context, AUTH_PAGES.resetPassword, (fields) =>
+    getAuth(context).api.resetPasswordCms({
       body: parseInput(resetPasswordSchema, fields),
       headers: request.headers,
       returnHeaders: true,

@@ -1,11 +1,12 @@
-import { getEnv } from "../lib/env.server.ts";
+import type { Route } from "./+types/robots.txt";
+import { configContext } from "../lib/request-context.server.ts";
 
 /**
  * GET /robots.txt, from a route rather than a file in public/: the sitemap's address must be
  * absolute, and it depends on APP_PUBLIC_URL.
  */
-export function loader() {
-  const origin = new URL(getEnv().APP_PUBLIC_URL).origin;
+export function loader({ context }: Route.LoaderArgs) {
+  const origin = new URL(context.get(configContext).APP_PUBLIC_URL).origin;
   const body = [
     "User-agent: *",
     "Allow: /",

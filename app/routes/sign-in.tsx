@@ -12,7 +12,7 @@ import { findOAuthProvider, oauthProviders } from "../lib/auth/providers.ts";
 import { signInSchema } from "../lib/auth/schemas.ts";
 import { safeRedirectPath } from "../lib/redirect-target.ts";
 import { getServerSession } from "../lib/auth/session.server.ts";
-import { getEnv } from "../lib/env.server.ts";
+import { configContext } from "../lib/request-context.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -21,21 +21,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (session) throw redirect(redirectTo);
   return {
     redirectTo,
-    providers: oauthProviders(getEnv()).map(({ id, name }) => ({ id, name })),
+    providers: oauthProviders(context.get(configContext)).map(({ id, name }) => ({ id, name })),
     // Set by the OAuth callback when the sign-in was refused: the code's message (error-codes.ts).
     oauthError: signInPageMessage(url.searchParams.get("error")),
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const result = await runAuthForm(request, AUTH_PAGES.signIn, async (fields) => {
-    const auth = getAuth();
+export async function action({ request, context }: Route.ActionArgs) {
+  const config = context.get(configContext);
+  const result = await runAuthForm(request, context, AUTH_PAGES.signIn, async (fields) => {
+    const auth = getAuth(context);
     const redirectTo = safeRedirectPath(fields.redirectTo);
     if (fields.intent === "oauth") {
-      const provider = findOAuthProvider(getEnv(), fields.provider);
+      const provider = findOAuthProvider(config, fields.provider);
       if (!provider) throw new AuthError("UNKNOWN_PROVIDER");
-      const callbackURL = `${getEnv().APP_PUBLIC_URL}${redirectTo}`;
-      const errorCallbackURL = `${getEnv().APP_PUBLIC_URL}${AUTH_PAGES.signIn}`;
+      const callbackURL = `${config.APP_PUBLIC_URL}${redirectTo}`;
+      const errorCallbackURL = `${config.APP_PUBLIC_URL}${AUTH_PAGES.signIn}`;
       // GitHub, Google and generic OpenID Connect providers all start here.
       const started = await auth.api.signInSocial({
         body: { provider: provider.id, callbackURL, errorCallbackURL },

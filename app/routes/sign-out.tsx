@@ -5,9 +5,9 @@ import { getAuth } from "../lib/auth/auth.server.ts";
 import { redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
 import { AUTH_PAGES } from "../lib/auth/paths.ts";
 
-export async function action({ request }: Route.ActionArgs) {
-  const result = await runAuthForm(request, AUTH_PAGES.signOut, () =>
-    getAuth().api.signOut({ headers: request.headers, returnHeaders: true }),
+export async function action({ request, context }: Route.ActionArgs) {
+  const result = await runAuthForm(request, context, AUTH_PAGES.signOut, () =>
+    getAuth(context).api.signOut({ headers: request.headers, returnHeaders: true }),
   );
   if (!result.ok) return result.failure;
   return redirectWithCookies("/", result.headers);

@@ -2,9 +2,8 @@ import type { Route } from "./+types/sitemap.xml";
 import { CMS_REVALIDATE, cmsTag } from "../lib/cms/client.server.ts";
 import { CONTENT_TYPES, listPublishedPages, type PageRef } from "../lib/cms/content.server.ts";
 import { CmsError } from "../lib/cms/errors.server.ts";
-import { getEnv } from "../lib/env.server.ts";
-import { localeConfig } from "../lib/locales.server.ts";
-import { cmsContext } from "../lib/request-context.server.ts";
+import { localeConfigOf } from "../lib/locales.server.ts";
+import { cmsContext, configContext } from "../lib/request-context.server.ts";
 import { sitemapStream } from "../lib/seo/sitemap.ts";
 
 /**
@@ -48,8 +47,9 @@ export async function loader({ context }: Route.LoaderArgs) {
     console.error("[sitemap] not built: the CMS lists no published page");
     return unavailable();
   }
-  const origin = new URL(getEnv().APP_PUBLIC_URL).origin;
-  const body = sitemapStream(pages, origin, localeConfig(), {
+  const config = context.get(configContext);
+  const origin = new URL(config.APP_PUBLIC_URL).origin;
+  const body = sitemapStream(pages, origin, localeConfigOf(config), {
     onOverflow: (leftOut) =>
       console.error(
         `[sitemap] ${leftOut} pages left out: a sitemap lists at most 50,000 URLs (a sitemap index is needed)`,

@@ -1,7 +1,10 @@
 import { betterAuth } from "better-auth";
 import { genericOAuth } from "better-auth/plugins";
 
-import { getEnv, type Env } from "../env.server.ts";
+import type { Redis } from "ioredis";
+import { createContext, type RouterContextProvider } from "react-router";
+
+import type { Env } from "../env.server.ts";
 import { createCmsUsers } from "./cms-users.server.ts";
 import { cmsCredentials } from "./plugins/cms-credentials.server.ts";
 import { cmsOAuth } from "./plugins/cms-oauth.server.ts";
@@ -9,7 +12,6 @@ import { cmsSession, sessionRevocation } from "./plugins/cms-session.server.ts";
 import { startMemoryRowSweeper } from "./memory-rows.server.ts";
 import { betterAuthProviders } from "./providers.ts";
 import { LocalRevocations, RedisRevocations } from "./revocations.server.ts";
-import { connectRedis } from "../redis.server.ts";
 import { createRateLimiter, type RateLimiter } from "./rate-limit.server.ts";
 import { CLIENT_IP_HEADER } from "./request-guards.server.ts";
 import { SESSION_USER_FIELDS } from "./session-user.ts";
@@ -22,11 +24,9 @@ import { SESSION_USER_FIELDS } from "./session-user.ts";
 
 const WEEK_SECONDS = 7 * 24 * 60 * 60;
 
-function createAuth(env: Env) {
+function createAuth(env: Env, redis: Redis | undefined) {
   const cmsUsers = createCmsUsers({ baseUrl: env.CMS_URL, timeoutMs: env.CMS_FETCH_TIMEOUT_MS });
-  const revocations = env.REDIS_URL
-    ? new RedisRevocations(connectRedis(env.REDIS_URL, "sessions"))
-    : new LocalRevocations();
+  const revocations = redis ? new RedisRevocations(redis) : new LocalRevocations();
   // The same list the sign-in page and the CSP read (providers.ts).
   const { socialProviders, genericOAuth: oidcProviders } = betterAuthProviders(env);
 
@@ -69,27 +69,37 @@ function createAuth(env: Env) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-let auth: Auth | undefined;
-let limiter: RateLimiter | undefined;
+/** The process's better-auth instance and the rate limiter its forms and endpoints share. */
+export interface AuthServices {
+  auth: Auth;
+  rateLimiter: RateLimiter;
+}
+
+/** Route modules reach them through the router context (createRequestContext sets it). */
+export const authContext = createContext<AuthServices>();
+
+/**
+ * Built once per process (server/app.ts createApp), from the configuration and, with REDIS_URL,
+ * the process's shared Redis connection (revocations and rate limits hold across instances).
+ */
+export function createAuthServices(config: Env, redis: Redis | undefined): AuthServices {
+  const auth = createAuth(config, redis);
+  // Without a database, OAuth sign-ins leave rows in better-auth's memory adapter: swept.
+  startMemoryRowSweeper(async () => (await auth.$context).adapter);
+  const rateLimiter = createRateLimiter({
+    max: config.AUTH_RATE_LIMIT_MAX,
+    windowSeconds: config.AUTH_RATE_LIMIT_WINDOW_SECONDS,
+    redis,
+  });
+  return { auth, rateLimiter };
+}
 
 /** This process's better-auth instance. */
-export function getAuth(): Auth {
-  if (!auth) {
-    const created = createAuth(getEnv());
-    // Without a database, OAuth sign-ins leave rows in better-auth's memory adapter: swept.
-    startMemoryRowSweeper(async () => (await created.$context).adapter);
-    auth = created;
-  }
-  return auth;
+export function getAuth(context: Readonly<RouterContextProvider>): Auth {
+  return context.get(authContext).auth;
 }
 
 /** The rate limiter shared by the auth forms and the /api/auth endpoints. */
-export function getAuthRateLimiter(): RateLimiter {
-  const env = getEnv();
-  limiter ??= createRateLimiter({
-    max: env.AUTH_RATE_LIMIT_MAX,
-    windowSeconds: env.AUTH_RATE_LIMIT_WINDOW_SECONDS,
-    redis: env.REDIS_URL ? connectRedis(env.REDIS_URL, "rate limit") : undefined,
-  });
-  return limiter;
+export function getAuthRateLimiter(context: Readonly<RouterContextProvider>): RateLimiter {
+  return context.get(authContext).rateLimiter;
 }

@@ -1,5 +1,7 @@
-import { getEnv } from "../env.server.ts";
+import type { RouterContextProvider } from "react-router";
+
 import { readBodyWithLimit } from "../read-body.server.ts";
+import { configContext } from "../request-context.server.ts";
 import { getAuthRateLimiter } from "./auth.server.ts";
 import { AUTH_BODY_LIMIT, FORM_BUDGETS } from "./endpoints.ts";
 import { formFailure, toAuthError } from "./errors.server.ts";
@@ -17,6 +19,7 @@ export type { AuthFormFailure } from "./errors.server.ts";
  */
 export async function runAuthForm<T>(
   request: Request,
+  context: Readonly<RouterContextProvider>,
   path: AuthPagePath,
   call: (fields: Record<string, string>) => Promise<{ headers: Headers; response: T }>,
 ): Promise<
@@ -25,8 +28,8 @@ export async function runAuthForm<T>(
 > {
   let fields: Record<string, string> = {};
   try {
-    assertSameOrigin(request, getEnv().APP_PUBLIC_URL);
-    await getAuthRateLimiter().hit(clientIpOf(request), FORM_BUDGETS[path]);
+    assertSameOrigin(request, context.get(configContext).APP_PUBLIC_URL);
+    await getAuthRateLimiter(context).hit(clientIpOf(request), FORM_BUDGETS[path]);
     const body = await readBodyWithLimit(request, AUTH_BODY_LIMIT);
     fields = Object.fromEntries([...new URLSearchParams(body)].filter(([name]) => !name.startsWith("$")));
     const result = await call(fields);

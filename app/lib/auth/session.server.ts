@@ -2,8 +2,7 @@ import type { CookieCachePayload } from "better-auth";
 import { getCookieCache } from "better-auth/cookies";
 import { createContext, redirect, type RouterContextProvider } from "react-router";
 
-import { getEnv } from "../env.server.ts";
-import { markDynamic } from "../request-context.server.ts";
+import { configContext, markDynamic } from "../request-context.server.ts";
 import { getAuth } from "./auth.server.ts";
 import { AUTH_PAGES } from "./paths.ts";
 import type { StoredSession } from "./plugins/cms-session.server.ts";
@@ -32,16 +31,19 @@ export function getServerSession(request: Request, context: Readonly<RouterConte
   markDynamic(context);
   let read = context.get(sessionReadContext);
   if (!read) {
-    read = readSession(request);
+    read = readSession(request, context);
     (context as RouterContextProvider).set(sessionReadContext, read);
   }
   return read;
 }
 
-async function readSession(request: Request): Promise<SessionRead> {
+async function readSession(request: Request, context: Readonly<RouterContextProvider>): Promise<SessionRead> {
   if (!request.headers.get("cookie")) return { session: null, setCookies: [] };
-  const env = getEnv();
-  const { headers, response } = await getAuth().api.getSession({ headers: request.headers, returnHeaders: true });
+  const env = context.get(configContext);
+  const { headers, response } = await getAuth(context).api.getSession({
+    headers: request.headers,
+    returnHeaders: true,
+  });
   const setCookies = headers.getSetCookie();
   // The public session of the session plugin (plugins/cms-session.server.ts), or null.
   if (!response) return { session: null, setCookies };
