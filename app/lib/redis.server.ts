@@ -30,14 +30,14 @@ export function createRedisClients(url: string | undefined, log: RedisLog = cons
     commands() {
       if (!url) return undefined;
       if (!commands) {
-        commands = connectRedis(url, "shared connection", log);
+        commands = connectRedis(url, "shared connection", "commands", log);
         void warnIfUnbounded(commands, (line) => log.warn(line));
       }
       return commands;
     },
     subscriber() {
       if (!url) return undefined;
-      subscriber ??= connectRedis(url, "subscriber", log);
+      subscriber ??= connectRedis(url, "subscriber", "subscriber", log);
       return subscriber;
     },
     async close() {
@@ -51,10 +51,12 @@ export function createRedisClients(url: string | undefined, log: RedisLog = cons
 /**
  * A Redis connection that never makes a request wait for Redis: commands fail at once while
  * it is down (no offline queue), it reconnects by itself, and it says so in the log (once per
- * state change, not once per failed command).
+ * state change, not once per failed command). Named `site:<pid>:<name>` (CLIENT LIST shows
+ * which process holds which connection).
  */
-export function connectRedis(url: string, role: string, log: RedisLog = console): Redis {
+function connectRedis(url: string, role: string, name: string, log: RedisLog): Redis {
   const redis = new Redis(url, {
+    connectionName: `site:${process.pid}:${name}`,
     lazyConnect: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

@@ -221,6 +221,34 @@ describe("several instances with Redis", () => {
     expect(await session(b)).toBeNull();
   });
 
+  it("each instance holds two Redis connections, whatever it used: one shared for commands, one subscriber", async () => {
+    // Everything above used Redis on both instances: page entries and locks, revalidations
+    // (the bus), rate limits and session revocations; and now readiness.
+    for (const app of [a, b]) expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
+    const client = new Redis(redis.url);
+    try {
+      const own = await client.client("ID");
+      const list = (await client.client("LIST")) as string;
+      const others = list
+        .trim()
+        .split("\n")
+        .map((line) => Object.fromEntries(line.split(" ").map((field) => field.split("=") as [string, string])))
+        .filter((fields) => fields.id !== String(own));
+      const byProcess = new Map<string, string[]>();
+      for (const fields of others) {
+        const [, pid, role] = /^site:(\d+):(\w+)$/.exec(fields.name ?? "") ?? [];
+        expect(pid, `a connection no instance named: ${JSON.stringify(fields)}`).toBeDefined();
+        byProcess.set(pid!, [...(byProcess.get(pid!) ?? []), `${role} sub=${fields.sub}`].sort());
+      }
+      expect([...byProcess.values()]).toEqual([
+        ["commands sub=0", "subscriber sub=1"],
+        ["commands sub=0", "subscriber sub=1"],
+      ]);
+    } finally {
+      client.disconnect();
+    }
+  });
+
   it("with Redis down nothing fails; once it is back the instances reconnect and catch up", async () => {
     await get(a, "/outage");
     await eventually(
