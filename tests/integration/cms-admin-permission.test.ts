@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import getPort from "get-port";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { startCms, type CmsHandle } from "../support/cms-server.ts";
@@ -17,7 +18,7 @@ import { startCms, type CmsHandle } from "../support/cms-server.ts";
  * once: a restart neither duplicates it nor re-adds it after an admin removed it.
  */
 
-const PORT = 3620;
+const PORT = await getPort();
 const TIMEOUT = 240_000;
 const REVALIDATE_SECRET = "test-cms-revalidate-secret-0123456789";
 const PURGE_SECRET = "test-cdn-purge-secret-0123456789abcdef";
@@ -263,6 +264,6 @@ describe("the admin's Site cache page: recorded revalidation failures", () => {
     frontEnd.requests.length = 0;
     expect((await ok("POST", `${FAILURES}/retry`, {}, tokens.editor)).data).toEqual({ retried: 1, delivered: 1 });
     expect(frontEnd.requests.map((r) => r.url)).toEqual(["/api/cms-revalidate"]);
-    expect(await ok("GET", FAILURES, undefined, tokens.editor)).toEqual({ data: [], meta: { total: 0 } });
+    expect(await ok("GET", FAILURES, undefined, tokens.editor)).toEqual({ data: [], meta: { total: 0, inFlight: 0 } });
   });
 });

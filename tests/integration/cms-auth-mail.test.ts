@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { readMails, waitForMail } from "../support/cms-mail.ts";
@@ -14,7 +15,7 @@ import { startCms, type CmsHandle } from "../support/cms-server.ts";
  * end limits per client IP) and configurable; the auth settings survive a restart unchanged.
  */
 
-const PORT = 3321;
+const PORT = await getPort();
 const TIMEOUT = 240_000;
 const CLIENT_URL = "http://127.0.0.1:3999";
 

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { waitForMail } from "../support/cms-mail.ts";
@@ -15,8 +16,7 @@ import { startCms, type CmsHandle } from "../support/cms-server.ts";
  * /api/users/me.
  */
 
-const PORT = 3311;
-const PORT_NO_SECRET = 3312;
+const [PORT, PORT_NO_SECRET] = [await getPort(), await getPort()];
 const TIMEOUT = 240_000;
 const SECRET = "test-oauth-sync-secret-0123456789abcdef";
 
