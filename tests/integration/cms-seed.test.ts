@@ -58,6 +58,13 @@ async function snapshot(cms: CmsHandle): Promise<Json> {
       const data = await getData(cms, `/api/${single}?locale=${locale}&populate=links`);
       result[`${single} ${locale}`] = { documentId: data.documentId, updatedAt: data.updatedAt, links: data.links };
     }
+    const errorPage = await getData(cms, `/api/error-page?locale=${locale}`);
+    result[`error-page ${locale}`] = {
+      documentId: errorPage.documentId,
+      updatedAt: errorPage.updatedAt,
+      publishedAt: errorPage.publishedAt,
+      notFoundTitle: errorPage.notFoundTitle,
+    };
   }
   for (const redirect of await getData(cms, "/api/redirects?sort=source")) {
     result[`redirect ${redirect.source}`] = {
@@ -238,7 +245,7 @@ describe("CMS seed (real Strapi)", () => {
     "changes nothing when started again on the same database",
     async () => {
       first = await snapshot(cms!);
-      expect(Object.keys(first).length).toBe(9 + 4 + 4 + 2);
+      expect(Object.keys(first).length).toBe(9 + 4 + 6 + 2);
       const token = cms!.token;
       await cms!.stop();
       cms = undefined;

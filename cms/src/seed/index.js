@@ -111,7 +111,7 @@ async function seedImage(strapi) {
       data: { fileInfo: { name, alternativeText } },
       files: { filepath, originalFilename: name, mimetype: "image/png", size: statSync(filepath).size },
     });
-  strapi.log.info(`[seed] image ${uploaded.url}`);
+  strapi.log.info(`[seed] share image ${uploaded.url}`);
   return files.findOne({ where: { id: uploaded.id }, select: IMAGE_BLOCK_FIELDS });
 }
 
