@@ -7,7 +7,7 @@ import { expect, test } from "@playwright/test";
 for (const [path, alt] of [
   ["/company", "The Acme logo: a white A on dark blue"],
   ["/de/company", "The Acme logo: a white A on dark blue"],
-]) {
+] as const) {
   test(`the image in the body of ${path} is loaded, from the site's own /uploads`, async ({ page, baseURL }) => {
     const blocked: string[] = [];
     page.on("console", (message) => {
