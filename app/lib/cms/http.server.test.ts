@@ -52,6 +52,16 @@ describe("CMS HTTP helper: the request", () => {
     expect(requests.every((request) => request.headers.accept === "application/json")).toBe(true);
   });
 
+  it("sends the caller's headers instead of the default accept, with the credential still added", async () => {
+    const { cms, requests } = http(() => new Response("x"));
+    await cms.send({ path: "/uploads/a.png", method: "HEAD", headers: { range: "bytes=0-3" } });
+    await cms.send({ path: "/api/x", headers: {}, credential: { userJWT: "j" } });
+    expect(requests.map((request) => [request.method, request.headers])).toEqual([
+      ["HEAD", { range: "bytes=0-3" }],
+      ["GET", { authorization: "Bearer j" }],
+    ]);
+  });
+
   it("sends a body as JSON with its method and content type", async () => {
     const { cms, requests } = http(json(200, {}));
     await cms.json({ path: "/api/auth/local", method: "POST", body: { identifier: "a@b.c", password: "x" } });
@@ -95,6 +105,30 @@ describe("CMS HTTP helper: no answer", () => {
       { timeoutMs: 30 },
     );
     expect(await failure(cms.json({ path: "/api/pages" }))).toMatchObject({ kind: "unavailable", timedOut: true });
+  });
+
+  it("covering the headers only, a body may take longer than the limit", async () => {
+    const { cms, requests } = http(
+      () =>
+        new Response(
+          new ReadableStream({
+            async start(controller) {
+              await new Promise((resolve) => setTimeout(resolve, 60));
+              controller.enqueue(new TextEncoder().encode("large file"));
+              controller.close();
+            },
+          }),
+        ),
+      { timeoutMs: 20 },
+    );
+    const response = await cms.send({ path: "/uploads/a.png", timeoutCovers: "headers" });
+    expect(await response.text()).toBe("large file");
+    expect(requests[0]?.signal?.aborted).toBe(false);
+    const silentCms = http(silentAnswer, { timeoutMs: 20 }).cms;
+    expect(await failure(silentCms.send({ path: "/uploads/a.png", timeoutCovers: "headers" }))).toMatchObject({
+      kind: "unavailable",
+      timedOut: true,
+    });
   });
 
   it("the caller's abort stops the call and comes back as it is, not as a CMS outage", async () => {

@@ -34,7 +34,7 @@ export interface CmsHttpConfig {
 export interface CmsRequest {
   /** From the CMS's root, with its leading slash: `/api/pages`, `/_health`. No query in it. */
   path: string;
-  method?: "GET" | "POST" | "PUT" | "DELETE";
+  method?: "GET" | "HEAD" | "POST" | "PUT" | "DELETE";
   /** Query parameters, encoded the way Strapi reads them (`filters[fullPath][$eq]=…`). */
   query?: Record<string, unknown>;
   /** Sent as JSON. */
@@ -42,8 +42,15 @@ export interface CmsRequest {
   credential?: CmsCredential;
   /** The caller's own signal (the visitor went away): its abort is rethrown as it is, not as a CmsError. */
   signal?: AbortSignal;
+  /** Request headers instead of the default `accept: application/json` (Authorization and content type are added). */
+  headers?: Record<string, string>;
   /** This call's limit instead of the configured one. */
   timeoutMs?: number;
+  /**
+   * What the limit covers: the answer and its body (default), or only the wait for the answer's
+   * status and headers, for a body streamed through that may take longer (a large file).
+   */
+  timeoutCovers?: "body" | "headers";
   redirect?: RequestRedirect;
 }
 
@@ -85,8 +92,12 @@ export function createCmsHttp(config: CmsHttpConfig): CmsHttp {
   /** The answer, and the timeout signal that still bounds the reading of its body. */
   async function open(request: CmsRequest): Promise<{ response: Response; timeout: AbortSignal; timeoutMs: number }> {
     const timeoutMs = request.timeoutMs ?? config.timeoutMs;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const headers: Record<string, string> = { accept: "application/json" };
+    // Covering the headers only, the clock stops once they are in; AbortSignal.timeout cannot be stopped.
+    const headersOnly = request.timeoutCovers === "headers" ? new AbortController() : undefined;
+    const clock =
+      headersOnly && setTimeout(() => headersOnly.abort(new DOMException("timeout", "TimeoutError")), timeoutMs);
+    const timeout = headersOnly?.signal ?? AbortSignal.timeout(timeoutMs);
+    const headers: Record<string, string> = { ...(request.headers ?? { accept: "application/json" }) };
     if (request.body !== undefined) headers["content-type"] = "application/json";
     if (request.credential) headers.authorization = `Bearer ${bearerOf(request.credential)}`;
     const target = url(request.path, request.query);
@@ -101,6 +112,8 @@ export function createCmsHttp(config: CmsHttpConfig): CmsHttp {
       return { response, timeout, timeoutMs };
     } catch (error) {
       throw noAnswer(error, request, timeout, timeoutMs);
+    } finally {
+      clearTimeout(clock);
     }
   }
 

@@ -1,3 +1,6 @@
+import { CmsError } from "./errors.server.ts";
+import { createCmsHttp } from "./http.server.ts";
+
 /**
  * `GET /uploads/*`: the CMS's uploaded files, streamed through the site (app/routes/uploads.$.ts).
  * Strapi's local provider gives relative `/uploads/<name>_<hash>.<ext>` URLs; the site answers
@@ -80,31 +83,30 @@ export async function proxyUpload(request: Request, config: MediaProxyConfig): P
   const path = uploadPathOf(new URL(request.url).pathname);
   if (!path) return plain(404, "There is no file at this address.");
 
-  const headers = new Headers();
+  const headers: Record<string, string> = {};
   for (const name of FORWARDED_REQUEST_HEADERS) {
     const value = request.headers.get(name);
-    if (value !== null) headers.set(name, value);
+    if (value !== null) headers[name] = value;
   }
-  // The timeout covers the CMS's first answer only: a large file may stream for longer. The
-  // visitor going away (the request's signal) ends the transfer at any point.
-  const started = new AbortController();
-  const timer = setTimeout(() => started.abort(new DOMException("timeout", "TimeoutError")), config.timeoutMs);
+  const cms = createCmsHttp({ baseUrl: config.cmsUrl, timeoutMs: config.timeoutMs, fetch: config.fetch });
   let upstream: Response;
   try {
-    upstream = await (config.fetch ?? fetch)(`${config.cmsUrl}${path}`, {
-      method: request.method,
+    // The timeout covers the CMS's first answer only: a large file may stream for longer. The
+    // visitor going away (the request's signal) ends the transfer at any point.
+    upstream = await cms.send({
+      path,
+      method: request.method === "HEAD" ? "HEAD" : "GET",
       headers,
       redirect: "manual",
-      signal: AbortSignal.any([started.signal, request.signal]),
+      signal: request.signal,
+      timeoutCovers: "headers",
     });
   } catch (error) {
-    if (request.signal.aborted) throw error;
-    log(`[media] ${path}: the CMS did not answer (${started.signal.aborted ? "timeout" : String(error)})`);
+    if (!(error instanceof CmsError)) throw error;
+    log(`[media] ${path}: the CMS did not answer (${error.timedOut ? "timeout" : String(error.cause)})`);
     return plain(503, "The file service is temporarily unavailable. Please try again in a moment.", {
       "retry-after": "30",
     });
-  } finally {
-    clearTimeout(timer);
   }
 
   if (!PASSED_STATUSES.has(upstream.status)) {
