@@ -10,6 +10,7 @@ import {
 
 import type { Route } from "./+types/root";
 import { SiteFooter, SiteHeader } from "./components/site-chrome.tsx";
+import { errorPageText, errorPayloadText } from "./lib/cms/error-page.ts";
 import { findFooter, findNavbar, type Navigation } from "./lib/cms/content.server.ts";
 import { CmsError } from "./lib/cms/errors.server.ts";
 import { localizedPath, parseLocalePath } from "./lib/locale-path.ts";
@@ -74,16 +75,14 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  let title = "Something went wrong";
-  let message = "An unexpected error occurred. Please try again later.";
+  // The root's loader data, when it ran (an error below it); the built-in words of its locale,
+  // or the words a loader gave (the CMS's Error page: app/lib/cms/error-page.server.ts).
+  const locale = useRouteLoaderData<typeof loader>("root")?.locale ?? "en";
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  let { title, message } = errorPageText(notFound ? "not-found" : "error", null, locale);
   if (isRouteErrorResponse(error)) {
-    title = error.status === 404 ? "Page not found" : `Error ${error.status}`;
-    const payload: unknown = error.data;
-    if (payload && typeof payload === "object" && "message" in payload && typeof payload.message === "string") {
-      message = payload.message;
-    } else if (error.status === 404) {
-      message = "There is no page at this address.";
-    }
+    if (!notFound && error.status !== 500) title = `Error ${error.status}`;
+    ({ title = title, message = message } = errorPayloadText(error.data));
   } else if (import.meta.env.DEV && error instanceof Error) {
     message = error.message;
   }

@@ -1,18 +1,20 @@
 import { BlocksRenderer } from "@strapi/blocks-react-renderer";
-import { data, isRouteErrorResponse, redirect } from "react-router";
+import { data, isRouteErrorResponse, redirect, useRouteLoaderData } from "react-router";
 
 import type { Route } from "./+types/cms-page";
+import { BODY_BLOCKS } from "../components/cms-image.tsx";
 import { PreviewBar } from "../components/preview-bar.tsx";
 import { findPage, findPageLocales, findRedirect } from "../lib/cms/content.server.ts";
+import { loadErrorText } from "../lib/cms/error-page.server.ts";
+import { errorPageText, errorPayloadText } from "../lib/cms/error-page.ts";
 import { withCmsErrors } from "../lib/cms/http-errors.server.ts";
+import { withBodyMedia } from "../lib/cms/media.ts";
 import { localePrefixedPath, parseLocalePath } from "../lib/locale-path.ts";
 import { localeConfigOf } from "../lib/locales.server.ts";
 import { safeRedirectTarget } from "../lib/redirect-target.ts";
 import { isPreviewRequest, PREVIEW_NO_STORE } from "../lib/preview/preview-cookie.server.ts";
 import { cmsContext, configContext, markDynamic } from "../lib/request-context.server.ts";
 import { headMeta, pageHead, SITE_NAME } from "../lib/seo/head.ts";
-
-const NOT_FOUND = { message: "There is no page at this address." };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The path is canonical already: other spellings were redirected before the router (server/app.ts).
@@ -26,7 +28,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (preview) markDynamic(context);
   const headers = preview ? PREVIEW_NO_STORE : undefined;
   const target = parseLocalePath(url.pathname, config);
-  if (!target) throw data(NOT_FOUND, { status: 404, headers });
+  // The 404's words come from the CMS's Error page (app/lib/cms/error-page.server.ts); its tag
+  // goes with the cached 404, so a publish of the Error page reaches it.
+  const notFound = async (locale: string) =>
+    data(await loadErrorText(context, "not-found", locale), { status: 404, headers });
+  if (!target) throw await notFound(config.defaultLocale);
 
   const cms = context.get(cmsContext);
   const draft = preview
@@ -34,27 +40,34 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ? { apiToken: env.CMS_PREVIEW_API_TOKEN, variable: "CMS_PREVIEW_API_TOKEN" }
       : { apiToken: env.CMS_REST_READONLY_API_KEY, variable: "CMS_REST_READONLY_API_KEY" }
     : undefined;
-  return withCmsErrors(async () => {
-    const page = await findPage(cms, target.fullPath, target.locale, draft);
-    if (page) {
-      // One more CMS request, for hreflang, and only where there is another locale to point to.
-      const translations =
-        config.locales.length > 1
-          ? await findPageLocales(cms, page.documentId, localePrefixedPath(page.fullPath, page.locale))
-          : [];
-      const origin = new URL(env.APP_PUBLIC_URL).origin;
-      const head = pageHead({ page, translations, origin, cmsUrl: env.CMS_URL, config });
-      const exitHref = `/api/preview/exit?${new URLSearchParams({ path: url.pathname })}`;
-      return data({ page, head, preview: preview ? { exitHref } : null }, { headers });
-    }
+  return withCmsErrors(
+    async () => {
+      const page = await findPage(cms, target.fullPath, target.locale, draft);
+      if (page) {
+        // One more CMS request, for hreflang, and only where there is another locale to point to.
+        const translations =
+          config.locales.length > 1
+            ? await findPageLocales(cms, page.documentId, localePrefixedPath(page.fullPath, page.locale))
+            : [];
+        const origin = new URL(env.APP_PUBLIC_URL).origin;
+        const mediaBase = env.CMS_MEDIA_URL ?? null;
+        const head = pageHead({ page, translations, origin, mediaBase, config });
+        const exitHref = `/api/preview/exit?${new URLSearchParams({ path: url.pathname })}`;
+        const body = withBodyMedia(page.body, mediaBase);
+        return data({ page: { ...page, body }, head, preview: preview ? { exitHref } : null }, { headers });
+      }
 
-    const entry = await findRedirect(cms, localePrefixedPath(target.fullPath, target.locale));
-    const destination = entry && safeRedirectTarget(entry.destination);
-    if (entry && !destination) console.error(`[cms] redirect ${entry.source} has an unusable destination`);
-    if (destination) throw redirect(destination, entry.permanent ? 308 : 307);
+      const entry = await findRedirect(cms, localePrefixedPath(target.fullPath, target.locale));
+      const destination = entry && safeRedirectTarget(entry.destination);
+      if (entry && !destination) console.error(`[cms] redirect ${entry.source} has an unusable destination`);
+      if (destination) throw redirect(destination, entry.permanent ? 308 : 307);
 
-    throw data(NOT_FOUND, { status: 404, headers });
-  });
+      throw await notFound(target.locale);
+    },
+    (error) =>
+      // The CMS down: not asked again; the message says what failed. Otherwise the Error page's words.
+      error.status === 503 ? Promise.resolve(null) : loadErrorText(context, "error", target.locale),
+  );
 }
 
 /** A preview answer's no-store headers (the loader's, or those of the 404 it threw). */
@@ -67,24 +80,32 @@ export default function CmsPage({ loaderData: { page, preview } }: Route.Compone
     <article className="cms-page">
       {preview && <PreviewBar exitHref={preview.exitHref} />}
       <h1>{page.title}</h1>
-      <BlocksRenderer content={page.body} />
+      <BlocksRenderer content={page.body} blocks={BODY_BLOCKS} />
     </article>
   );
 }
 
-export function meta({ data }: Route.MetaArgs) {
-  if (!data) return [{ title: `Page not found | ${SITE_NAME}` }];
+/** The words of an error page: the loader's (CMS or built-in), else the built-in ones of the locale. */
+function errorWords(error: unknown, locale: string) {
+  const fallback = errorPageText(
+    isRouteErrorResponse(error) && error.status === 404 ? "not-found" : "error",
+    null,
+    locale,
+  );
+  return { ...fallback, ...errorPayloadText(isRouteErrorResponse(error) ? error.data : null) };
+}
+
+export function meta({ data, error, matches }: Route.MetaArgs) {
+  if (!data) return [{ title: `${errorWords(error, localeOf(matches)).title} | ${SITE_NAME}` }];
   return headMeta(data.head);
 }
 
+const localeOf = (matches: Route.MetaArgs["matches"]) =>
+  (matches[0]?.data as { locale?: string } | undefined)?.locale ?? "en";
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const title = notFound ? "Page not found" : "This page could not be loaded";
-  const payload: unknown = isRouteErrorResponse(error) ? error.data : null;
-  const message =
-    payload && typeof payload === "object" && "message" in payload && typeof payload.message === "string"
-      ? payload.message
-      : "Please try again later.";
+  const root = useRouteLoaderData<{ locale?: string }>("root");
+  const { title, message } = errorWords(error, root?.locale ?? "en");
   return (
     <section className="error-page">
       <title>{`${title} | Acme`}</title>
