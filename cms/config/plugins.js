@@ -2,6 +2,8 @@
 
 const path = require("node:path");
 
+const { defaultSender, normaliseClientUrl } = require("../src/auth-settings/settings");
+
 const CMS_ROOT = path.resolve(__dirname, "..");
 
 /**
@@ -9,7 +11,9 @@ const CMS_ROOT = path.resolve(__dirname, "..");
  * file to CMS_MAIL_DIR (development, tests; see providers/email-to-file).
  */
 function emailConfig(env) {
-  const defaultFrom = env("EMAIL_FROM", "Acme <no-reply@example.com>");
+  // Unset: "<SITE_NAME> <no-reply@<CLIENT_URL's host>>", the sender the auth templates get too.
+  const defaultFrom =
+    env("EMAIL_FROM", "").trim() || defaultSender(env("SITE_NAME", ""), normaliseClientUrl(env("CLIENT_URL", "")));
   const replyTo = env("EMAIL_REPLY_TO", "");
   const settings = { defaultFrom, ...(replyTo ? { defaultReplyTo: replyTo } : {}) };
   const host = env("SMTP_HOST", "");

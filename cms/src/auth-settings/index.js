@@ -1,13 +1,17 @@
 "use strict";
 
-const { planAuthSettings, normaliseClientUrl } = require("./settings");
+const { planAuthSettings, normaliseClientUrl, defaultSender, parseEmailConfirmation } = require("./settings");
+
+/** Marks a database whose users-permissions settings got this project's defaults (the first start). */
+const APPLIED_KEY = "site_defaults_applied";
 
 /**
  * Puts the users-permissions settings that are configuration (not content) into the plugin
- * store on every start: registration on, email confirmation off, default role authenticated,
- * reset-password link `${CLIENT_URL}/reset-password?code=…`, and (when EMAIL_FROM is set) the
- * sender of the auth emails. Only what differs is written, so a restart changes nothing; an
- * admin's edit of one of these values in the admin panel is undone on the next start.
+ * store (see planAuthSettings): on the first start every default (registration on, email
+ * confirmation as CMS_EMAIL_CONFIRMATION says or off, default role authenticated, the reset and
+ * confirmation links on CLIENT_URL, the sender); on later starts only what an environment
+ * variable sets explicitly, so an admin's change in the panel survives a restart. Only what
+ * differs is written, and each change is logged.
  */
 async function applyAuthSettings(strapi) {
   const store = strapi.store({ type: "plugin", name: "users-permissions" });
@@ -15,17 +19,25 @@ async function applyAuthSettings(strapi) {
     advanced: await store.get({ key: "advanced" }),
     email: await store.get({ key: "email" }),
   };
+  const firstStart = !(await store.get({ key: APPLIED_KEY }));
+  const clientUrl = normaliseClientUrl(process.env.CLIENT_URL);
   const plan = planAuthSettings(stored, {
-    clientUrl: normaliseClientUrl(process.env.CLIENT_URL),
-    emailFrom: process.env.EMAIL_FROM,
+    clientUrl,
+    clientUrlSet: Boolean(process.env.CLIENT_URL?.trim()),
+    emailFrom: process.env.EMAIL_FROM?.trim() || defaultSender(process.env.SITE_NAME, clientUrl),
+    emailFromSet: Boolean(process.env.EMAIL_FROM?.trim()),
+    emailConfirmation: parseEmailConfirmation(process.env.CMS_EMAIL_CONFIRMATION),
+    firstStart,
   });
   if (plan.advanced) await store.set({ key: "advanced", value: plan.advanced });
   if (plan.email) await store.set({ key: "email", value: plan.email });
+  if (firstStart) await store.set({ key: APPLIED_KEY, value: { at: new Date().toISOString() } });
   for (const change of plan.changes) strapi.log.info(`[auth-settings] ${change}`);
   warnAboutOAuthSyncSecret(strapi);
   if (process.env.NODE_ENV === "production" && !process.env.SMTP_HOST) {
     strapi.log.warn(
-      "[mail] SMTP_HOST is not set: emails (password reset) are written to files in CMS_MAIL_DIR, not sent.",
+      "[mail] SMTP_HOST is not set: emails (password reset, email confirmation) are written to files in " +
+        "CMS_MAIL_DIR, not sent.",
     );
   }
 }

@@ -2,6 +2,7 @@
 
 const { createHash, randomBytes } = require("node:crypto");
 
+const { createKeyedLock } = require("../lib/keyed-lock");
 const { decideSync, isUniqueViolation, baseUsername, usernameCandidates, stripSecrets } = require("../lib/sync");
 
 const USER = "plugin::users-permissions.user";
@@ -10,6 +11,13 @@ const IDENTITY = "api::oauth-identity.oauth-identity";
 
 module.exports = ({ strapi }) => {
   const up = () => strapi.plugin("users-permissions");
+  // Two first sign-ins with the same new email (two providers, or two tabs) at the same moment
+  // would both find no user and both create one: users-permissions has no unique index on
+  // email. The syncs of one email therefore run one after the other in this process, so the
+  // second finds the first's user (and links or refuses as decideSync says). One CMS process
+  // is the supported deployment (docs/decisions/0018-account-lifecycle.md); the
+  // (provider, subject) unique index still guards the same provider account across processes.
+  const byEmail = createKeyedLock();
 
   /** Emails are stored lower-case; $eqi also finds one an admin typed with capitals. */
   const findByEmail = (email) =>
@@ -100,7 +108,9 @@ module.exports = ({ strapi }) => {
           username: await uniqueUsername(input),
           email: input.email,
           provider: input.provider,
-          confirmed: true,
+          // Verified only when the provider says so (email_verified): an unverified address is
+          // never treated as proven (a later link by email requires it, see decideSync).
+          confirmed: input.emailVerified === true,
           blocked: false,
           role: role.id,
         });
@@ -124,28 +134,33 @@ module.exports = ({ strapi }) => {
     return { status, body: { jwt, user: stripSecrets(sanitized), ...flags } };
   }
 
+  /** One sync, when no other sync of the same email is running. */
+  async function syncNow(input, { auth } = {}) {
+    const advanced = await advancedSettings();
+    let outcome;
+    try {
+      outcome = await strapi.db.transaction(() => decideAndWrite(input, advanced));
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // A concurrent request linked this provider account first (its transaction committed,
+      // ours was rolled back): now the link is there, and this is a plain sign-in.
+      strapi.log.info(
+        `[oauth-sync] concurrent first sign-in of provider=${input.provider}; using the link the other request made`,
+      );
+      outcome = await strapi.db.transaction(() => decideAndWrite(input, advanced));
+    }
+    if (outcome.error) return outcome.error;
+    return respond(outcome, auth);
+  }
+
   return {
     /**
      * @param {{ provider: string, subject: string, email: string, emailVerified: boolean, name?: string,
      *   refresh: boolean }} input validated
      * @returns {Promise<{ status: number, body: object }>}
      */
-    async sync(input, { auth } = {}) {
-      const advanced = await advancedSettings();
-      let outcome;
-      try {
-        outcome = await strapi.db.transaction(() => decideAndWrite(input, advanced));
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        // A concurrent request linked this provider account first (its transaction committed,
-        // ours was rolled back): now the link is there, and this is a plain sign-in.
-        strapi.log.info(
-          `[oauth-sync] concurrent first sign-in of provider=${input.provider}; using the link the other request made`,
-        );
-        outcome = await strapi.db.transaction(() => decideAndWrite(input, advanced));
-      }
-      if (outcome.error) return outcome.error;
-      return respond(outcome, auth);
+    sync(input, options) {
+      return byEmail.run(input.email.toLowerCase(), () => syncNow(input, options));
     },
   };
 };

@@ -200,3 +200,23 @@ test("sync: an error other than a unique violation is not retried", async () => 
   await assert.rejects(createService({ strapi }).sync(google), /SQLITE_BUSY/);
   assert.equal(calls, 1);
 });
+
+test("sync: two first sign-ins with one new email (two providers) at once: one user", async () => {
+  const { strapi, state } = fakeStrapi();
+  const service = createService({ strapi });
+  const github = { ...google, provider: "github", subject: "583231" };
+  // The stand-in's reads and writes each take a turn of the event loop, as the database's do:
+  // without the per-email lock both requests find no user and both create one.
+  const answers = await Promise.all([service.sync(google), service.sync(github)]);
+  assert.equal(state().users.length, 1);
+  assert.equal(answers[0].status, 201);
+  assert.equal(answers[0].body.user.confirmed, true, "the provider verified the address");
+  assert.notEqual(answers[1].status, 201);
+});
+
+test("sync: an address the provider did not verify makes an unconfirmed user", async () => {
+  const { strapi } = fakeStrapi();
+  const answer = await createService({ strapi }).sync({ ...google, emailVerified: false });
+  assert.equal(answer.status, 201);
+  assert.equal(answer.body.user.confirmed, false);
+});
