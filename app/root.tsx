@@ -40,6 +40,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Whether a session cookie came (one cache variant each), never who it belongs to.
     signedIn: context.get(visitorContext).signedIn,
     homeUrl: localizedPath("/", locale, config),
+    // For the locale switcher and the auth links (app/components/locale-switcher.tsx).
+    localeConfig: config,
     navbar: navbar?.links ?? [],
     footer: { links: footer?.links ?? [], note: footer?.note ?? null },
   };
@@ -47,8 +49,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const chrome = useRouteLoaderData<typeof loader>("root");
+  // Without the root's data (it failed): the default locale only, no switcher.
+  const locale = chrome?.locale ?? "en";
   return (
-    <html lang={chrome?.locale ?? "en"}>
+    <html lang={locale}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -60,9 +64,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
           links={chrome?.navbar ?? []}
           homeUrl={chrome?.homeUrl ?? "/"}
           signedIn={chrome?.signedIn ?? false}
+          locale={locale}
+          localeConfig={chrome?.localeConfig ?? { locales: [locale], defaultLocale: locale }}
         />
         <main id="main">{children}</main>
-        <SiteFooter links={chrome?.footer.links ?? []} note={chrome?.footer.note} />
+        <SiteFooter links={chrome?.footer.links ?? []} note={chrome?.footer.note} locale={locale} />
         <ScrollRestoration />
         <Scripts />
       </body>

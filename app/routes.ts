@@ -1,16 +1,24 @@
 import { type RouteConfig, index, route } from "@react-router/dev/routes";
 
+import { AUTH_PAGE_PATHS } from "./lib/auth/paths.ts";
+
 export default [
   route("api/auth/*", "routes/api.auth.$.ts"),
   route("api/cms-proxy/*", "routes/api.cms-proxy.$.ts"),
   route("api/preview", "routes/api.preview.ts"),
   route("api/preview/exit", "routes/api.preview.exit.ts"),
-  route("sign-in", "routes/sign-in.tsx"),
-  route("register", "routes/register.tsx"),
-  route("forgot-password", "routes/forgot-password.tsx"),
-  route("reset-password", "routes/reset-password.tsx"),
-  route("account", "routes/account.tsx"),
-  route("sign-out", "routes/sign-out.tsx"),
+  // The auth pages, unprefixed (the default locale) and under a locale's prefix (`/de/sign-in`):
+  // app/lib/auth/paths.ts. `:lang` matches any segment; the page answers 404 for one that is
+  // not a configured locale (docs/decisions/0018-auth-pages-under-the-locale-prefix.md).
+  ...AUTH_PAGE_PATHS.flatMap((path) => {
+    const name = path.slice(1);
+    return [
+      route(name, `routes/${name}.tsx`),
+      route(`:lang/${name}`, `routes/${name}.tsx`, { id: `routes/${name}-localized` }),
+    ];
+  }),
+  // The link of the email-confirmation mail (docs/cms-contract.md, "Email confirmation").
+  route("confirm-email", "routes/confirm-email.tsx"),
   route("sitemap.xml", "routes/sitemap.xml.ts"),
   route("robots.txt", "routes/robots.txt.ts"),
   route("uploads/*", "routes/uploads.$.ts"),

@@ -2,7 +2,7 @@ import express from "express";
 import { createRequestHandler, type RouterContextProvider } from "react-router";
 
 import { createAuthServices } from "../app/lib/auth/auth.server.ts";
-import { AUTH_PAGE_PATHS } from "../app/lib/auth/paths.ts";
+import { isAuthPagePath } from "../app/lib/auth/paths.ts";
 import { getServerSession } from "../app/lib/auth/session.server.ts";
 import type { Env } from "../app/lib/env.server.ts";
 import type { RedisClients } from "../app/lib/redis.server.ts";
@@ -75,7 +75,8 @@ export function createApp({ config, cache, redis }: AppDeps): App {
    * page tags like a page); everything else (API, auth pages, files) is never cached here.
    */
   function isCacheablePath(pathname: string): boolean {
-    if (!production || AUTH_PAGE_PATHS.includes(pathname)) return false;
+    // The auth pages in both spellings (`/sign-in`, `/de/sign-in`): personal, never stored.
+    if (!production || isAuthPagePath(pathname)) return false;
     if (pathname === "/sitemap.xml") return true;
     return !/^\/(api|assets|@|__)/.test(pathname) && !/\.[a-z0-9]+$/i.test(pathname);
   }

@@ -2,7 +2,15 @@ import { useSyncExternalStore } from "react";
 import { Form, Link } from "react-router";
 
 import { useSessionUser } from "../lib/auth/auth-client.ts";
-import { AUTH_PAGES } from "../lib/auth/paths.ts";
+import { authPath } from "../lib/auth/paths.ts";
+import { t } from "../lib/i18n/messages.ts";
+import type { LocaleConfig } from "../lib/locale-path.ts";
+
+interface LocaleProps {
+  /** The page's locale: the links lead to the auth pages in it, and speak it. */
+  locale: string;
+  localeConfig: LocaleConfig;
+}
 
 /**
  * The header's account links. Pages are cached and shared, so the server renders them from
@@ -10,27 +18,31 @@ import { AUTH_PAGES } from "../lib/auth/paths.ts";
  * never with a name: "Account" and a Sign out button, or "Sign in". That works without
  * JavaScript. In the browser, once hydrated, the session is read and the name is shown.
  */
-export function AccountLink({ signedIn }: { signedIn: boolean }) {
+export function AccountLink({ signedIn, ...locale }: { signedIn: boolean } & LocaleProps) {
   const hydrated = useHydrated();
-  return hydrated ? <SessionAwareLinks signedIn={signedIn} /> : <AccountLinks signedIn={signedIn} />;
+  return hydrated ? (
+    <SessionAwareLinks signedIn={signedIn} {...locale} />
+  ) : (
+    <AccountLinks signedIn={signedIn} {...locale} />
+  );
 }
 
-function SessionAwareLinks({ signedIn }: { signedIn: boolean }) {
+function SessionAwareLinks({ signedIn, ...locale }: { signedIn: boolean } & LocaleProps) {
   const { user, pending } = useSessionUser();
   // Until the browser has read the session, keep what the server rendered.
-  if (pending) return <AccountLinks signedIn={signedIn} />;
-  return <AccountLinks signedIn={Boolean(user)} name={user?.name} />;
+  if (pending) return <AccountLinks signedIn={signedIn} {...locale} />;
+  return <AccountLinks signedIn={Boolean(user)} name={user?.name} {...locale} />;
 }
 
-function AccountLinks({ signedIn, name }: { signedIn: boolean; name?: string }) {
-  if (!signedIn) return <Link to={AUTH_PAGES.signIn}>Sign in</Link>;
+function AccountLinks({ signedIn, name, locale, localeConfig }: { signedIn: boolean; name?: string } & LocaleProps) {
+  if (!signedIn) return <Link to={authPath("signIn", locale, localeConfig)}>{t(locale, "chrome.signIn")}</Link>;
   return (
     <>
-      <Link to={AUTH_PAGES.account} data-testid="signed-in-as">
-        {name ?? "Account"}
+      <Link to={authPath("account", locale, localeConfig)} data-testid="signed-in-as">
+        {name ?? t(locale, "chrome.account")}
       </Link>
-      <Form method="post" action={AUTH_PAGES.signOut} className="sign-out">
-        <button type="submit">Sign out</button>
+      <Form method="post" action={authPath("signOut", locale, localeConfig)} className="sign-out">
+        <button type="submit">{t(locale, "chrome.signOut")}</button>
       </Form>
     </>
   );

@@ -1,6 +1,9 @@
 import { Link } from "react-router";
 
+import { t } from "../lib/i18n/messages.ts";
+import type { LocaleConfig } from "../lib/locale-path.ts";
 import { AccountLink } from "./account-link.tsx";
+import { LocaleSwitcher } from "./locale-switcher.tsx";
 
 export interface ChromeLink {
   label: string;
@@ -18,14 +21,30 @@ function NavLinkItem({ link }: { link: ChromeLink }) {
   );
 }
 
-export function SiteHeader({ links, homeUrl, signedIn }: { links: ChromeLink[]; homeUrl: string; signedIn: boolean }) {
+export function SiteHeader({
+  links,
+  homeUrl,
+  signedIn,
+  locale,
+  localeConfig,
+}: {
+  links: ChromeLink[];
+  homeUrl: string;
+  signedIn: boolean;
+  /** The page's locale: the chrome's words are in it. */
+  locale: string;
+  localeConfig: LocaleConfig;
+}) {
   return (
     <header className="site-header">
+      <a href="#main" className="skip-link">
+        {t(locale, "chrome.skipLink")}
+      </a>
       <Link to={homeUrl} className="site-logo">
         Acme
       </Link>
       {links.length > 0 && (
-        <nav aria-label="Main">
+        <nav aria-label={t(locale, "chrome.mainNav")}>
           <ul>
             {links.map((link) => (
               <li key={`${link.url}|${link.label}`}>
@@ -35,18 +54,19 @@ export function SiteHeader({ links, homeUrl, signedIn }: { links: ChromeLink[]; 
           </ul>
         </nav>
       )}
+      <LocaleSwitcher locale={locale} config={localeConfig} />
       <div className="site-account">
-        <AccountLink signedIn={signedIn} />
+        <AccountLink signedIn={signedIn} locale={locale} localeConfig={localeConfig} />
       </div>
     </header>
   );
 }
 
-export function SiteFooter({ links, note }: { links: ChromeLink[]; note?: string | null }) {
+export function SiteFooter({ links, note, locale }: { links: ChromeLink[]; note?: string | null; locale: string }) {
   return (
     <footer className="site-footer">
       {links.length > 0 && (
-        <nav aria-label="Footer">
+        <nav aria-label={t(locale, "chrome.footerNav")}>
           <ul>
             {links.map((link) => (
               <li key={`${link.url}|${link.label}`}>

@@ -3,6 +3,7 @@ import { data, isRouteErrorResponse, redirect, useRouteLoaderData } from "react-
 
 import type { Route } from "./+types/cms-page";
 import { BODY_BLOCKS } from "../components/cms-image.tsx";
+import type { SwitcherData } from "../components/locale-switcher.tsx";
 import { PreviewBar } from "../components/preview-bar.tsx";
 import { findPage, findPageLocales, findRedirect } from "../lib/cms/content.server.ts";
 import { loadErrorText } from "../lib/cms/error-page.server.ts";
@@ -54,7 +55,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         const head = pageHead({ page, translations, origin, mediaBase, config });
         const exitHref = `/api/preview/exit?${new URLSearchParams({ path: url.pathname })}`;
         const body = withBodyMedia(page.body, mediaBase);
-        return data({ page: { ...page, body }, head, preview: preview ? { exitHref } : null }, { headers });
+        // The locale switcher's targets (app/components/locale-switcher.tsx): the same CMS answer
+        // as hreflang, tagged with the page's document, so a publish of a translation reaches them.
+        const switcher: SwitcherData = { translations: translations.filter((t) => config.locales.includes(t.locale)) };
+        return data(
+          { page: { ...page, body }, head, preview: preview ? { exitHref } : null, ...switcher },
+          { headers },
+        );
       }
 
       const entry = await findRedirect(cms, localePrefixedPath(target.fullPath, target.locale));

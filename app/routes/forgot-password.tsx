@@ -2,13 +2,26 @@ import { Link } from "react-router";
 
 import type { Route } from "./+types/forgot-password";
 import { AuthForm, Field } from "../components/auth-form.tsx";
+import type { AuthPageHandle } from "../components/locale-switcher.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
 import { runAuthForm } from "../lib/auth/form-action.server.ts";
 import { parseInput } from "../lib/auth/input.server.ts";
-import { AUTH_PAGES } from "../lib/auth/paths.ts";
+import { AUTH_PAGES, authPath } from "../lib/auth/paths.ts";
 import { forgotPasswordSchema } from "../lib/auth/schemas.ts";
+import { t } from "../lib/i18n/messages.ts";
+import { pageLocale } from "../lib/i18n/page-locale.server.ts";
+import { localeConfigOf } from "../lib/locales.server.ts";
+import { configContext } from "../lib/request-context.server.ts";
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const handle: AuthPageHandle = { authPage: "forgotPassword" };
+
+export function loader({ params, context }: Route.LoaderArgs) {
+  const locale = pageLocale(params, context);
+  return { locale, signIn: authPath("signIn", locale, localeConfigOf(context.get(configContext))) };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  pageLocale(params, context);
   const result = await runAuthForm(request, context, AUTH_PAGES.forgotPassword, (fields) =>
     getAuth(context).api.forgotPasswordCms({
       body: parseInput(forgotPasswordSchema, fields),
@@ -21,29 +34,35 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { ok: true as const, sentTo: result.fields.email ?? "" };
 }
 
-export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+export default function ForgotPassword({ loaderData: { locale, signIn }, actionData }: Route.ComponentProps) {
   if (actionData?.ok) {
     return (
       <section>
-        <h1>Check your email</h1>
+        <h1>{t(locale, "forgotPassword.sentTitle")}</h1>
         <p role="status" className="form-success">
-          If an account exists for {actionData.sentTo}, we have sent it a link to reset the password.
+          {t(locale, "forgotPassword.sent", { email: actionData.sentTo })}
         </p>
       </section>
     );
   }
   return (
     <section>
-      <h1>Forgot your password?</h1>
-      <p>Enter your email address and we will send you a link to choose a new password.</p>
-      <AuthForm state={actionData} submitLabel="Send the link" pendingLabel="Sending…">
-        <Field name="email" label="Email" type="email" autoComplete="email" state={actionData} />
+      <h1>{t(locale, "forgotPassword.title")}</h1>
+      <p>{t(locale, "forgotPassword.intro")}</p>
+      <AuthForm
+        state={actionData}
+        submitLabel={t(locale, "forgotPassword.submit")}
+        pendingLabel={t(locale, "forgotPassword.pending")}
+      >
+        <Field name="email" label={t(locale, "field.email")} type="email" autoComplete="email" state={actionData} />
       </AuthForm>
       <p>
-        <Link to={AUTH_PAGES.signIn}>Back to sign in</Link>
+        <Link to={signIn}>{t(locale, "forgotPassword.backToSignIn")}</Link>
       </p>
     </section>
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Forgot your password? | Acme" }];
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: `${t(data?.locale ?? "en", "forgotPassword.title")} | Acme` },
+];

@@ -2,20 +2,33 @@ import { Link, redirect } from "react-router";
 
 import type { Route } from "./+types/register";
 import { AuthForm, Field } from "../components/auth-form.tsx";
+import type { AuthPageHandle } from "../components/locale-switcher.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
 import { runAuthForm } from "../lib/auth/form-action.server.ts";
 import { parseInput } from "../lib/auth/input.server.ts";
-import { AUTH_PAGES } from "../lib/auth/paths.ts";
+import { AUTH_PAGES, authPath } from "../lib/auth/paths.ts";
 import { registerSchema } from "../lib/auth/schemas.ts";
 import { getServerSession } from "../lib/auth/session.server.ts";
+import { t } from "../lib/i18n/messages.ts";
+import { pageLocale } from "../lib/i18n/page-locale.server.ts";
+import { localeConfigOf } from "../lib/locales.server.ts";
+import { configContext } from "../lib/request-context.server.ts";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export const handle: AuthPageHandle = { authPage: "register" };
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const locale = pageLocale(params, context);
+  const config = localeConfigOf(context.get(configContext));
   const { session } = await getServerSession(request, context);
-  if (session) throw redirect(AUTH_PAGES.account);
-  return null;
+  if (session) throw redirect(authPath("account", locale, config));
+  return {
+    locale,
+    links: { signIn: authPath("signIn", locale, config), forgot: authPath("forgotPassword", locale, config) },
+  };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
+  pageLocale(params, context);
   const result = await runAuthForm(request, context, AUTH_PAGES.register, (fields) =>
     getAuth(context).api.registerCms({
       body: parseInput(registerSchema, fields),
@@ -25,51 +38,57 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
   if (!result.ok) return result.failure;
   // The same answer whether the address was new or already registered, and no session:
-  // signing in only the new ones would tell them apart.
-  return { ok: true as const, message: result.response.message };
+  // signing in only the new ones would tell them apart. Its words are the page's ("register.done").
+  return { ok: true as const };
 }
 
-export default function Register({ actionData }: Route.ComponentProps) {
+export default function Register({ loaderData: { locale, links }, actionData }: Route.ComponentProps) {
   if (actionData?.ok) {
     return (
       <section>
-        <h1>Thank you</h1>
+        <h1>{t(locale, "register.doneTitle")}</h1>
         <p role="status" className="form-success">
-          {actionData.message}
+          {t(locale, "register.done")}
         </p>
         <p>
-          <Link to={AUTH_PAGES.signIn}>Sign in</Link> ·{" "}
-          <Link to={AUTH_PAGES.forgotPassword}>Forgot your password?</Link>
+          <Link to={links.signIn}>{t(locale, "signIn.title")}</Link> ·{" "}
+          <Link to={links.forgot}>{t(locale, "signIn.forgotPassword")}</Link>
         </p>
       </section>
     );
   }
   return (
     <section>
-      <h1>Create an account</h1>
-      <AuthForm state={actionData} submitLabel="Create account" pendingLabel="Creating your account…">
-        <Field name="email" label="Email" type="email" autoComplete="email" state={actionData} />
+      <h1>{t(locale, "register.title")}</h1>
+      <AuthForm
+        state={actionData}
+        submitLabel={t(locale, "register.submit")}
+        pendingLabel={t(locale, "register.pending")}
+      >
+        <Field name="email" label={t(locale, "field.email")} type="email" autoComplete="email" state={actionData} />
         <Field
           name="password"
-          label="Password"
+          label={t(locale, "field.password")}
           type="password"
           autoComplete="new-password"
-          hint="At least 8 characters."
+          hint={t(locale, "field.passwordHint")}
           state={actionData}
         />
         <Field
           name="passwordConfirmation"
-          label="Repeat the password"
+          label={t(locale, "field.repeatPassword")}
           type="password"
           autoComplete="new-password"
           state={actionData}
         />
       </AuthForm>
       <p>
-        Already registered? <Link to={AUTH_PAGES.signIn}>Sign in</Link>
+        {t(locale, "register.alreadyRegistered")} <Link to={links.signIn}>{t(locale, "signIn.title")}</Link>
       </p>
     </section>
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Create an account | Acme" }];
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: `${t(data?.locale ?? "en", "register.title")} | Acme` },
+];

@@ -2,18 +2,28 @@ import { Link } from "react-router";
 
 import type { Route } from "./+types/reset-password";
 import { AuthForm, Field } from "../components/auth-form.tsx";
+import type { AuthPageHandle } from "../components/locale-switcher.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
 import { redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
 import { parseInput } from "../lib/auth/input.server.ts";
-import { AUTH_PAGES } from "../lib/auth/paths.ts";
+import { AUTH_PAGES, authPath } from "../lib/auth/paths.ts";
 import { resetPasswordSchema } from "../lib/auth/schemas.ts";
+import { t } from "../lib/i18n/messages.ts";
+import { pageLocale } from "../lib/i18n/page-locale.server.ts";
+import { localeConfigOf } from "../lib/locales.server.ts";
+import { configContext } from "../lib/request-context.server.ts";
 
-export function loader({ request }: Route.LoaderArgs) {
+export const handle: AuthPageHandle = { authPage: "resetPassword" };
+
+export function loader({ request, params, context }: Route.LoaderArgs) {
+  const locale = pageLocale(params, context);
   const code = new URL(request.url).searchParams.get("code") ?? "";
-  return { code: code.slice(0, 512) };
+  const forgot = authPath("forgotPassword", locale, localeConfigOf(context.get(configContext)));
+  return { locale, code: code.slice(0, 512), forgot };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const locale = pageLocale(params, context);
   const result = await runAuthForm(request, context, AUTH_PAGES.resetPassword, (fields) =>
     getAuth(context).api.resetPasswordCms({
       body: parseInput(resetPasswordSchema, fields),
@@ -22,29 +32,39 @@ export async function action({ request, context }: Route.ActionArgs) {
     }),
   );
   if (!result.ok) return result.failure;
-  return redirectWithCookies(AUTH_PAGES.account, result.headers);
+  return redirectWithCookies(authPath("account", locale, localeConfigOf(context.get(configContext))), result.headers);
 }
 
-export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
-  if (!loaderData.code) {
+export default function ResetPassword({ loaderData: { locale, code, forgot }, actionData }: Route.ComponentProps) {
+  if (!code) {
     return (
       <section>
-        <h1>Reset your password</h1>
+        <h1>{t(locale, "resetPassword.incompleteTitle")}</h1>
         <p className="form-error">
-          This link is incomplete. <Link to={AUTH_PAGES.forgotPassword}>Ask for a new one</Link>.
+          {t(locale, "resetPassword.incomplete")} <Link to={forgot}>{t(locale, "resetPassword.askForNewOne")}</Link>.
         </p>
       </section>
     );
   }
   return (
     <section>
-      <h1>Choose a new password</h1>
-      <AuthForm state={actionData} submitLabel="Save the new password" pendingLabel="Saving…">
-        <input type="hidden" name="code" value={loaderData.code} />
-        <Field name="password" label="New password" type="password" autoComplete="new-password" state={actionData} />
+      <h1>{t(locale, "resetPassword.title")}</h1>
+      <AuthForm
+        state={actionData}
+        submitLabel={t(locale, "resetPassword.submit")}
+        pendingLabel={t(locale, "resetPassword.pending")}
+      >
+        <input type="hidden" name="code" value={code} />
+        <Field
+          name="password"
+          label={t(locale, "field.newPassword")}
+          type="password"
+          autoComplete="new-password"
+          state={actionData}
+        />
         <Field
           name="passwordConfirmation"
-          label="Repeat the new password"
+          label={t(locale, "field.repeatNewPassword")}
           type="password"
           autoComplete="new-password"
           state={actionData}
@@ -57,4 +77,6 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
 
 // The code in the URL does not leak to other sites: Referrer-Policy strict-origin-when-cross-origin
 // (server/security-headers.ts) sends them the origin only.
-export const meta: Route.MetaFunction = () => [{ title: "Choose a new password | Acme" }];
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: `${t(data?.locale ?? "en", "resetPassword.title")} | Acme` },
+];

@@ -2,41 +2,57 @@ import { Form, Link, redirect } from "react-router";
 
 import type { Route } from "./+types/sign-in";
 import { AuthForm, Field } from "../components/auth-form.tsx";
+import type { AuthPageHandle } from "../components/locale-switcher.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
 import { signInPageMessage } from "../lib/auth/error-codes.ts";
 import { AuthError } from "../lib/auth/errors.server.ts";
 import { redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
 import { parseInput } from "../lib/auth/input.server.ts";
-import { AUTH_PAGES } from "../lib/auth/paths.ts";
+import { AUTH_PAGES, authPath } from "../lib/auth/paths.ts";
 import { findOAuthProvider, oauthProviders } from "../lib/auth/providers.ts";
 import { signInSchema } from "../lib/auth/schemas.ts";
+import { t } from "../lib/i18n/messages.ts";
+import { pageLocale } from "../lib/i18n/page-locale.server.ts";
+import { localeConfigOf } from "../lib/locales.server.ts";
 import { safeRedirectPath } from "../lib/redirect-target.ts";
 import { getServerSession } from "../lib/auth/session.server.ts";
 import { configContext } from "../lib/request-context.server.ts";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export const handle: AuthPageHandle = { authPage: "signIn" };
+
+/** Where a sign-in in `locale` leads without a `redirectTo`: the account page in that locale. */
+const accountIn = (locale: string, context: Route.LoaderArgs["context"]) =>
+  authPath("account", locale, localeConfigOf(context.get(configContext)));
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const locale = pageLocale(params, context);
+  const config = localeConfigOf(context.get(configContext));
   const url = new URL(request.url);
-  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
+  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"), accountIn(locale, context));
   const { session } = await getServerSession(request, context);
   if (session) throw redirect(redirectTo);
   return {
+    locale,
+    links: { forgot: authPath("forgotPassword", locale, config), register: authPath("register", locale, config) },
     redirectTo,
     providers: oauthProviders(context.get(configContext)).map(({ id, name }) => ({ id, name })),
     // Set by the OAuth callback when the sign-in was refused: the code's message (error-codes.ts).
-    oauthError: signInPageMessage(url.searchParams.get("error")),
+    oauthError: signInPageMessage(url.searchParams.get("error"), locale),
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const locale = pageLocale(params, context);
   const config = context.get(configContext);
   const result = await runAuthForm(request, context, AUTH_PAGES.signIn, async (fields) => {
     const auth = getAuth(context);
-    const redirectTo = safeRedirectPath(fields.redirectTo);
+    const redirectTo = safeRedirectPath(fields.redirectTo, accountIn(locale, context));
     if (fields.intent === "oauth") {
       const provider = findOAuthProvider(config, fields.provider);
       if (!provider) throw new AuthError("UNKNOWN_PROVIDER");
       const callbackURL = `${config.APP_PUBLIC_URL}${redirectTo}`;
-      const errorCallbackURL = `${config.APP_PUBLIC_URL}${AUTH_PAGES.signIn}`;
+      // A refused sign-in comes back to the sign-in page of the visitor's locale, with `?error=CODE`.
+      const errorCallbackURL = `${config.APP_PUBLIC_URL}${authPath("signIn", locale, localeConfigOf(config))}`;
       // GitHub, Google and generic OpenID Connect providers all start here.
       const started = await auth.api.signInSocial({
         body: { provider: provider.id, callbackURL, errorCallbackURL },
@@ -60,22 +76,29 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
+  const { locale, links } = loaderData;
   return (
     <section>
-      <h1>Sign in</h1>
+      <h1>{t(locale, "signIn.title")}</h1>
       {loaderData.oauthError && (
         <p role="alert" className="form-error">
           {loaderData.oauthError}
         </p>
       )}
-      <AuthForm state={actionData} submitLabel="Sign in" pendingLabel="Signing in…">
+      <AuthForm state={actionData} submitLabel={t(locale, "signIn.submit")} pendingLabel={t(locale, "signIn.pending")}>
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
-        <Field name="email" label="Email" type="email" autoComplete="email" state={actionData} />
-        <Field name="password" label="Password" type="password" autoComplete="current-password" state={actionData} />
+        <Field name="email" label={t(locale, "field.email")} type="email" autoComplete="email" state={actionData} />
+        <Field
+          name="password"
+          label={t(locale, "field.password")}
+          type="password"
+          autoComplete="current-password"
+          state={actionData}
+        />
       </AuthForm>
       <p>
-        <Link to={AUTH_PAGES.forgotPassword}>Forgot your password?</Link> · No account yet?{" "}
-        <Link to={AUTH_PAGES.register}>Register</Link>
+        <Link to={links.forgot}>{t(locale, "signIn.forgotPassword")}</Link> · {t(locale, "signIn.noAccount")}{" "}
+        <Link to={links.register}>{t(locale, "signIn.register")}</Link>
       </p>
       {loaderData.providers.length > 0 && (
         <div className="oauth-buttons">
@@ -84,7 +107,7 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
               <input type="hidden" name="intent" value="oauth" />
               <input type="hidden" name="provider" value={provider.id} />
               <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
-              <button type="submit">Sign in with {provider.name}</button>
+              <button type="submit">{t(locale, "signIn.withProvider", { provider: provider.name })}</button>
             </Form>
           ))}
         </div>
@@ -93,4 +116,4 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Sign in | Acme" }];
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `${t(data?.locale ?? "en", "signIn.title")} | Acme` }];

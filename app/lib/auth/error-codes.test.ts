@@ -104,3 +104,17 @@ describe("the sign-in page's ?error=", () => {
     expect(signInPageMessage("")).toBeNull();
   });
 });
+
+describe("the table's words in another locale", () => {
+  it("gives the same code's German words, blanks filled, and English for a locale without its own", () => {
+    expect(authErrorMessage("INVALID_CREDENTIALS", {}, "de")).toBe("E-Mail-Adresse oder Passwort ist falsch.");
+    expect(authErrorMessage("RATE_LIMITED", { retryAfterSeconds: 42 }, "de")).toContain("42 Sekunden");
+    expect(authErrorFieldErrors("WRONG_CURRENT_PASSWORD", "de")).toEqual({
+      currentPassword: "Das ist nicht Ihr aktuelles Passwort.",
+    });
+    expect(authErrorMessage("INVALID_CREDENTIALS", {}, "fr")).toBe("Wrong email or password.");
+    expect(authErrorMessage("INVALID_CREDENTIALS", {}, "__proto__")).toBe("Wrong email or password.");
+    expect(signInPageMessage("BLOCKED", "de")).toBe("Dieses Konto ist gesperrt.");
+    expect(signInPageMessage("state_mismatch", "de")).toBe(authErrorMessage("OAUTH_FAILED", {}, "de"));
+  });
+});

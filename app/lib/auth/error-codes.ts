@@ -44,7 +44,16 @@ export const AUTH_ERRORS = {
   // Signing in, registering, passwords.
   INVALID_CREDENTIALS: { status: 401, message: "Wrong email or password." },
   BLOCKED: { status: 403, message: "This account has been blocked." },
-  EMAIL_NOT_CONFIRMED: { status: 403, message: "Please confirm your email address first." },
+  EMAIL_NOT_CONFIRMED: {
+    status: 403,
+    message:
+      "Please confirm your email address first: follow the link in the mail we sent you. " +
+      "No mail? Ask for a new one at /confirm-email.",
+  },
+  INVALID_CONFIRMATION: {
+    status: 400,
+    message: "This confirmation link is invalid or was already used. Sign in, or ask for a new link.",
+  },
   REGISTRATION_CLOSED: { status: 403, message: "Registration is closed." },
   REGISTRATION_REFUSED: {
     status: 400,
@@ -93,6 +102,88 @@ export const AUTH_ERRORS = {
 
 export type AuthErrorCode = keyof typeof AUTH_ERRORS;
 
+/** A code's words in another language: the same message and field messages, translated. */
+type TranslatedEntry = Pick<AuthErrorEntry, "message" | "fieldErrors">;
+
+/**
+ * The table's words in German, keyed by the same codes (a code still means one thing; only its
+ * words change). Every code must be here (the type says so); the field names are the table's.
+ */
+const AUTH_ERRORS_DE: Record<AuthErrorCode, TranslatedEntry> = {
+  INVALID_INPUT: { message: "Bitte korrigieren Sie die markierten Felder." },
+  CROSS_ORIGIN: { message: "Dieses Formular kann nur von dieser Website gesendet werden." },
+  NOT_FOUND: { message: "Diesen Anmelde-Endpunkt gibt es nicht." },
+  BODY_TOO_LARGE: {
+    message: ({ limitBytes }) =>
+      limitBytes ? `Diese Anfrage ist zu groß: höchstens ${limitBytes} Bytes.` : "Diese Anfrage ist zu groß.",
+  },
+  RATE_LIMITED: {
+    message: ({ retryAfterSeconds }) =>
+      `Zu viele Versuche. Bitte warten Sie ${retryAfterSeconds ? `${retryAfterSeconds} Sekunden` : "eine Minute"} ` +
+      "und versuchen Sie es dann noch einmal.",
+  },
+  INVALID_CREDENTIALS: { message: "E-Mail-Adresse oder Passwort ist falsch." },
+  BLOCKED: { message: "Dieses Konto ist gesperrt." },
+  EMAIL_NOT_CONFIRMED: {
+    message:
+      "Bitte bestätigen Sie zuerst Ihre E-Mail-Adresse: Folgen Sie dem Link in unserer E-Mail. " +
+      "Keine E-Mail erhalten? Fordern Sie unter /confirm-email eine neue an.",
+  },
+  INVALID_CONFIRMATION: {
+    message:
+      "Dieser Bestätigungslink ist ungültig oder wurde schon benutzt. Melden Sie sich an oder fordern Sie einen " +
+      "neuen Link an.",
+  },
+  REGISTRATION_CLOSED: { message: "Die Registrierung ist geschlossen." },
+  REGISTRATION_REFUSED: {
+    message: "Diese E-Mail-Adresse oder dieses Passwort wurde nicht angenommen. Bitte prüfen Sie beides.",
+  },
+  INVALID_CODE: {
+    message: "Dieser Link zum Zurücksetzen ist ungültig oder wurde schon benutzt. Fordern Sie einen neuen an.",
+  },
+  WRONG_CURRENT_PASSWORD: {
+    message: "Ihr aktuelles Passwort stimmt nicht.",
+    fieldErrors: { currentPassword: "Das ist nicht Ihr aktuelles Passwort." },
+  },
+  SAME_PASSWORD: {
+    message: "Das neue Passwort muss sich vom aktuellen unterscheiden.",
+    fieldErrors: { password: "Wählen Sie ein anderes Passwort als das aktuelle." },
+  },
+  UNAUTHORIZED: { message: "Bitte melden Sie sich zuerst an." },
+  SESSION_EXPIRED: { message: "Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an." },
+  UNKNOWN_PROVIDER: {
+    message: "Diesen Anmeldedienst gibt es hier nicht. Wählen Sie einen der Knöpfe unten.",
+  },
+  OAUTH_SESSION_REQUIRED: { message: "Melden Sie sich zuerst bei einem Anmeldedienst an." },
+  OAUTH_LINK_GONE: {
+    message: "Diese Anmeldung ist mit keinem Konto mehr verbunden. Bitte melden Sie sich erneut an.",
+  },
+  OAUTH_EMAIL_EXISTS: {
+    message:
+      "Es gibt schon ein Konto mit dieser E-Mail-Adresse, und der Anmeldedienst hat die Adresse nicht bestätigt. " +
+      "Melden Sie sich stattdessen mit Ihrem Passwort an.",
+  },
+  OAUTH_ACCOUNT_UNCONFIRMED: {
+    message:
+      "Es gibt schon ein Konto mit dieser E-Mail-Adresse, und seine Adresse wurde nie bestätigt, deshalb wurde " +
+      "diese Anmeldung nicht damit verbunden. Melden Sie sich bei diesem Konto wie bisher an " +
+      "(mit Ihrem Passwort, oder setzen Sie es zurück).",
+  },
+  OAUTH_OFF: { message: "Die Anmeldung mit diesem Dienst ist nicht eingerichtet." },
+  OAUTH_FAILED: {
+    message: "Die Anmeldung mit diesem Dienst hat nicht geklappt. Bitte versuchen Sie es noch einmal.",
+  },
+  CMS_UNAVAILABLE: {
+    message: "Konten sind gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.",
+  },
+  UNEXPECTED: { message: "Etwas ist schiefgelaufen. Bitte versuchen Sie es noch einmal." },
+};
+
+/** The words per locale; a locale without its own gets the table's (English) ones. */
+export const AUTH_ERROR_TRANSLATIONS: Readonly<Record<string, Record<AuthErrorCode, TranslatedEntry>>> = {
+  de: AUTH_ERRORS_DE,
+};
+
 /** One of the table's codes (and not, say, "constructor" or "__proto__")? */
 export function isAuthErrorCode(value: unknown): value is AuthErrorCode {
   return typeof value === "string" && Object.hasOwn(AUTH_ERRORS, value);
@@ -102,17 +193,23 @@ function entryOf(code: AuthErrorCode): AuthErrorEntry {
   return AUTH_ERRORS[code];
 }
 
+function wordsOf(code: AuthErrorCode, locale: string | undefined): TranslatedEntry {
+  const translated = locale && Object.hasOwn(AUTH_ERROR_TRANSLATIONS, locale) ? AUTH_ERROR_TRANSLATIONS[locale] : null;
+  return translated?.[code] ?? entryOf(code);
+}
+
 export function authErrorStatus(code: AuthErrorCode): AuthErrorStatus {
   return entryOf(code).status;
 }
 
-export function authErrorMessage(code: AuthErrorCode, params: AuthErrorParams = {}): string {
-  const { message } = entryOf(code);
+/** The code's message in `locale` (the table's English one for a locale without its own words). */
+export function authErrorMessage(code: AuthErrorCode, params: AuthErrorParams = {}, locale?: string): string {
+  const { message } = wordsOf(code, locale);
   return typeof message === "string" ? message : message(params);
 }
 
-export function authErrorFieldErrors(code: AuthErrorCode): Record<string, string> {
-  return { ...entryOf(code).fieldErrors };
+export function authErrorFieldErrors(code: AuthErrorCode, locale?: string): Record<string, string> {
+  return { ...wordsOf(code, locale).fieldErrors };
 }
 
 /**
@@ -120,7 +217,7 @@ export function authErrorFieldErrors(code: AuthErrorCode): Record<string, string
  * OAuth callback sends those), else the general one (better-auth's own callback errors, such
  * as `state_mismatch`, or anything typed into the address bar).
  */
-export function signInPageMessage(error: string | null): string | null {
+export function signInPageMessage(error: string | null, locale?: string): string | null {
   if (!error) return null;
-  return authErrorMessage(isAuthErrorCode(error) ? error : "OAUTH_FAILED");
+  return authErrorMessage(isAuthErrorCode(error) ? error : "OAUTH_FAILED", {}, locale);
 }

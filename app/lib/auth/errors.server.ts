@@ -42,6 +42,8 @@ export class AuthError extends APIError {
   readonly code: AuthErrorCode;
   readonly fieldErrors: Record<string, string>;
   readonly params: AuthErrorParams;
+  /** Field messages given by the thrower (the input's own), rather than the table's. */
+  readonly #ownFieldErrors: Record<string, string> | undefined;
 
   constructor(code: AuthErrorCode, options: AuthErrorOptions = {}) {
     const answer: AuthErrorAnswer = {
@@ -54,10 +56,20 @@ export class AuthError extends APIError {
     this.code = code;
     this.fieldErrors = answer.fieldErrors;
     this.params = options.params ?? {};
+    this.#ownFieldErrors = options.fieldErrors;
   }
 
   get answer(): AuthErrorAnswer {
     return { code: this.code, message: this.message, fieldErrors: this.fieldErrors };
+  }
+
+  /** The same answer in the words of `locale` (a form on /de/sign-in): the table's, translated. */
+  answerIn(locale: string): AuthErrorAnswer {
+    return {
+      code: this.code,
+      message: authErrorMessage(this.code, this.params, locale),
+      fieldErrors: this.#ownFieldErrors ?? authErrorFieldErrors(this.code, locale),
+    };
   }
 
   /** Headers that go with the answer, whichever shape it takes. */
@@ -101,11 +113,14 @@ export function jsonAnswer(error: AuthError): Response {
 /** Never sent back to the page, whatever happens. */
 const SECRET_FIELDS = new Set(["password", "passwordConfirmation", "currentPassword", "code"]);
 
-/** The form's answer for an error: the same code, message and field errors, with the values to keep. */
-export function formFailure(error: AuthError, fields: Record<string, string>) {
+/**
+ * The form's answer for an error: the same code, message and field errors, in the words of the
+ * page's locale, with the values to keep.
+ */
+export function formFailure(error: AuthError, fields: Record<string, string>, locale?: string) {
   const values = Object.fromEntries(Object.entries(fields).filter(([name]) => !SECRET_FIELDS.has(name)));
   return data<AuthFormFailure>(
-    { ok: false, ...error.answer, values },
+    { ok: false, ...(locale ? error.answerIn(locale) : error.answer), values },
     { status: error.statusCode, headers: error.answerHeaders },
   );
 }

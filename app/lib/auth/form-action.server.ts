@@ -1,5 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 
+import { parseLocalePath } from "../locale-path.ts";
+import { localeConfigOf } from "../locales.server.ts";
 import { readBodyWithLimit } from "../read-body.server.ts";
 import { configContext } from "../request-context.server.ts";
 import { getAuthRateLimiter } from "./auth.server.ts";
@@ -15,7 +17,8 @@ export type { AuthFormFailure } from "./errors.server.ts";
  * and path, a bounded form body, then the better-auth endpoint (through auth.api, which
  * skips better-auth's own origin check and rate limit: these are ours). A failure comes back
  * as data with the table's status, code and message (errors.server.ts, error-codes.ts), the
- * same the JSON endpoint answers; success hands the endpoint's Set-Cookie headers on.
+ * same the JSON endpoint answers, in the words of the page's locale (`/de/sign-in`: German);
+ * success hands the endpoint's Set-Cookie headers on.
  */
 export async function runAuthForm<T>(
   request: Request,
@@ -37,7 +40,9 @@ export async function runAuthForm<T>(
   } catch (error) {
     const failed = toAuthError(error);
     if (!failed) throw error;
-    return { ok: false, failure: formFailure(failed, fields) };
+    const config = localeConfigOf(context.get(configContext));
+    const locale = parseLocalePath(new URL(request.url).pathname, config)?.locale ?? config.defaultLocale;
+    return { ok: false, failure: formFailure(failed, fields, locale) };
   }
 }
 

@@ -1,4 +1,11 @@
-/** The auth pages. They are personal, so server/app.ts never caches them. */
+import { localizedPath, type LocaleConfig } from "../locale-path.ts";
+
+/**
+ * The auth pages, once. Each has two spellings: the unprefixed one (`/sign-in`, the default
+ * locale) and one under a locale's prefix (`/de/sign-in`; app/routes.ts routes `:lang/sign-in`,
+ * and the page answers 404 when `lang` is not a configured locale). They are personal, so
+ * server/app.ts never caches either spelling (isAuthPagePath).
+ */
 export const AUTH_PAGES = {
   signIn: "/sign-in",
   register: "/register",
@@ -8,6 +15,26 @@ export const AUTH_PAGES = {
   signOut: "/sign-out",
 } as const;
 
+export type AuthPage = keyof typeof AUTH_PAGES;
+
 export const AUTH_PAGE_PATHS: readonly string[] = Object.values(AUTH_PAGES);
 
 export type AuthPagePath = (typeof AUTH_PAGES)[keyof typeof AUTH_PAGES];
+
+/**
+ * The address of an auth page in a locale, spelt as pages are (app/lib/locale-path.ts): the
+ * default locale unprefixed (`/sign-in`), any other under its prefix (`/de/sign-in`).
+ */
+export function authPath(page: AuthPage, locale: string, config: LocaleConfig): string {
+  return localizedPath(AUTH_PAGES[page], locale, config);
+}
+
+/**
+ * Whether a (canonical) path is an auth page in either spelling: `/sign-in`, or `/<x>/sign-in`
+ * for any first segment (the router sends all of these to the auth page, which answers 404 for
+ * a segment that is not a locale), so none of them is ever stored in the page cache.
+ */
+export function isAuthPagePath(pathname: string): boolean {
+  const unprefixed = pathname.replace(/^\/[^/]+(?=\/[^/]+$)/, "");
+  return AUTH_PAGE_PATHS.includes(unprefixed);
+}

@@ -2,9 +2,11 @@ import type { CookieCachePayload } from "better-auth";
 import { getCookieCache } from "better-auth/cookies";
 import { createContext, redirect, type RouterContextProvider } from "react-router";
 
+import { parseLocalePath } from "../locale-path.ts";
+import { localeConfigOf } from "../locales.server.ts";
 import { configContext, markDynamic } from "../request-context.server.ts";
 import { getAuth } from "./auth.server.ts";
-import { AUTH_PAGES } from "./paths.ts";
+import { authPath } from "./paths.ts";
 import type { StoredSession } from "./plugins/cms-session.server.ts";
 import type { PublicSessionUser } from "./session-user.ts";
 
@@ -58,7 +60,10 @@ async function readSession(request: Request, context: Readonly<RouterContextProv
   return { session: { user: response.user, cmsJWT }, setCookies };
 }
 
-/** The signed-in user, or a redirect to the sign-in page that comes back here afterwards. */
+/**
+ * The signed-in user, or a redirect to the sign-in page (in the page's locale) that comes back
+ * here afterwards.
+ */
 export async function requireSession(
   request: Request,
   context: Readonly<RouterContextProvider>,
@@ -69,5 +74,8 @@ export async function requireSession(
   const redirectTo = `${url.pathname}${url.search}`;
   const headers = new Headers();
   for (const cookie of read.setCookies) headers.append("set-cookie", cookie);
-  throw redirect(`${AUTH_PAGES.signIn}?redirectTo=${encodeURIComponent(redirectTo)}`, { headers });
+  const config = localeConfigOf(context.get(configContext));
+  const locale = parseLocalePath(url.pathname, config)?.locale ?? config.defaultLocale;
+  const signIn = authPath("signIn", locale, config);
+  throw redirect(`${signIn}?redirectTo=${encodeURIComponent(redirectTo)}`, { headers });
 }
