@@ -5,7 +5,8 @@ import { registerInCms, signInInBrowser } from "../support/accounts.ts";
 // JavaScript on and off (the two Playwright projects).
 
 async function expectChrome(page: Page, { locale }: { locale: "en" | "de" }) {
-  const main = page.getByRole("navigation", { name: "Main" });
+  // The chrome's own words are in the page's locale too (app/lib/i18n/messages.ts).
+  const main = page.getByRole("navigation", { name: locale === "en" ? "Main" : "Hauptmenü" });
   const footer = page.locator("footer");
   if (locale === "en") {
     await expect(main.getByRole("link")).toHaveText(["Home", "Company", "Careers", "Jobs"]);
