@@ -27,8 +27,19 @@
  */
 
 const FIELD = "sessionsValidAfter";
+const REVOKED_FIELD = "revokedTokens";
 const ISSUED_AT_MS = "iatMs";
 const USER_UID = "plugin::users-permissions.user";
+/** How many single revocations a user keeps; one more ends all the user's sessions instead. */
+const MAX_REVOKED_TOKENS = 100;
+
+/**
+ * Markers only this code can put into a user write (a JSON body cannot carry a Symbol):
+ * END_SESSIONS ends every session (sessionsValidAfter = now); REVOKED_LIST carries the user's
+ * new revoked list (see revokeTokenWrite).
+ */
+const END_SESSIONS = Symbol("users-permissions.endSessions");
+const REVOKED_LIST = Symbol("users-permissions.revokedTokens");
 
 /**
  * The attribute added to plugin::users-permissions.user: not in the API's output, not writable,
@@ -41,6 +52,43 @@ const SESSIONS_VALID_AFTER_ATTRIBUTE = {
   writable: false,
   visible: false,
 };
+
+/**
+ * The tokens signed out one by one (the site's sign-out), until they expire: a list of
+ * `{ iatMs, exp }` (exp in seconds, the JWT's). Private and not writable, like sessionsValidAfter.
+ */
+const REVOKED_TOKENS_ATTRIBUTE = { ...SESSIONS_VALID_AFTER_ATTRIBUTE, type: "json" };
+
+/** A stored revoked list, read defensively: only well-formed entries. */
+function revokedList(value) {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (entry) => entry && Number.isFinite(entry.iatMs) && (entry.exp === null || Number.isFinite(entry.exp)),
+  );
+}
+
+/** Whether the token is one that was signed out on its own. */
+function isRevokedToken(payload, storedList) {
+  const issued = payload && typeof payload === "object" ? payload[ISSUED_AT_MS] : undefined;
+  if (typeof issued !== "number") return false;
+  return revokedList(storedList).some((entry) => entry.iatMs === issued);
+}
+
+/**
+ * The data of a write that signs one token out: the stored list without expired entries, plus
+ * this token. Over MAX_REVOKED_TOKENS, the list is emptied and every session ends instead
+ * (never dropping an entry that still counts). A token without iatMs cannot be told apart
+ * from the user's others: every session ends.
+ */
+function revokeTokenWrite(payload, storedList, nowMs) {
+  const issued = payload && typeof payload === "object" ? payload[ISSUED_AT_MS] : undefined;
+  if (typeof issued !== "number") return { [END_SESSIONS]: true, [REVOKED_LIST]: [] };
+  const exp = typeof payload.exp === "number" ? payload.exp : null;
+  const live = revokedList(storedList).filter((entry) => entry.exp === null || entry.exp * 1000 > nowMs);
+  if (live.some((entry) => entry.iatMs === issued)) return { [REVOKED_LIST]: live };
+  if (live.length >= MAX_REVOKED_TOKENS) return { [END_SESSIONS]: true, [REVOKED_LIST]: [] };
+  return { [REVOKED_LIST]: [...live, { iatMs: issued, exp }] };
+}
 
 /** A JWT payload with its issue time in milliseconds added (a plain object, or a model with toJSON). */
 function withIssuedAtMs(payload, nowMs) {
@@ -77,13 +125,22 @@ function issuedBeforeValidAfter(payload, storedValidAfter) {
 }
 
 /**
- * The data of a user write, made safe (in place): a caller's sessionsValidAfter is dropped;
- * a new password sets it to now. Returns whether it was set.
+ * The data of a user write, made safe (in place): a caller's sessionsValidAfter and revoked
+ * list are dropped; a new password, `blocked: true` or END_SESSIONS sets sessionsValidAfter to now; REVOKED_LIST
+ * (from revokeTokenWrite) becomes the revoked list. Returns whether sessionsValidAfter was set.
  */
 function guardUserData(data, nowMs) {
   if (!data || typeof data !== "object" || Array.isArray(data)) return false;
   delete data[FIELD];
-  if (typeof data.password === "string" && data.password.length > 0) {
+  delete data[REVOKED_FIELD];
+  const end = data[END_SESSIONS] === true;
+  const list = data[REVOKED_LIST];
+  delete data[END_SESSIONS];
+  delete data[REVOKED_LIST];
+  if (Array.isArray(list)) data[REVOKED_FIELD] = list;
+  // Blocking ends every session too: unblocked later, a copy of an old cookie must not come back.
+  const blocking = data.blocked === true;
+  if (end || blocking || (typeof data.password === "string" && data.password.length > 0)) {
     data[FIELD] = new Date(nowMs);
     return true;
   }
@@ -117,8 +174,12 @@ function wrapJwtService(service, { strapi, now = Date.now }) {
     async verify(token) {
       const payload = await verify.call(this, token);
       if (payload && payload.id !== undefined && issuedAtMs(payload) !== null) {
-        const user = await strapi.db.query(USER_UID).findOne({ where: { id: payload.id }, select: ["id", FIELD] });
-        if (user && issuedBeforeValidAfter(payload, user[FIELD])) throw new Error("Invalid token.");
+        const user = await strapi.db
+          .query(USER_UID)
+          .findOne({ where: { id: payload.id }, select: ["id", FIELD, REVOKED_FIELD] });
+        if (user && (issuedBeforeValidAfter(payload, user[FIELD]) || isRevokedToken(payload, user[REVOKED_FIELD]))) {
+          throw new Error("Invalid token.");
+        }
       }
       return payload;
     },
@@ -129,6 +190,7 @@ function wrapJwtService(service, { strapi, now = Date.now }) {
 function extendUsersPermissions(plugin) {
   const user = plugin.contentTypes.user;
   user.schema.attributes[FIELD] = { ...SESSIONS_VALID_AFTER_ATTRIBUTE };
+  user.schema.attributes[REVOKED_FIELD] = { ...REVOKED_TOKENS_ATTRIBUTE };
   const own = userLifecycles();
   const existing = user.lifecycles ?? {};
   user.lifecycles = { ...existing };
@@ -148,6 +210,13 @@ function extendUsersPermissions(plugin) {
 
 module.exports = {
   FIELD,
+  REVOKED_FIELD,
+  MAX_REVOKED_TOKENS,
+  END_SESSIONS,
+  REVOKED_LIST,
+  REVOKED_TOKENS_ATTRIBUTE,
+  isRevokedToken,
+  revokeTokenWrite,
   ISSUED_AT_MS,
   SESSIONS_VALID_AFTER_ATTRIBUTE,
   withIssuedAtMs,

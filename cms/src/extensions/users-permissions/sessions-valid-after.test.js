@@ -173,3 +173,63 @@ test("extendUsersPermissions: the private field, lifecycles (keeping others), th
   const payload = await service.verify(service.issue({ id: 1 }));
   assert.equal(typeof payload.iatMs, "number");
 });
+
+test("END_SESSIONS (a JSON body cannot send a Symbol) or blocking sets sessionsValidAfter to now", () => {
+  const { END_SESSIONS } = require("./sessions-valid-after");
+  const data = { [END_SESSIONS]: true };
+  assert.equal(guardUserData(data, 5_000), true);
+  assert.deepEqual(data, { [FIELD]: new Date(5_000) });
+  const blocking = { blocked: true };
+  assert.equal(guardUserData(blocking, 6_000), true, "blocking a user ends the sessions");
+  assert.deepEqual(blocking, { blocked: true, [FIELD]: new Date(6_000) });
+  assert.equal(guardUserData({ blocked: false }, 6_000), false);
+  const forged = JSON.parse('{"endSessions": true, "revokedTokens": [], "sessionsValidAfter": null}');
+  assert.equal(guardUserData(forged, 5_000), false);
+  assert.deepEqual(forged, { endSessions: true });
+});
+
+test("one token signed out: refused by verify, the user's other tokens still verify", async (t) => {
+  const { REVOKED_FIELD, revokeTokenWrite } = require("./sessions-valid-after");
+  const { users, service, clock } = setup();
+  t.mock.timers.enable({ apis: ["Date"], now: clock.now });
+  const phone = service.issue({ id: 7 });
+  clock.now += 5;
+  t.mock.timers.setTime(clock.now);
+  const laptop = service.issue({ id: 7 });
+  const data = revokeTokenWrite(await service.verify(phone), users.get(7)[REVOKED_FIELD], clock.now);
+  userLifecycles(() => clock.now).beforeUpdate({ params: { data } });
+  Object.assign(users.get(7), data);
+  assert.equal(data[FIELD], undefined, "a single sign-out leaves sessionsValidAfter alone");
+  await assert.rejects(service.verify(phone), /Invalid token/);
+  assert.equal((await service.verify(laptop)).id, 7);
+});
+
+test("the revoked list drops expired entries; over the cap, or without iatMs, every session ends", () => {
+  const {
+    MAX_REVOKED_TOKENS,
+    END_SESSIONS,
+    REVOKED_LIST,
+    revokeTokenWrite,
+    isRevokedToken,
+  } = require("./sessions-valid-after");
+  const now = 1_000_000_000;
+  const stored = [
+    { iatMs: 1, exp: now / 1000 - 1 },
+    { iatMs: 2, exp: now / 1000 + 60 },
+  ];
+  const write = revokeTokenWrite({ id: 7, iatMs: 3, exp: now / 1000 + 90 }, stored, now);
+  assert.deepEqual(write[REVOKED_LIST], [
+    { iatMs: 2, exp: now / 1000 + 60 },
+    { iatMs: 3, exp: now / 1000 + 90 },
+  ]);
+  assert.equal(write[END_SESSIONS], undefined);
+  assert.equal(isRevokedToken({ iatMs: 3 }, write[REVOKED_LIST]), true);
+  assert.equal(isRevokedToken({ iatMs: 4 }, write[REVOKED_LIST]), false);
+  assert.equal(isRevokedToken({ iatMs: 3 }, "not a list"), false);
+
+  const full = Array.from({ length: MAX_REVOKED_TOKENS }, (_, i) => ({ iatMs: i + 10, exp: null }));
+  const overflow = revokeTokenWrite({ id: 7, iatMs: 5, exp: null }, full, now);
+  assert.equal(overflow[END_SESSIONS], true);
+  assert.deepEqual(overflow[REVOKED_LIST], []);
+  assert.equal(revokeTokenWrite({ id: 7, iat: 99 }, [], now)[END_SESSIONS], true);
+});
