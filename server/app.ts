@@ -5,6 +5,7 @@ import { createAuthServices } from "../app/lib/auth/auth.server.ts";
 import { isAuthPagePath } from "../app/lib/auth/paths.ts";
 import { getServerSession } from "../app/lib/auth/session.server.ts";
 import type { Env } from "../app/lib/env.server.ts";
+import { useLogger, type Logger } from "../app/lib/logger.server.ts";
 import type { RedisClients } from "../app/lib/redis.server.ts";
 import {
   cmsCallsContext,
@@ -34,6 +35,7 @@ export interface AppDeps {
   config: Env;
   cache: PageCache;
   redis: RedisClients;
+  log: Logger;
 }
 
 export interface App {
@@ -46,7 +48,9 @@ export interface App {
 const sessionJWTOf = (request: Request) => async (context: RouterContextProvider) =>
   (await getServerSession(request, context)).session?.cmsJWT;
 
-export function createApp({ config, cache, redis }: AppDeps): App {
+export function createApp({ config, cache, redis, log }: AppDeps): App {
+  // The modules deep in app/lib log through the process's one logger (app/lib/logger.server.ts).
+  useLogger(log);
   const production = config.NODE_ENV === "production";
   const handleRequest = createRequestHandler(
     () => import("virtual:react-router/server-build"),
@@ -78,7 +82,10 @@ export function createApp({ config, cache, redis }: AppDeps): App {
     // The auth pages in both spellings (`/sign-in`, `/de/sign-in`): personal, never stored.
     if (!production || isAuthPagePath(pathname)) return false;
     if (pathname === "/sitemap.xml") return true;
-    return !/^\/(api|assets|@|__)/.test(pathname) && !/\.[a-z0-9]+$/i.test(pathname);
+    // /uploads/*: the CMS's files, streamed through (app/lib/cms/media-proxy.server.ts), never stored here.
+    return (
+      !/^\/(api|assets|@|__)/.test(pathname) && !/^\/uploads(\/|$)/.test(pathname) && !/\.[a-z0-9]+$/i.test(pathname)
+    );
   }
 
   /** The origin every render is made for: the configured one, never the Host a client sent. */

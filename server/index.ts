@@ -6,11 +6,13 @@ import compression from "compression";
 import express from "express";
 
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server.ts";
+import { createLogger, requestIdOf } from "../app/lib/logger.server.ts";
 import { createRedisClients } from "../app/lib/redis.server.ts";
 import type { App, AppDeps } from "./app.ts";
 import { createPageCache } from "./cache/index.ts";
 import { serveFreshHit } from "./cache/response-cache.ts";
 import { operationalRoutes } from "./operational-routes.ts";
+import { requestLogger } from "./request-log.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { trustProxySetting } from "./web-http.ts";
 
@@ -18,8 +20,8 @@ import { trustProxySetting } from "./web-http.ts";
  * The Express host. Development: Vite's middleware (HMR) and the app loaded through
  * Vite on every request. Production: the built client with long-lived caching for
  * hashed assets, and the built request handler (server/app.ts) from build/server.
- * This is where the process's services are made, once: the configuration, the Redis
- * connections and the page cache; everything else receives them.
+ * This is where the process's services are made, once: the configuration, the logger, the
+ * Redis connections and the page cache; everything else receives them.
  */
 
 function loadEnv(): Env {
@@ -27,7 +29,8 @@ function loadEnv(): Env {
     return parseEnv(process.env);
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;
-    console.error(error.message);
+    // Plain text for the person starting the site (the logger's level is part of what failed).
+    process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
 }
@@ -37,16 +40,17 @@ const env = loadEnv();
 // build/server-entry.mjs (`npm run build`, production); both sit one level below the root.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const host = express();
-const redis = createRedisClients(env.REDIS_URL);
-const cache = createPageCache(env, redis, console);
+const log = createLogger(env.LOG_LEVEL);
+const redis = createRedisClients(env.REDIS_URL, log);
+const cache = createPageCache(env, redis, log);
 /** Production: fresh cached pages are answered before Express (see server/cache/response-cache.ts). */
-let serveCachedPage: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
+let serveCachedPage: (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean = () => false;
 host.disable("x-powered-by");
 host.set("trust proxy", trustProxySetting(env.TRUST_PROXY));
 host.use(securityHeaders(env));
 // /healthz, /readyz, /metrics, /api/cms-revalidate, /api/cdn-purge, before static files, Vite,
 // the page cache and the app: never cached or rate-limited, alike in development and production.
-const operational = operationalRoutes({ config: env, redis: redis.commands(), cache });
+const operational = operationalRoutes({ config: env, redis: redis.commands(), cache, log });
 host.use(operational.router);
 host.use(compression());
 
@@ -58,8 +62,8 @@ if (env.NODE_ENV === "production") {
   const build = (await import(path.join(root, "build/server/index.js"))) as {
     createApp: (deps: AppDeps) => App;
   };
-  const app = build.createApp({ config: env, cache, redis });
-  serveCachedPage = (req, res) => serveFreshHit(cache.pages, app.declaredQuery, req, res);
+  const app = build.createApp({ config: env, cache, redis, log });
+  serveCachedPage = (req, res, requestId) => serveFreshHit(cache.pages, app.declaredQuery, req, res, requestId);
   host.use(app.handler);
 } else {
   const vite = await import("vite");
@@ -71,7 +75,7 @@ if (env.NODE_ENV === "production") {
       const source = (await viteDevServer.ssrLoadModule("./server/app.ts")) as { createApp: (deps: AppDeps) => App };
       // Vite hands out the same module until an edit reloads it: one app per module instance.
       let app = apps.get(source);
-      if (!app) apps.set(source, (app = source.createApp({ config: env, cache, redis })));
+      if (!app) apps.set(source, (app = source.createApp({ config: env, cache, redis, log })));
       await app.handler(req, res, next);
     } catch (error) {
       if (error instanceof Error) viteDevServer.ssrFixStacktrace(error);
@@ -80,30 +84,38 @@ if (env.NODE_ENV === "production") {
   });
 }
 
+const logRequest = requestLogger(log);
 const server = createServer((req, res) => {
-  if (!serveCachedPage(req, res)) host(req, res);
+  // Taken from a proxy in front when it is plainly an id, else made here; echoed and logged.
+  const reqId = requestIdOf(req.headers["x-request-id"]);
+  let hit = false;
+  logRequest?.(req, res, reqId, () => hit);
+  hit = serveCachedPage(req, res, reqId);
+  if (hit) return;
+  res.setHeader("x-request-id", reqId);
+  host(req, res);
 });
 // Longer than the idle timeout of common load balancers (60 s), so they close first.
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 server.listen(env.PORT, env.HOST, () => {
-  console.log(`Site ready at ${env.APP_PUBLIC_URL} (listening on ${env.HOST}:${env.PORT}, ${env.NODE_ENV})`);
+  log.info(`Site ready at ${env.APP_PUBLIC_URL} (listening on ${env.HOST}:${env.PORT}, ${env.NODE_ENV})`);
   const local = ["0.0.0.0", "::"].includes(env.HOST) ? "127.0.0.1" : env.HOST;
   cache.warm(`http://${local.includes(":") ? `[${local}]` : local}:${env.PORT}`);
 });
 server.on("error", (error: NodeJS.ErrnoException) => {
-  console.error(
+  log.fatal(
     error.code === "EADDRINUSE"
       ? `Port ${env.PORT} is already in use: stop the other process or set PORT.`
       : `The server could not start: ${error.message}`,
   );
-  process.exit(1);
+  log.flush(() => process.exit(1));
 });
 
 function shutDown(signal: string) {
-  console.log(`${signal} received, closing the server`);
+  log.info(`${signal} received, closing the server`);
   operational.drain();
-  server.close(() => void redis.close().finally(() => process.exit(0)));
+  server.close(() => void redis.close().finally(() => log.flush(() => process.exit(0))));
   // Keep-alive connections must not hold the process forever.
   setTimeout(() => process.exit(0), 5_000).unref();
   server.closeIdleConnections();

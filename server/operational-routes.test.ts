@@ -22,6 +22,13 @@ function configFor(cmsUrl: string, more: Record<string, string> = {}) {
   return parseEnv({ NODE_ENV: "test", CMS_URL: cmsUrl, CMS_REST_READONLY_API_KEY: "x".repeat(20), ...more });
 }
 
+/** A logger that keeps the message of each line. */
+function linesLog(lines: string[]) {
+  const keep = (first: unknown, second?: unknown) =>
+    void lines.push(typeof first === "string" ? first : String(second));
+  return { info: keep, warn: keep } as unknown as NonNullable<OperationalOptions["log"]>;
+}
+
 async function serve(options: OperationalOptions) {
   const routes = operationalRoutes(options);
   const app = express();
@@ -68,7 +75,7 @@ describe("operationalRoutes", () => {
       config: configFor(cms.url),
       timeoutMs: 200,
       reuseMs: 0,
-      log: (line) => lines.push(line),
+      log: linesLog(lines),
     });
     cms.delayMs = 1_000;
     const slow = await get("/readyz");
@@ -124,7 +131,7 @@ describe("operationalRoutes", () => {
       },
     };
     const lines: string[] = [];
-    const options = { cache, log: (line: string) => lines.push(line) };
+    const options = { cache, log: linesLog(lines) };
     const { url } = await serve({
       config: configFor("http://127.0.0.1:9", { CMS_REVALIDATE_SECRET: secret }),
       ...options,

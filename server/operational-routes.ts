@@ -5,6 +5,7 @@ import { bearerMatches } from "../app/lib/bearer-secret.server.ts";
 import { cdnProviderOf, handleCdnPurge } from "../app/lib/cdn/purge.server.ts";
 import type { Env } from "../app/lib/env.server.ts";
 import { localeConfigOf } from "../app/lib/locales.server.ts";
+import { logger, type Logger } from "../app/lib/logger.server.ts";
 import { handleRevalidation } from "../app/lib/revalidation/handle-revalidation.server.ts";
 import type { PageCache } from "./cache/index.ts";
 import { sendWebResponse, toWebRequest } from "./web-http.ts";
@@ -45,7 +46,8 @@ export interface OperationalOptions {
   timeoutMs?: number;
   /** How long a readiness result is reused (ms). */
   reuseMs?: number;
-  log?: (line: string) => void;
+  /** Readiness changes (warn), revalidations and purges (info, with the request id); the process logger by default. */
+  log?: Pick<Logger, "info" | "warn">;
 }
 
 type Check = { status: "up" } | { status: "down"; reason: string } | { status: "not configured" };
@@ -54,7 +56,7 @@ type Readiness = { ready: boolean; checks: Record<"cms" | "redis", Check> };
 export function operationalRoutes(options: OperationalOptions) {
   const timeoutMs = options.timeoutMs ?? 2_000;
   const reuseMs = options.reuseMs ?? 1_000;
-  const log = options.log ?? console.warn;
+  const log = options.log ?? logger();
   const { config, redis } = options;
   let draining = false;
   let last: { at: number; result: Readiness } | undefined;
@@ -96,7 +98,7 @@ export function operationalRoutes(options: OperationalOptions) {
       const before = previous.get(name);
       // Going down, coming back, or down at the first check: once each, not on every probe.
       if (state !== before && (result.status === "down" || before?.startsWith("down")))
-        log(`[readyz] ${name}: ${state}`);
+        log.warn(`[readyz] ${name}: ${state}`);
       previous.set(name, state);
     }
     return { ready: cms.status !== "down" && redisCheck.status !== "down", checks };
@@ -141,7 +143,7 @@ export function operationalRoutes(options: OperationalOptions) {
 function cacheRoutes(
   router: express.Router,
   cache: NonNullable<OperationalOptions["cache"]>,
-  options: OperationalOptions & { log: (line: string) => void },
+  options: OperationalOptions & { log: Pick<Logger, "info" | "warn"> },
 ) {
   const { config, log } = options;
   const origin = new URL(config.APP_PUBLIC_URL).origin;
@@ -160,14 +162,20 @@ function cacheRoutes(
       .send(await cache.metrics.metrics());
   });
 
-  /** A POST-only endpoint: the Fetch handler answers POST; anything else is 405, as before. */
+  /**
+   * A POST-only endpoint: the Fetch handler answers POST; anything else is 405, as before. Its
+   * log lines carry the request's id (server/index.ts set it on the response).
+   */
+  type RequestLog = (line: string, fields?: Record<string, unknown>) => void;
   const postOnly =
-    (handle: (request: Request) => Promise<Response>) =>
+    (handle: (request: Request, log: RequestLog) => Promise<Response>) =>
     async (req: ExpressRequest, res: ExpressResponse, next: express.NextFunction) => {
+      const reqId = res.getHeader("x-request-id");
+      const requestLog: RequestLog = (line, fields) => log.info({ reqId, ...fields }, line);
       try {
         const answer =
           req.method === "POST"
-            ? await handle(toWebRequest(req, res, origin))
+            ? await handle(toWebRequest(req, res, origin), requestLog)
             : Response.json({ error: "Use POST." }, { status: 405, headers: { allow: "POST" } });
         await sendWebResponse(res, answer, req.method);
       } catch (error) {
@@ -176,7 +184,7 @@ function cacheRoutes(
     };
   router.all(
     "/api/cms-revalidate",
-    postOnly((request) =>
+    postOnly((request, log) =>
       handleRevalidation(request, {
         secret: config.CMS_REVALIDATE_SECRET,
         revalidator: cache.revalidator,
@@ -187,7 +195,7 @@ function cacheRoutes(
   );
   router.all(
     "/api/cdn-purge",
-    postOnly((request) => handleCdnPurge(request, { secret: config.CMS_CDN_PURGE_SECRET, provider: cdn, log })),
+    postOnly((request, log) => handleCdnPurge(request, { secret: config.CMS_CDN_PURGE_SECRET, provider: cdn, log })),
   );
 }
 

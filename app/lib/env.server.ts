@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as z from "zod";
 
+import { LOG_LEVELS } from "./logger.server.ts";
+
 /**
  * The front end's configuration, validated once at boot (server/index.ts parseEnv) into one
  * object that is passed down: to the page cache, the operational routes and the app
@@ -105,6 +107,8 @@ const envSchema = z
     CDN_PURGE_URL: httpUrl("the address of the HTTP cache that takes PURGE/BAN").optional(),
     /** Redis for several instances: shared page cache, invalidations, locks and rate limits. Unset: this process only. */
     REDIS_URL: z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
+    /** What the logger writes (app/lib/logger.server.ts): info, a line per request and per revalidation. */
+    LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }),
     /** Requests a client (IP) may make to each auth form or endpoint per window. */
     AUTH_RATE_LIMIT_MAX: z.coerce
       .number({ error: missingOr("must be a whole number") })
@@ -209,6 +213,7 @@ function withDefaults(source: NodeJS.ProcessEnv): Record<string, string | undefi
     AUTH_RATE_LIMIT_WINDOW_SECONDS: "60",
     TRUST_PROXY: "false",
     CDN_PROVIDER: "none",
+    LOG_LEVEL: "info",
   };
   // Production warms the cache at start; development renders every request anyway.
   if (mode === "production") return { ...shared, CACHE_WARM_PAGES: "200", ...given };

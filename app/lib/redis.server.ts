@@ -1,6 +1,8 @@
 import { Redis } from "ioredis";
 
-/** Where Redis connections report their state (the process logger; console by default). */
+import { logger } from "./logger.server.ts";
+
+/** Where Redis connections report their state (the process logger). */
 export interface RedisLog {
   info(line: string): void;
   warn(line: string): void;
@@ -23,7 +25,7 @@ export interface RedisClients {
   close(): Promise<void>;
 }
 
-export function createRedisClients(url: string | undefined, log: RedisLog = console): RedisClients {
+export function createRedisClients(url: string | undefined, log: RedisLog = logger()): RedisClients {
   let commands: Redis | undefined;
   let subscriber: Redis | undefined;
   return {

@@ -103,11 +103,20 @@ function pickEncoding(cached: CachedResponse, acceptEncoding: string | undefined
   return "identity";
 }
 
-function writeCached(req: IncomingMessage, res: ServerResponse, cached: CachedResponse, status: CacheStatus) {
+function writeCached(
+  req: IncomingMessage,
+  res: ServerResponse,
+  cached: CachedResponse,
+  status: CacheStatus,
+  requestId?: string,
+) {
   const encoding = pickEncoding(cached, req.headers["accept-encoding"]);
   const headers = cached.wire?.[encoding] ?? [];
-  // The lists end in x-cache: HIT, ready for the fast path; other statuses get a copy.
-  res.writeHead(cached.status, status === "HIT" ? headers : [...headers.slice(0, -2), "x-cache", status]);
+  // The lists end in x-cache: HIT, ready for the fast path; other statuses get a copy. On the
+  // fast path nothing was set with setHeader (Node would then merge header by header): the
+  // request id is appended to the prepared list instead.
+  const list = status === "HIT" ? headers : [...headers.slice(0, -2), "x-cache", status];
+  res.writeHead(cached.status, requestId ? list.concat("x-request-id", requestId) : list);
   res.end(req.method === "HEAD" ? undefined : encoding === "identity" ? cached.body : cached[encoding]);
 }
 
@@ -122,11 +131,12 @@ export function serveFreshHit(
   declaredQuery: (pathname: string) => readonly string[],
   req: IncomingMessage,
   res: ServerResponse,
+  requestId?: string,
 ): boolean {
   if ((req.method !== "GET" && req.method !== "HEAD") || bypassesPageCache(req.headers) || !req.url) return false;
   const entry = cache.peekFresh(requestKey(req, declaredQuery).key);
   if (!entry) return false;
-  writeCached(req, res, entry.value, "HIT");
+  writeCached(req, res, entry.value, "HIT", requestId);
   return true;
 }
 

@@ -1,4 +1,5 @@
 import type { PageRef } from "../../app/lib/cms/content.server.ts";
+import { logger } from "../../app/lib/logger.server.ts";
 
 /**
  * Warm start: after a restart or a deploy, the first visitors should not all reach the CMS at
@@ -20,7 +21,7 @@ export interface WarmStartOptions {
 }
 
 export async function warmStart(options: WarmStartOptions): Promise<{ warmed: number; failed: number }> {
-  const log = options.log ?? console.log;
+  const log = options.log ?? ((line: string) => logger().info(line));
   const paths: string[] = [];
   try {
     for await (const page of options.pages()) {

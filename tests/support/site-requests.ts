@@ -23,10 +23,11 @@ export async function postRevalidation(
   secret: string,
   next: { fullPaths?: string[]; tags?: string[]; expire?: boolean },
   uid = "api::page.page",
+  headers: Record<string, string> = {},
 ) {
   const response = await fetch(`${base}/api/cms-revalidate`, {
     method: "POST",
-    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", ...headers },
     body: JSON.stringify({ uid, next }),
   });
   expect(response.status).toBe(200);

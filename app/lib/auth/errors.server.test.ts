@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { BodyTooLargeError } from "../read-body.server.ts";
 import { AUTH_ERRORS, authErrorMessage, type AuthErrorCode } from "./error-codes.ts";
 import { AuthError, formFailure, jsonAnswer, toAuthError } from "./errors.server.ts";
+import { logger } from "../logger.server.ts";
 
 const codes = Object.keys(AUTH_ERRORS) as AuthErrorCode[];
 
@@ -55,7 +56,7 @@ describe("toAuthError", () => {
   });
 
   it("shows none of better-auth's own words: UNEXPECTED, logged", () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(logger(), "warn").mockImplementation(() => {});
     const mapped = toAuthError(
       new APIError("BAD_REQUEST", { code: "PROVIDER_NOT_FOUND", message: "Provider not found" }),
     );

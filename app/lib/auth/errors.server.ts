@@ -1,6 +1,7 @@
 import { APIError, isAPIError } from "better-auth/api";
 import { data } from "react-router";
 
+import { logger } from "../logger.server.ts";
 import { BodyTooLargeError } from "../read-body.server.ts";
 import {
   authErrorFieldErrors,
@@ -94,7 +95,7 @@ export function toAuthError(error: unknown): AuthError | null {
   if (error instanceof BodyTooLargeError)
     return new AuthError("BODY_TOO_LARGE", { params: { limitBytes: error.limit }, cause: error });
   if (isAPIError(error)) {
-    console.warn(
+    logger().warn(
       `[auth] better-auth refused a request (${error.statusCode} ${String(error.body?.code ?? "")}): ${error.message}`,
     );
     return new AuthError("UNEXPECTED", { cause: error });

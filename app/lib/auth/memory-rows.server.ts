@@ -1,4 +1,5 @@
 import type { DBAdapter } from "better-auth";
+import { logger } from "../logger.server.ts";
 
 /**
  * better-auth without a database keeps its rows in an in-process memory adapter: an OAuth
@@ -39,7 +40,7 @@ export function startMemoryRowSweeper(
   const timer = setInterval(() => {
     adapter()
       .then((rows) => sweepMemoryRows(rows, new Date(now() - (options.maxAgeMs ?? MEMORY_ROW_MAX_AGE_MS))))
-      .catch((error: unknown) => console.error("[auth] sweeping better-auth's memory rows failed", error));
+      .catch((error: unknown) => logger().error({ err: error }, "[auth] sweeping better-auth's memory rows failed"));
   }, options.intervalMs ?? 60_000);
   timer.unref();
   return () => clearInterval(timer);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { inBackground, settleAfter } from "./same-answer.server.ts";
+import { logger } from "../logger.server.ts";
 
 /** A promise settled by hand, to stand for a CMS call that answers whenever the test says. */
 function pending<T>() {
@@ -53,7 +54,7 @@ describe("settleAfter: the answer's time does not depend on the work", () => {
   });
 
   it("slow work is answered with late() at the fixed time; its later failure is logged", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(logger(), "warn").mockImplementation(() => {});
     const work = pending<string>();
     const answer = watch(settleAfter(1_000, work.promise, () => "late", "registration"));
     await vi.advanceTimersByTimeAsync(1_000);
@@ -66,7 +67,7 @@ describe("settleAfter: the answer's time does not depend on the work", () => {
 
 describe("inBackground", () => {
   it("does not wait for the work, and logs its failure", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(logger(), "warn").mockImplementation(() => {});
     const work = pending<void>();
     let started = false;
     inBackground(async () => {
@@ -82,7 +83,7 @@ describe("inBackground", () => {
   });
 
   it("a work that throws at once is logged too, not thrown at the caller", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(logger(), "warn").mockImplementation(() => {});
     expect(() =>
       inBackground(() => {
         throw new Error("sync");

@@ -1,3 +1,5 @@
+import { logger } from "../logger.server.ts";
+
 /**
  * Answers that must not tell whether an account exists (registration, forgot password) must
  * not take a different time either: Strapi hashes a password and writes a user only for a
@@ -38,5 +40,5 @@ export function inBackground(work: () => Promise<unknown>, label: string): void 
 }
 
 function logFailure(label: string, error: unknown) {
-  console.warn(`[auth] ${label} failed in the background: ${(error as Error)?.message ?? String(error)}`);
+  logger().warn(`[auth] ${label} failed in the background: ${(error as Error)?.message ?? String(error)}`);
 }

@@ -1,6 +1,7 @@
 import * as z from "zod";
 
 import type { Env } from "../env.server.ts";
+import { logger } from "../logger.server.ts";
 import { jsonAnswer, readSecuredJson } from "../secured-json-post.server.ts";
 import { describeIssues } from "../revalidation/payload.server.ts";
 import {
@@ -74,7 +75,7 @@ export async function handleCdnPurge(
   request: Request,
   deps: { secret: string | undefined; provider: CdnProvider | null; log?: (line: string) => void },
 ): Promise<Response> {
-  const log = deps.log ?? ((line: string) => console.log(line));
+  const log = deps.log ?? ((line: string) => logger().info(line));
   const read = await readSecuredJson(request, {
     secret: deps.secret,
     secretName: "CMS_CDN_PURGE_SECRET",

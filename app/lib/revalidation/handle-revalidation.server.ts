@@ -1,5 +1,6 @@
 import type { LocaleConfig } from "../locale-path.ts";
 import { withDefaultLocaleVariants } from "../locale-path.ts";
+import { logger } from "../logger.server.ts";
 import type { RevalidationProfile, Revalidator } from "./revalidator.ts";
 import { jsonAnswer, readSecuredJson } from "../secured-json-post.server.ts";
 import { describeIssues, revalidationPayloadSchema } from "./payload.server.ts";
@@ -11,7 +12,8 @@ export interface RevalidationDeps {
   secret: string | undefined;
   revalidator: Revalidator;
   locales: LocaleConfig;
-  log?: (line: string) => void;
+  /** Refusals, and one line per revalidation with its fields (uid, paths, tags, expire, result). */
+  log?: (line: string, fields?: Record<string, unknown>) => void;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface RevalidationDeps {
  * (docs/decisions/0010-takedowns-expire.md).
  */
 export async function handleRevalidation(request: Request, deps: RevalidationDeps): Promise<Response> {
-  const log = deps.log ?? ((line: string) => console.log(line));
+  const log = deps.log ?? ((line: string, fields?: Record<string, unknown>) => logger().info(fields ?? {}, line));
   const read = await readSecuredJson(request, {
     secret: deps.secret,
     secretName: "CMS_REVALIDATE_SECRET",
@@ -49,6 +51,7 @@ export async function handleRevalidation(request: Request, deps: RevalidationDep
 
   log(
     `[revalidate] uid=${uid} paths=${paths.join(",") || "-"} tags=${tags.join(",") || "-"} ${expire ? "expire" : "stale"}`,
+    { event: "revalidation", uid, paths, tags, expire, result: "revalidated" },
   );
   return jsonAnswer({ revalidated: true, uid, paths, tags, expire }, 200);
 }

@@ -16,6 +16,7 @@ import {
 import { toPublicUser } from "../session-user.ts";
 import { readCheckedSession } from "./cms-session.server.ts";
 import { startCmsSession } from "./start-session.server.ts";
+import { logger } from "../../logger.server.ts";
 
 /**
  * The credential plugin: sign-in, registration and the password flows, done against the
@@ -39,7 +40,7 @@ async function registerQuietly(users: CmsUsers, email: string, password: string)
     await users.register(email, password);
   } catch (error) {
     if (error instanceof AuthError && error.code !== "CMS_UNAVAILABLE") throw error;
-    console.warn(`[auth] registration failed in the CMS: ${error instanceof Error ? error.message : String(error)}`);
+    logger().warn(`[auth] registration failed in the CMS: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -82,7 +83,7 @@ export function cmsCredentials(cms: () => CmsUsers, revocations: SessionRevocati
         const check = await readCheckedSession(ctx, cms(), revocations);
         if (check.state === "invalid") throw new AuthError("UNAUTHORIZED");
         if (check.state === "unknown") {
-          console.warn(`[auth] could not re-validate a session with the CMS: ${check.error.message}`);
+          logger().warn(`[auth] could not re-validate a session with the CMS: ${check.error.message}`);
           throw cmsUnavailable(check.error);
         }
         const { stored, cmsJWT } = check;

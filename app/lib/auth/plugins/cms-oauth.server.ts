@@ -12,6 +12,7 @@ import type { SessionRevocations } from "../revocations.server.ts";
 import { toPublicUser } from "../session-user.ts";
 import { readCheckedSession } from "./cms-session.server.ts";
 import { startCmsSession } from "./start-session.server.ts";
+import { logger } from "../../logger.server.ts";
 
 /**
  * The OAuth plugin: right after better-auth completes a GitHub, Google or OpenID Connect
@@ -86,7 +87,7 @@ export function cmsOAuth(config: CmsOAuthConfig) {
             } catch (error) {
               deleteSessionCookie(ctx);
               const code: AuthErrorCode = error instanceof AuthError ? error.code : "OAUTH_FAILED";
-              if (!(error instanceof AuthError)) console.error("[auth] OAuth sync failed", error);
+              if (!(error instanceof AuthError)) logger().error({ err: error }, "[auth] OAuth sync failed");
               // The sign-in page shows the table's message for the code (error-codes.ts).
               const signIn = `${ctx.context.baseURL.replace(/\/api\/auth$/, "")}${AUTH_PAGES.signIn}`;
               throw ctx.redirect(`${signIn}?error=${encodeURIComponent(code)}`);
@@ -96,7 +97,7 @@ export function cmsOAuth(config: CmsOAuthConfig) {
               // sweep (memory-rows.server.ts): the next sign-in then gets a fresh user made from what
               // the provider says then, with one account, rather than this one found by its email.
               await ctx.context.internalAdapter.deleteUser(created.user.id).catch((error: unknown) => {
-                console.warn(`[auth] could not drop the in-memory OAuth user: ${(error as Error).message}`);
+                logger().warn(`[auth] could not drop the in-memory OAuth user: ${(error as Error).message}`);
               });
             }
           }),
@@ -114,7 +115,7 @@ export function cmsOAuth(config: CmsOAuthConfig) {
         const check = await readCheckedSession(ctx, config.cms(), config.revocations);
         if (check.state === "invalid") throw new AuthError("OAUTH_SESSION_REQUIRED");
         if (check.state === "unknown") {
-          console.warn(`[auth] could not re-validate a session with the CMS: ${check.error.message}`);
+          logger().warn(`[auth] could not re-validate a session with the CMS: ${check.error.message}`);
           throw cmsUnavailable(check.error);
         }
         const { stored, current } = check;

@@ -6,6 +6,7 @@ import { customSession } from "better-auth/plugins";
 import type { CmsUser, CmsUsers } from "../cms-users.server.ts";
 import type { SessionRevocations } from "../revocations.server.ts";
 import { SESSION_USER_FIELDS, toPublicUser, type PublicSessionUser, type StoredUserFields } from "../session-user.ts";
+import { logger } from "../../logger.server.ts";
 
 /** A session as the encrypted cookie holds it: better-auth's session, and its user with ours (CMS JWT, ...). */
 export interface StoredSession {
@@ -96,7 +97,7 @@ export function cmsSession(cms: () => CmsUsers, revocations: SessionRevocations)
       const check = await checkStoredSession(ctx, stored, cms(), revocations);
       if (check.state === "invalid") return noSession();
       if (check.state === "unknown") {
-        console.warn(`[auth] could not re-validate a session with the CMS; keeping it: ${check.error.message}`);
+        logger().warn(`[auth] could not re-validate a session with the CMS; keeping it: ${check.error.message}`);
         return { session: publicSession, user: toPublicUser(stored.user) };
       }
       const { current } = check;
