@@ -38,6 +38,12 @@ const envSchema = z
     HOST: z.string({ error: missingOr("must be a host name or address") }).min(1, "must not be empty"),
     APP_PUBLIC_URL: httpUrl("the address visitors use, e.g. https://www.example.com"),
     CMS_URL: httpUrl("the CMS base URL, e.g. https://cms.example.com"),
+    /**
+     * Where the CMS's media is public (a CDN in front of its /uploads, or a cloud bucket's origin):
+     * relative media URLs are put after it and the CSP's img-src allows it. Unset: the site serves
+     * /uploads/* itself from CMS_URL (app/lib/cms/media.ts, docs/decisions/0017).
+     */
+    CMS_MEDIA_URL: httpUrl("where the CMS's media is public, e.g. https://media.example.com").optional(),
     CMS_REST_READONLY_API_KEY: z
       .string({ error: missingOr("must be a string") })
       .min(16, "looks too short for a Strapi API token"),
