@@ -9,7 +9,7 @@ export default [
   route("api/preview/exit", "routes/api.preview.exit.ts"),
   // The auth pages, unprefixed (the default locale) and under a locale's prefix (`/de/sign-in`):
   // app/lib/auth/paths.ts. `:lang` matches any segment; the page answers 404 for one that is
-  // not a configured locale (docs/decisions/0018-auth-pages-under-the-locale-prefix.md).
+  // not a configured locale (docs/decisions/0018-locales-for-visitors.md).
   ...AUTH_PAGE_PATHS.flatMap((path) => {
     const name = path.slice(1);
     return [
