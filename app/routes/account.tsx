@@ -4,13 +4,15 @@ import type { Route } from "./+types/account";
 import { AuthForm, Field } from "../components/auth-form.tsx";
 import type { AuthPageHandle } from "../components/locale-switcher.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
-import { runAuthForm } from "../lib/auth/form-action.server.ts";
+import { redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
 import { parseInput } from "../lib/auth/input.server.ts";
-import { AUTH_PAGES } from "../lib/auth/paths.ts";
+import { AUTH_PAGES, authPath } from "../lib/auth/paths.ts";
 import { updatePasswordSchema } from "../lib/auth/schemas.ts";
 import { requireSession } from "../lib/auth/session.server.ts";
 import { t } from "../lib/i18n/messages.ts";
 import { pageLocale } from "../lib/i18n/page-locale.server.ts";
+import { localeConfigOf } from "../lib/locales.server.ts";
+import { configContext } from "../lib/request-context.server.ts";
 
 export const handle: AuthPageHandle = { authPage: "account" };
 
@@ -18,31 +20,43 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = pageLocale(params, context);
   const { session, setCookies } = await requireSession(request, context);
   // The public user only: the CMS JWT never goes into loader data.
+  const passwordChanged = new URL(request.url).searchParams.get("changed") === "password";
   return data(
-    { user: session.user, locale },
+    { user: session.user, locale, passwordChanged },
     { headers: setCookies.map((cookie) => ["set-cookie", cookie] as [string, string]) },
   );
 }
 
+/** The account page's forms, told apart by their `intent` field. */
+const SIGN_OUT_EVERYWHERE = "sign-out-everywhere";
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const locale = pageLocale(params, context);
   await requireSession(request, context);
-  const result = await runAuthForm(request, context, AUTH_PAGES.account, (fields) =>
-    getAuth(context).api.updatePasswordCms({
-      body: parseInput(updatePasswordSchema, fields),
-      headers: request.headers,
-      returnHeaders: true,
-    }),
+  const result = await runAuthForm<unknown>(request, context, AUTH_PAGES.account, (fields) =>
+    fields.intent === SIGN_OUT_EVERYWHERE
+      ? getAuth(context).api.signOutEverywhereCms({ headers: request.headers, returnHeaders: true })
+      : getAuth(context).api.updatePasswordCms({
+          body: parseInput(updatePasswordSchema, fields),
+          headers: request.headers,
+          returnHeaders: true,
+        }),
   );
   if (!result.ok) return result.failure;
-  return data(
-    { ok: true as const, message: t(locale, "account.passwordChanged") },
-    { headers: result.headers.getSetCookie().map((cookie) => ["set-cookie", cookie] as [string, string]) },
-  );
+  const config = localeConfigOf(context.get(configContext));
+  // Every session of the user has ended, this one too: its cookies are expired on the way.
+  if (result.fields.intent === SIGN_OUT_EVERYWHERE) {
+    return redirectWithCookies(authPath("signIn", locale, config), result.headers);
+  }
+  // The password change issued a new session: redirect (post/redirect/get), so that this answer
+  // carries only the new session's cookies, not also the old ones this page's loader repeats.
+  return redirectWithCookies(`${authPath("account", locale, config)}?changed=password`, result.headers);
 }
 
-export default function Account({ loaderData: { user, locale }, actionData }: Route.ComponentProps) {
-  const failed = actionData && !actionData.ok ? actionData : undefined;
+export default function Account({ loaderData: { user, locale, passwordChanged }, actionData }: Route.ComponentProps) {
+  const failure = actionData && !actionData.ok ? actionData : undefined;
+  const everywhereFailed = failure?.values?.intent === SIGN_OUT_EVERYWHERE ? failure : undefined;
+  const failed = everywhereFailed ? undefined : failure;
   return (
     <section>
       <h1>{t(locale, "account.title")}</h1>
@@ -56,9 +70,9 @@ export default function Account({ loaderData: { user, locale }, actionData }: Ro
       </dl>
 
       <h2>{t(locale, "account.changePassword")}</h2>
-      {actionData?.ok && (
+      {passwordChanged && !failure && (
         <p role="status" className="form-success">
-          {actionData.message}
+          {t(locale, "account.passwordChanged")}
         </p>
       )}
       <AuthForm state={failed} submitLabel={t(locale, "account.submit")} pendingLabel={t(locale, "account.pending")}>
@@ -83,6 +97,16 @@ export default function Account({ loaderData: { user, locale }, actionData }: Ro
           autoComplete="new-password"
           state={failed}
         />
+      </AuthForm>
+
+      <h2>{t(locale, "account.signOutEverywhere")}</h2>
+      <p>{t(locale, "account.signOutEverywhereIntro")}</p>
+      <AuthForm
+        state={everywhereFailed}
+        submitLabel={t(locale, "account.signOutEverywhereSubmit")}
+        pendingLabel={t(locale, "account.signOutEverywherePending")}
+      >
+        <input type="hidden" name="intent" value={SIGN_OUT_EVERYWHERE} />
       </AuthForm>
     </section>
   );

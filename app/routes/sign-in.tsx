@@ -95,6 +95,15 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
           autoComplete="current-password"
           state={actionData}
         />
+        <div className="field field-checkbox">
+          <input
+            id="rememberMe"
+            name="rememberMe"
+            type="checkbox"
+            defaultChecked={actionData?.values?.rememberMe === "on"}
+          />
+          <label htmlFor="rememberMe">{t(locale, "signIn.rememberMe")}</label>
+        </div>
       </AuthForm>
       <p>
         <Link to={links.forgot}>{t(locale, "signIn.forgotPassword")}</Link> · {t(locale, "signIn.noAccount")}{" "}

@@ -81,7 +81,8 @@ export class StrapiAdmin {
   }
 
   /** Blocks (or unblocks) an end user, as an administrator does in the admin panel. */
-  async setUserBlocked(email: string, blocked: boolean): Promise<void> {
+  /** The admin's content-manager path of the end user with this email. */
+  private async userPath(email: string): Promise<string> {
     const uid = "plugin::users-permissions.user";
     const query = new URLSearchParams({ "filters[$and][0][email][$eq]": email });
     const { results } = (await this.call("GET", `/content-manager/collection-types/${uid}?${query}`)) as {
@@ -89,7 +90,16 @@ export class StrapiAdmin {
     };
     const documentId = results[0]?.documentId;
     if (!documentId) throw new Error(`No CMS user ${email}`);
-    await this.call("PUT", `/content-manager/collection-types/${uid}/${documentId}`, { blocked });
+    return `/content-manager/collection-types/${uid}/${documentId}`;
+  }
+
+  async setUserBlocked(email: string, blocked: boolean): Promise<void> {
+    await this.call("PUT", await this.userPath(email), { blocked });
+  }
+
+  /** Deletes the end user, as an administrator does in the admin panel. */
+  async deleteUser(email: string): Promise<void> {
+    await this.call("DELETE", await this.userPath(email));
   }
 
   /** Saves fields of a single type with draft & publish (the Error page) and publishes it, as an editor does. */

@@ -18,6 +18,8 @@ export interface StrapiSite {
   dir: string;
   /** Stops the CMS and starts it again: same port, same database, same environment. */
   restartCms(): Promise<void>;
+  /** Stops the site and starts it again: same port, same environment (its memory is gone). */
+  restartApp(): Promise<void>;
 }
 
 /**
@@ -34,11 +36,16 @@ export function strapiSite(
 ): StrapiSite {
   const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
   let startOptions: Parameters<typeof startCms>[0];
+  let appOptions: Parameters<typeof startApp>[0];
   const site = {
     dir,
     async restartCms() {
       await site.cms.stop();
       site.cms = await startCms({ ...startOptions, fresh: false });
+    },
+    async restartApp() {
+      await site.app.stop();
+      site.app = await startApp(appOptions);
     },
   } as StrapiSite;
   beforeAll(async () => {
@@ -51,7 +58,7 @@ export function strapiSite(
     };
     site.cms = await startCms(startOptions);
     const cdnEnv = { CDN_PROVIDER: "http", CDN_PURGE_URL: `http://127.0.0.1:${cdnPort}` };
-    site.app = await startApp({
+    appOptions = {
       port: appPort,
       env: {
         CMS_URL: site.cms.url,
@@ -59,7 +66,8 @@ export function strapiSite(
         ...(options.cdn ? cdnEnv : {}),
         ...options.appEnv,
       },
-    });
+    };
+    site.app = await startApp(appOptions);
     if (options.cdn) site.cdn = await startVarnish({ port: cdnPort, backendPort: appPort });
   }, 240_000);
   afterAll(async () => {

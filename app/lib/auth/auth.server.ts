@@ -54,7 +54,7 @@ function createAuth(env: Env, redis: Redis | undefined) {
     plugins: [
       cmsCredentials(() => cmsUsers, revocations),
       cmsSession(() => cmsUsers, revocations),
-      sessionRevocation(revocations),
+      sessionRevocation(() => cmsUsers, revocations),
       cmsOAuth({
         cmsUrl: env.CMS_URL,
         secret: env.CMS_OAUTH_SYNC_SECRET,

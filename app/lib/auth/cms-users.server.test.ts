@@ -126,3 +126,20 @@ describe("CMS users: users/me decides whether a session is still good", () => {
     expect(await codeOf(users.me("jwt"))).toBe(code);
   });
 });
+
+describe("CMS users: ending sessions in the CMS (account-sessions)", () => {
+  it.each(["this", "all"] as const)("end-%s: POST with the user's JWT; 401 means already ended", async (which) => {
+    const { users, requests } = cmsUsers(() => Response.json({ ok: true }));
+    expect(await users.endSessions("user-jwt", which)).toBe("done");
+    expect(requests.map(({ method, url, headers }) => [method, url, headers.authorization])).toEqual([
+      ["POST", `https://cms.example/api/account-sessions/end-${which}`, "Bearer user-jwt"],
+    ]);
+    const refused = cmsUsers(() => strapiError(401, "Missing or invalid credentials"));
+    expect(await refused.users.endSessions("user-jwt", which)).toBe("invalid");
+  });
+
+  it("no answer or a 5xx throws: the caller cannot know the sessions ended", async () => {
+    const { users } = cmsUsers(() => strapiError(503, "Service Unavailable"));
+    expect(await codeOf(users.endSessions("jwt", "all"))).toBe("CMS_UNAVAILABLE");
+  });
+});

@@ -11,6 +11,7 @@ describe("open auth endpoints", () => {
     ["GET", "/oauth2/callback/local-oidc"],
     ["POST", "/sign-in-cms"],
     ["POST", "/sign-out"],
+    ["POST", "/sign-out-everywhere-cms"],
     ["POST", "/sign-in/social"],
   ])("%s %s is open", (method, path) => {
     expect(openEndpoint(method, path)).not.toBeNull();
@@ -48,6 +49,7 @@ describe("open auth endpoints", () => {
             "/sign-in/social",
             "/sign-in/oauth2",
             "/sign-out",
+            "/sign-out-everywhere-cms",
           ]).toContain(`/${path}`);
       }),
     );

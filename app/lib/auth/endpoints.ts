@@ -39,6 +39,7 @@ export const OPEN_ENDPOINTS: readonly Endpoint[] = [
   { method: "POST", path: /^\/sign-in\/social$/, budget: "oauth" },
   { method: "POST", path: /^\/sign-in\/oauth2$/, budget: "oauth" },
   { method: "POST", path: /^\/sign-out$/, budget: "sign-out" },
+  { method: "POST", path: /^\/sign-out-everywhere-cms$/, budget: "sign-out" },
 ];
 
 /** The open endpoint for a method and a path under /api/auth (`/sign-in-cms`), or null (404). */

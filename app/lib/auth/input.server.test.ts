@@ -10,6 +10,7 @@ describe("parseInput (the form actions)", () => {
     expect(parseInput(signInSchema, { email: " Ann@Example.com", password: "pw", redirectTo: "/x" })).toEqual({
       email: "ann@example.com",
       password: "pw",
+      rememberMe: false,
     });
   });
 
@@ -42,6 +43,7 @@ describe("schemaBody (the JSON endpoints)", () => {
     expect(await echo({ body: { email: "BOB@example.com ", password: "pw" } })).toEqual({
       email: "bob@example.com",
       password: "pw",
+      rememberMe: false,
     });
   });
 

@@ -20,8 +20,20 @@ describe("the auth schemas", () => {
     ).toEqual({
       email: "ann@example.com",
       password: "x",
+      rememberMe: false,
     });
     expect(forgotPasswordSchema.parse({ email: "BOB@example.com" })).toEqual({ email: "bob@example.com" });
+  });
+
+  it("read remember-me from a checkbox ('on') or JSON (boolean); unset is no", () => {
+    const base = { email: "ann@example.com", password: "x" };
+    expect(signInSchema.parse({ ...base, rememberMe: "on" }).rememberMe).toBe(true);
+    expect(signInSchema.parse({ ...base, rememberMe: true }).rememberMe).toBe(true);
+    expect(signInSchema.parse({ ...base, rememberMe: false }).rememberMe).toBe(false);
+    expect(signInSchema.parse(base).rememberMe).toBe(false);
+    expect(errorsOf(signInSchema.safeParse({ ...base, rememberMe: "forever" }))).toEqual({
+      rememberMe: "Remember me is yes or no.",
+    });
   });
 
   it("say what is wrong, next to the field", () => {

@@ -32,7 +32,16 @@ const mismatch = { path: ["passwordConfirmation"], message: "The two passwords d
 // A body that is not an object at all (JSON `null`, a list, a string) is refused as a whole.
 const fields = { error: "Send the form's fields." };
 
-export const signInSchema = z.object({ email, password: currentPassword }, fields);
+/**
+ * "Remember me": a checked box sends "on"; a JSON client sends a boolean. Unset means no: the
+ * session cookie then lasts until the browser closes.
+ */
+const rememberMe = z
+  .union([z.boolean(), z.enum(["on", "true", "false"])], { error: "Remember me is yes or no." })
+  .optional()
+  .transform((value) => value === true || value === "on" || value === "true");
+
+export const signInSchema = z.object({ email, password: currentPassword, rememberMe }, fields);
 export const registerSchema = z
   .object({ email, password: newPassword, passwordConfirmation: confirmation }, fields)
   .refine(matching, mismatch);

@@ -34,6 +34,7 @@ const en = {
   "signIn.noAccount": "No account yet?",
   "signIn.register": "Register",
   "signIn.withProvider": "Sign in with {provider}",
+  "signIn.rememberMe": "Remember me",
 
   // Register.
   "register.title": "Create an account",
@@ -72,6 +73,11 @@ const en = {
   "account.submit": "Change password",
   "account.pending": "Changing…",
   "account.passwordChanged": "Your password has been changed.",
+  "account.signOutEverywhere": "Sign out everywhere",
+  "account.signOutEverywhereIntro":
+    "Ends every session of your account, on every device and browser, this one included.",
+  "account.signOutEverywhereSubmit": "Sign out everywhere",
+  "account.signOutEverywherePending": "Signing out…",
 
   // Sign out.
   "signOut.title": "Sign out",
@@ -105,6 +111,7 @@ const de: Messages = {
   "signIn.noAccount": "Noch kein Konto?",
   "signIn.register": "Registrieren",
   "signIn.withProvider": "Mit {provider} anmelden",
+  "signIn.rememberMe": "Angemeldet bleiben",
 
   "register.title": "Konto anlegen",
   "register.submit": "Konto anlegen",
@@ -141,6 +148,11 @@ const de: Messages = {
   "account.submit": "Passwort ändern",
   "account.pending": "Wird geändert…",
   "account.passwordChanged": "Ihr Passwort wurde geändert.",
+  "account.signOutEverywhere": "Überall abmelden",
+  "account.signOutEverywhereIntro":
+    "Beendet jede Sitzung Ihres Kontos, auf jedem Gerät und in jedem Browser, auch diese.",
+  "account.signOutEverywhereSubmit": "Überall abmelden",
+  "account.signOutEverywherePending": "Abmeldung läuft…",
 
   "signOut.title": "Abmelden",
   "signOut.submit": "Abmelden",

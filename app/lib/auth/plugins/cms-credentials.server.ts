@@ -50,7 +50,7 @@ export function cmsCredentials(cms: () => CmsUsers, revocations: SessionRevocati
     endpoints: {
       signInCms: createAuthEndpoint("/sign-in-cms", schemaBody(signInSchema), async (ctx) => {
         const result = await cms().signIn(ctx.body.email, ctx.body.password);
-        const user = await startCmsSession(ctx, result, "credentials");
+        const user = await startCmsSession(ctx, result, "credentials", undefined, ctx.body.rememberMe);
         return ctx.json({ user: toPublicUser(user) });
       }),
 

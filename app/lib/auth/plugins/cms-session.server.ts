@@ -1,9 +1,10 @@
 import type { BetterAuthPlugin, GenericEndpointContext, Session, User } from "better-auth";
-import { createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import { createAuthEndpoint, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { deleteSessionCookie } from "better-auth/cookies";
 import { customSession } from "better-auth/plugins";
 
 import type { CmsUser, CmsUsers } from "../cms-users.server.ts";
+import { AuthError, cmsUnavailable } from "../errors.server.ts";
 import type { SessionRevocations } from "../revocations.server.ts";
 import { SESSION_USER_FIELDS, toPublicUser, type PublicSessionUser, type StoredUserFields } from "../session-user.ts";
 import { logger } from "../../logger.server.ts";
@@ -22,8 +23,9 @@ export interface PublicSession {
 
 /**
  * What a stored session (the encrypted cookie) is worth now:
- * - "invalid": no CMS JWT, signed out (revoked), or the CMS answers 401 for the JWT (expired,
- *   blocked, deleted): its cookies are expired on this response;
+ * - "invalid": no CMS JWT, signed out (revoked), the CMS answers 401 for the JWT (expired,
+ *   blocked, deleted, ended by a password change or a sign-out) or 200 with `blocked: true`:
+ *   its cookies are expired on this response;
  * - "valid": the CMS vouches for the user, `current` is the user as the CMS has it now;
  * - "unknown": the CMS did not answer (429, 5xx, timeout); the session is kept as it is.
  */
@@ -45,7 +47,8 @@ export async function checkStoredSession(
   }
   try {
     const current = await cms.me(cmsJWT);
-    if (current === "invalid") {
+    // Strapi answers 401 for a blocked user today; a 200 that says blocked counts the same.
+    if (current === "invalid" || current.blocked) {
       deleteSessionCookie(ctx);
       return { state: "invalid" };
     }
@@ -117,17 +120,47 @@ export function cmsSession(cms: () => CmsUsers, revocations: SessionRevocations)
   );
 }
 
-/** Signing out records the session as revoked, so a copy of its cookie is refused from then on. */
-export function sessionRevocation(revocations: SessionRevocations) {
+/**
+ * Signing out records the session as revoked here (Redis, or this process's memory), so a copy
+ * of its cookie is refused from then on; and in the CMS (its JWT goes on the user's revoked
+ * list), so that the refusal survives a restart of the site without Redis, on every instance.
+ * The CMS call is best effort: unreachable, the local record still signs the session out.
+ *
+ * POST /sign-out-everywhere-cms ends every session of the user, this one included, on every
+ * instance: the CMS refuses every JWT of the user issued until now (sessionsValidAfter). It
+ * needs the CMS: if the CMS cannot confirm, nothing is ended and the caller is told.
+ */
+export function sessionRevocation(cms: () => CmsUsers, revocations: SessionRevocations) {
   return {
     id: "session-revocation",
+    endpoints: {
+      signOutEverywhereCms: createAuthEndpoint("/sign-out-everywhere-cms", { method: "POST" }, async (ctx) => {
+        const check = await readCheckedSession(ctx, cms(), revocations);
+        if (check.state === "invalid") throw new AuthError("UNAUTHORIZED");
+        if (check.state === "unknown") throw cmsUnavailable(check.error);
+        const { stored, cmsJWT } = check;
+        await cms().endSessions(cmsJWT, "all");
+        await revocations.revoke(stored.session.id, new Date(stored.session.expiresAt));
+        deleteSessionCookie(ctx);
+        return ctx.json({ ok: true });
+      }),
+    },
     hooks: {
       before: [
         {
           matcher: (ctx) => ctx.path === "/sign-out",
           handler: createAuthMiddleware(async (ctx) => {
-            const current = await getSessionFromCtx(ctx);
-            if (current) await revocations.revoke(current.session.id, new Date(current.session.expiresAt));
+            const current = await getSessionFromCtx<StoredUserFields>(ctx);
+            if (!current) return;
+            await revocations.revoke(current.session.id, new Date(current.session.expiresAt));
+            const cmsJWT = current.user.cmsJWT;
+            if (!cmsJWT) return;
+            await cms()
+              .endSessions(cmsJWT, "this")
+              .catch((error: unknown) => {
+                const message = error instanceof Error ? error.message : String(error);
+                logger().warn(`[auth] the CMS did not record a sign-out (signed out on the site only): ${message}`);
+              });
           }),
         },
       ],

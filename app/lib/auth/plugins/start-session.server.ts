@@ -5,16 +5,28 @@ import { setSessionCookie } from "better-auth/cookies";
 
 import type { CmsAuth } from "../cms-users.server.ts";
 
+/** A session not remembered lasts until the browser closes, and a day at most (as better-auth's own). */
+const NOT_REMEMBERED_SECONDS = 24 * 60 * 60;
+
 /**
  * Starts a session for a CMS user: session cookie plus the encrypted cookie holding the user and
  * JWT (and, signed in with a provider, the provider's id for the account, to re-sync with).
+ * `rememberMe` (the sign-in form's box): true, cookies for the configured lifetime; false,
+ * browser-session cookies (no Max-Age); unset (a session re-issued after a password change, an
+ * OAuth sign-in), what the request's current session chose (better-auth's dont_remember cookie).
  */
 export async function startCmsSession(
   ctx: GenericEndpointContext,
   cms: CmsAuth,
   provider: string,
   oauthSubject?: string,
+  rememberMe?: boolean,
 ) {
+  const forgetOnClose =
+    rememberMe === undefined
+      ? Boolean(await ctx.getSignedCookie(ctx.context.authCookies.dontRememberToken.name, ctx.context.secret))
+      : !rememberMe;
+  const lifetimeSeconds = forgetOnClose ? NOT_REMEMBERED_SECONDS : ctx.context.sessionConfig.expiresIn;
   const now = new Date();
   const user = {
     id: String(cms.user.id),
@@ -33,12 +45,12 @@ export async function startCmsSession(
     id: randomBytes(16).toString("base64url"),
     token: randomBytes(32).toString("base64url"),
     userId: user.id,
-    expiresAt: new Date(now.getTime() + ctx.context.sessionConfig.expiresIn * 1000),
+    expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000),
     createdAt: now,
     updatedAt: now,
     ipAddress: null,
     userAgent: ctx.headers?.get("user-agent") ?? null,
   };
-  await setSessionCookie(ctx, { session, user });
+  await setSessionCookie(ctx, { session, user }, forgetOnClose);
   return user;
 }

@@ -1,0 +1,191 @@
+import { describe, expect, it } from "vitest";
+
+import { StrapiAdmin } from "../support/strapi-admin.ts";
+import { siteSession } from "../support/site-session.ts";
+import { strapiSite } from "../support/strapi-site.ts";
+
+/**
+ * Sessions under the user's control (issue 15), through the real Strapi and the production
+ * site without Redis: remember me, sign out everywhere, a user blocked or deleted in the CMS,
+ * a sign-out that survives a restart of the site, a new session after a password change, and
+ * the origin guard on the new form.
+ */
+
+const TIMEOUT = 240_000;
+const site = strapiSite("auth-session-control", {
+  appEnv: { CMS_FETCH_TIMEOUT_MS: "5000", AUTH_RATE_LIMIT_MAX: "1000" },
+});
+const client = siteSession(() => site.app.url);
+const PASSWORD = "Session-passw0rd!";
+
+async function registerInCms(email: string, password = PASSWORD) {
+  const response = await fetch(`${site.cms.url}/api/auth/local/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: email, email, password }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+/** The Set-Cookie header of one cookie (by the end of its name). */
+function setCookie(response: Response, name: string): string {
+  const found = response.headers.getSetCookie().find((value) => value.split("=")[0]?.endsWith(name));
+  expect(found, `${name} in ${response.headers.getSetCookie().join(" | ")}`).toBeDefined();
+  return found!;
+}
+
+describe("remember me", () => {
+  it("without it: browser-session cookies (no Max-Age, no Expires); with it: the configured week", async () => {
+    await registerInCms("remember@example.com");
+    const session = await client.postJson("/api/auth/sign-in-cms", {
+      email: "remember@example.com",
+      password: PASSWORD,
+    });
+    expect(session.status).toBe(200);
+    for (const name of ["session_token", "session_data"]) {
+      expect(setCookie(session, name)).not.toMatch(/Max-Age|Expires/i);
+    }
+
+    // The form's checkbox sends "on".
+    const form = await client.postForm("/sign-in", {
+      email: "remember@example.com",
+      password: PASSWORD,
+      rememberMe: "on",
+      redirectTo: "/account",
+    });
+    expect(form.status).toBe(303);
+    for (const name of ["session_token", "session_data"]) {
+      expect(setCookie(form, name)).toMatch(/Max-Age=604800/);
+    }
+    expect(form.headers.getSetCookie().join()).not.toMatch(/dont_remember=[^;]/);
+  });
+
+  it("a session re-issued by a password change keeps the choice (not remembered stays not remembered)", async () => {
+    const cookie = await client.signIn("remember@example.com", PASSWORD);
+    const changed = await client.postJson(
+      "/api/auth/update-password-cms",
+      { currentPassword: PASSWORD, password: "Changed-passw0rd!", passwordConfirmation: "Changed-passw0rd!" },
+      cookie,
+    );
+    expect(changed.status, await changed.clone().text()).toBe(200);
+    expect(setCookie(changed, "session_token")).not.toMatch(/Max-Age|Expires/i);
+  });
+});
+
+describe("a new session after a privilege change (password change through the form)", () => {
+  it("the old cookie no longer works, the new one does, with a new session id", async () => {
+    await registerInCms("rotate@example.com");
+    const before = await client.signIn("rotate@example.com", PASSWORD);
+    const oldSession = await client.sessionOf(before);
+    const changed = await client.postForm(
+      "/account",
+      { currentPassword: PASSWORD, password: "Rotated-passw0rd!", passwordConfirmation: "Rotated-passw0rd!" },
+      before,
+    );
+    expect(changed.status, await changed.clone().text()).toBe(303);
+    expect(changed.headers.get("location")).toBe("/account?changed=password");
+    const after = client.cookieOf(changed);
+    expect(await client.sessionOf(before)).toBeNull();
+    const newSession = await client.sessionOf(after);
+    expect(newSession?.user.email).toBe("rotate@example.com");
+    expect(newSession?.session.id).not.toBe(oldSession?.session.id);
+    const page = await fetch(`${site.app.url}/account?changed=password`, { headers: { cookie: after } });
+    expect(await page.text()).toContain("Your password has been changed.");
+  });
+});
+
+describe("sign out everywhere", () => {
+  it("a cross-site POST of the form or the endpoint is refused and ends nothing", async () => {
+    await registerInCms("everywhere@example.com");
+    const cookie = await client.signIn("everywhere@example.com", PASSWORD);
+    const fields = { intent: "sign-out-everywhere" };
+    // A foreign Origin: React Router refuses the document POST itself (400) before any action runs.
+    expect((await client.postForm("/account", fields, cookie, { origin: "https://evil.example" })).status).toBe(400);
+    // What it lets through, the site's origin guard refuses (403): a foreign Referer, Sec-Fetch-Site.
+    const referer = { origin: "", referer: "https://evil.example/page" };
+    const fetchSite = { "sec-fetch-site": "cross-site" };
+    for (const headers of [referer, fetchSite]) {
+      const form = await client.postForm("/account", fields, cookie, headers);
+      expect(form.status).toBe(403);
+      expect(await form.text()).toContain("This form can only be sent from this site.");
+      expect((await client.postJson("/api/auth/sign-out-everywhere-cms", {}, cookie, headers)).status).toBe(403);
+    }
+    const json = await client.postJson("/api/auth/sign-out-everywhere-cms", {}, cookie, {
+      origin: "https://evil.example",
+    });
+    expect(json.status).toBe(403);
+    expect(await client.emailOf(cookie)).toBe("everywhere@example.com");
+  });
+
+  it("ends every session of the user, this one too; other users keep theirs; signing in again works", async () => {
+    await registerInCms("bystander@example.com");
+    const laptop = await client.signIn("everywhere@example.com", PASSWORD);
+    const phone = await client.signIn("everywhere@example.com", PASSWORD, { rememberMe: true });
+    const bystander = await client.signIn("bystander@example.com", PASSWORD);
+
+    const ended = await client.postForm("/account", { intent: "sign-out-everywhere" }, laptop);
+    expect(ended.status).toBe(303);
+    expect(ended.headers.get("location")).toBe("/sign-in");
+    expect(ended.headers.getSetCookie().join()).toMatch(/session_token=; Max-Age=0/);
+
+    expect(await client.emailOf(laptop)).toBeNull();
+    expect(await client.emailOf(phone)).toBeNull();
+    expect(await client.emailOf(bystander)).toBe("bystander@example.com");
+    const page = await fetch(`${site.app.url}/account`, { headers: { cookie: phone }, redirect: "manual" });
+    expect(page.status).toBe(302);
+    expect(await client.emailOf(await client.signIn("everywhere@example.com", PASSWORD))).toBe(
+      "everywhere@example.com",
+    );
+  });
+
+  it("without a session: 401 from the endpoint, the sign-in page from the form", async () => {
+    const json = await client.postJson("/api/auth/sign-out-everywhere-cms", {});
+    expect(json.status).toBe(401);
+    const form = await client.postForm("/account", { intent: "sign-out-everywhere" });
+    expect(form.status).toBe(302);
+    expect(form.headers.get("location")).toMatch(/^\/sign-in\?redirectTo=/);
+  });
+});
+
+describe("blocked or deleted in the CMS: signed out at the next request", () => {
+  it("an administrator blocks the user: the next request is signed out; unblocked, signing in works again", async () => {
+    await registerInCms("blocked@example.com");
+    const cookie = await client.signIn("blocked@example.com", PASSWORD);
+    const admin = await StrapiAdmin.login(site.cms.url);
+    await admin.setUserBlocked("blocked@example.com", true);
+    const read = await fetch(`${site.app.url}/api/auth/get-session`, { headers: { cookie } });
+    expect(await read.json()).toBeNull();
+    expect(read.headers.getSetCookie().join()).toMatch(/session_token=; Max-Age=0/);
+    await admin.setUserBlocked("blocked@example.com", false);
+    expect(await client.emailOf(cookie)).toBeNull();
+    expect(await client.emailOf(await client.signIn("blocked@example.com", PASSWORD))).toBe("blocked@example.com");
+  });
+
+  it("an administrator deletes the user: the next request is signed out", async () => {
+    await registerInCms("deleted@example.com");
+    const cookie = await client.signIn("deleted@example.com", PASSWORD);
+    await (await StrapiAdmin.login(site.cms.url)).deleteUser("deleted@example.com");
+    const page = await fetch(`${site.app.url}/account`, { headers: { cookie }, redirect: "manual" });
+    expect(page.status).toBe(302);
+    expect(page.headers.getSetCookie().join()).toMatch(/session_token=; Max-Age=0/);
+  });
+});
+
+describe("a sign-out survives a restart of the site without Redis", () => {
+  it(
+    "the signed-out cookie replayed after the restart is refused; the user's other session is not ended",
+    async () => {
+      await registerInCms("restart@example.com");
+      const signedOut = await client.signIn("restart@example.com", PASSWORD);
+      const other = await client.signIn("restart@example.com", PASSWORD);
+      const out = await client.postForm("/sign-out", {}, signedOut);
+      expect(out.status).toBe(303);
+      expect(await client.emailOf(signedOut)).toBeNull();
+
+      await site.restartApp();
+      expect(await client.emailOf(signedOut)).toBeNull();
+      expect(await client.emailOf(other)).toBe("restart@example.com");
+    },
+    TIMEOUT,
+  );
+});
