@@ -39,7 +39,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!result.ok) return result.failure;
   // The same answer whether the address was new or already registered, and no session:
   // signing in only the new ones would tell them apart. Its words are the page's ("register.done").
-  return { ok: true as const };
+  // With email confirmation on (the CMS's setting), the answer says to check the inbox.
+  return { ok: true as const, checkInbox: result.response.emailConfirmation };
 }
 
 export default function Register({ loaderData: { locale, links }, actionData }: Route.ComponentProps) {
@@ -48,7 +49,7 @@ export default function Register({ loaderData: { locale, links }, actionData }: 
       <section>
         <h1>{t(locale, "register.doneTitle")}</h1>
         <p role="status" className="form-success">
-          {t(locale, "register.done")}
+          {t(locale, actionData.checkInbox ? "register.checkInbox" : "register.done")}
         </p>
         <p>
           <Link to={links.signIn}>{t(locale, "signIn.title")}</Link> ·{" "}

@@ -85,3 +85,18 @@ export async function startFakeSmtp(port: number, opts: { acceptDelayMs?: number
       }),
   };
 }
+
+/** A header of a message as the SMTP server received it (unfolded), or undefined. */
+export function mailHeader(message: SmtpMessage, name: string): string | undefined {
+  const head = message.data.split(/\r\n\r\n/)[0] ?? "";
+  const unfolded = head.replace(/\r\n[ \t]+/g, " ");
+  const line = unfolded.split("\r\n").find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  return line?.slice(name.length + 1).trim();
+}
+
+/** The message's text with quoted-printable soft breaks and escapes undone (enough to find links). */
+export function mailText(message: SmtpMessage): string {
+  return message.data
+    .replace(/=\r\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}

@@ -31,6 +31,11 @@ export type CmsUser = z.infer<typeof cmsUserSchema>;
 
 const authResponseSchema = z.object({ jwt: z.string().min(1), user: cmsUserSchema });
 export type CmsAuth = z.infer<typeof authResponseSchema>;
+/** Registration with email confirmation on: the user, no JWT (it signs in once confirmed). */
+const pendingUserSchema = z.object({ user: cmsUserSchema });
+const accountSettingsSchema = z.object({ emailConfirmation: z.boolean() });
+/** How long the site trusts what GET /api/account-settings said. */
+const SETTINGS_TTL_MS = 30_000;
 
 export interface CmsUsersConfig {
   baseUrl: string;
@@ -59,6 +64,7 @@ function cmsRefusal(error: unknown): CmsRefusal {
 
 export function createCmsUsers(config: CmsUsersConfig) {
   const http = createCmsHttp(config);
+  let settings: { value: z.infer<typeof accountSettingsSchema>; at: number } | undefined;
 
   /** A users-permissions call; only the calls that act for a signed-in user carry a JWT (/auth/local never does). */
   function call<Schema extends z.ZodType>(schema: Schema, path: string, body?: unknown, jwt?: string) {
@@ -87,9 +93,13 @@ export function createCmsUsers(config: CmsUsersConfig) {
     },
 
     /** The new user, or "taken" (never an error: the caller must not tell a visitor which). */
-    async register(email: string, password: string): Promise<CmsAuth | "taken"> {
+    async register(email: string, password: string): Promise<CmsAuth | { user: CmsUser } | "taken"> {
       try {
-        return await call(authResponseSchema, "/auth/local/register", { username: email, email, password });
+        return await call(z.union([authResponseSchema, pendingUserSchema]), "/auth/local/register", {
+          username: email,
+          email,
+          password,
+        });
       } catch (error) {
         const { status, message } = cmsRefusal(error);
         if (/already taken/i.test(message)) return "taken";
@@ -149,6 +159,53 @@ export function createCmsUsers(config: CmsUsersConfig) {
         const { status } = cmsRefusal(error);
         if (status === 401 || status === 403) return "invalid";
         throw cmsUnavailable(error);
+      }
+    },
+
+    /**
+     * Whether a new account must confirm its address before it can sign in (the CMS's
+     * users-permissions setting `email_confirmation`, through GET /api/account-settings), cached
+     * for 30 s. Throws when the CMS does not answer and nothing was cached.
+     */
+    async emailConfirmation(): Promise<boolean> {
+      if (settings && Date.now() - settings.at < SETTINGS_TTL_MS) return settings.value.emailConfirmation;
+      try {
+        settings = { value: await call(accountSettingsSchema, "/account-settings"), at: Date.now() };
+      } catch (error) {
+        if (settings) return settings.value.emailConfirmation;
+        throw cmsUnavailable(error);
+      }
+      return settings.value.emailConfirmation;
+    },
+
+    /**
+     * Confirms an address with the code from the confirmation mail: "confirmed", or "invalid"
+     * (unknown or already used: Strapi clears the code once used). Strapi answers a good code
+     * with a redirect to `email_confirmation_redirection`, which is not followed.
+     */
+    async confirmEmail(code: string): Promise<"confirmed" | "invalid"> {
+      const response = await http.send({
+        path: "/api/auth/email-confirmation",
+        query: { confirmation: code },
+        redirect: "manual",
+      });
+      await response.body?.cancel();
+      if (response.status >= 300 && response.status < 400) return "confirmed";
+      if (response.status === 400) return "invalid";
+      if (response.status === 429) throw new AuthError("RATE_LIMITED");
+      throw cmsUnavailable(new Error(`the CMS answered the email confirmation with ${response.status}`));
+    },
+
+    /**
+     * Sends a new confirmation mail. Strapi answers an unknown address like a known one, but not
+     * an already confirmed or blocked one: those are swallowed here, so a caller cannot tell.
+     */
+    async sendEmailConfirmation(email: string): Promise<void> {
+      try {
+        await call(z.unknown(), "/auth/send-email-confirmation", { email });
+      } catch (error) {
+        const { status } = cmsRefusal(error);
+        if (status !== 400 && status !== 404) throw cmsUnavailable(error);
       }
     },
 

@@ -45,6 +45,9 @@ const en = {
   "register.done":
     "Thank you. If this email address was not registered yet, your account is ready: sign in with it. " +
     "If it was, sign in with your password, or reset it.",
+  "register.checkInbox":
+    "Thank you. Check your inbox: if this email address was not registered yet, we have sent it a link to confirm " +
+    "it. If it was, sign in with your password, or reset it.",
 
   // Forgot password.
   "forgotPassword.title": "Forgot your password?",
@@ -121,6 +124,10 @@ const de: Messages = {
   "register.done":
     "Vielen Dank. War diese E-Mail-Adresse noch nicht registriert, ist Ihr Konto bereit: Melden Sie sich damit an. " +
     "War sie es schon, melden Sie sich mit Ihrem Passwort an oder setzen Sie es zurück.",
+  "register.checkInbox":
+    "Vielen Dank. Sehen Sie in Ihrem Posteingang nach: War diese E-Mail-Adresse noch nicht registriert, haben wir " +
+    "ihr einen Link zur Bestätigung geschickt. War sie es schon, melden Sie sich mit Ihrem Passwort an oder setzen " +
+    "Sie es zurück.",
 
   "forgotPassword.title": "Passwort vergessen?",
   "forgotPassword.intro":

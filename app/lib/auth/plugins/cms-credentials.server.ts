@@ -1,6 +1,7 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { createAuthEndpoint } from "better-auth/api";
 
+import { confirmEmailSchema, resendConfirmationSchema } from "../confirm-email-schemas.ts";
 import type { CmsUsers } from "../cms-users.server.ts";
 import { AuthError, cmsUnavailable } from "../errors.server.ts";
 import { schemaBody } from "../input.server.ts";
@@ -28,6 +29,11 @@ import { logger } from "../../logger.server.ts";
 /** What registration answers, whether the address was new (the account now exists) or already registered. */
 const REGISTER_MESSAGE =
   "Thank you. If this email address was not registered yet, your account is ready: sign in with it. If it was, sign in with your password, or reset it.";
+/** The same, when a new account must first confirm its address (users-permissions `email_confirmation`). */
+const REGISTER_CONFIRM_MESSAGE =
+  "Thank you. Check your inbox: if this email address was not registered yet, we have sent it a link to confirm it. If it was, sign in with your password, or reset it.";
+const RESEND_CONFIRMATION_MESSAGE =
+  "If an account with this address is waiting for its confirmation, we have sent it a new link.";
 const FORGOT_PASSWORD_MESSAGE = "If an account exists for this address, we have sent it a link to reset the password.";
 
 /**
@@ -58,9 +64,38 @@ export function cmsCredentials(cms: () => CmsUsers, revocations: SessionRevocati
       // time, and no session (a session only for new accounts would tell them apart).
       registerCms: createAuthEndpoint("/register-cms", schemaBody(registerSchema), async (ctx) => {
         const work = registerQuietly(cms(), ctx.body.email, ctx.body.password);
+        // The CMS's setting, not the answer for this address (a taken address gets no user back).
+        const emailConfirmation = cms()
+          .emailConfirmation()
+          .catch(() => false);
         await settleAfter(REGISTER_ANSWER_MS, work, () => undefined, "registration");
-        return ctx.json({ ok: true, message: REGISTER_MESSAGE });
+        const confirm = await emailConfirmation;
+        return ctx.json({
+          ok: true,
+          emailConfirmation: confirm,
+          message: confirm ? REGISTER_CONFIRM_MESSAGE : REGISTER_MESSAGE,
+        });
       }),
+
+      // The link of the confirmation mail leads to the site's /confirm-email, whose form posts the
+      // code here; the site asks the CMS. An unknown or used code: INVALID_CONFIRMATION.
+      confirmEmailCms: createAuthEndpoint("/confirm-email-cms", schemaBody(confirmEmailSchema), async (ctx) => {
+        if ((await cms().confirmEmail(ctx.body.code)) === "invalid") throw new AuthError("INVALID_CONFIRMATION");
+        return ctx.json({ ok: true });
+      }),
+
+      // No enumeration: the same answer, at once, whether the address is unknown, waiting for its
+      // confirmation (a mail is sent), already confirmed or blocked.
+      resendConfirmationCms: createAuthEndpoint(
+        "/resend-confirmation-cms",
+        schemaBody(resendConfirmationSchema),
+        async (ctx) => {
+          const users = cms();
+          const { email } = ctx.body;
+          inBackground(() => users.sendEmailConfirmation(email), "send-email-confirmation");
+          return ctx.json({ ok: true, message: RESEND_CONFIRMATION_MESSAGE });
+        },
+      ),
 
       // No enumeration: Strapi writes a code and sends a mail only for a known address, so
       // the answer does not wait for it.

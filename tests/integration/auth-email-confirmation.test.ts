@@ -1,0 +1,187 @@
+import getPort from "get-port";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { StrapiAdmin } from "../support/strapi-admin.ts";
+import { mailHeader, mailText, startFakeSmtp, type FakeSmtp, type SmtpMessage } from "../support/smtp-server.ts";
+import { strapiSite } from "../support/strapi-site.ts";
+
+/**
+ * Email confirmation (issue 15.1) and the CMS's account mails (15.7), with the real Strapi, the
+ * production site and a real SMTP server: CMS_EMAIL_CONFIRMATION=true; the mail comes from the
+ * site's name and host and links to the site's /confirm-email, whose POST confirms; sign-in before
+ * that says so; a used link is refused; a new link is asked for without telling whether the address
+ * exists. The settings an admin changes survive a restart unless a variable sets them; two OAuth
+ * syncs for one new email at once make one user.
+ */
+
+const TIMEOUT = 240_000;
+const SYNC_SECRET = "a-test-oauth-sync-secret-of-at-least-32-chars";
+let smtp: FakeSmtp;
+
+beforeAll(async () => {
+  smtp = await startFakeSmtp(await getPort());
+});
+afterAll(() => smtp?.stop());
+
+const site = strapiSite("auth-email-confirmation", {
+  cmsEnv: () => ({
+    SMTP_HOST: "127.0.0.1",
+    SMTP_PORT: String(smtp.port),
+    CMS_EMAIL_CONFIRMATION: "true",
+    SITE_NAME: "Acme Test",
+    CMS_OAUTH_SYNC_SECRET: SYNC_SECRET,
+  }),
+  appEnv: { AUTH_RATE_LIMIT_MAX: "1000" },
+});
+
+async function formPost(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  const response = await fetch(`${site.app.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: site.app.url, ...headers },
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+  });
+  return { status: response.status, html: await response.text() };
+}
+
+async function signIn(email: string, password: string) {
+  const response = await fetch(`${site.app.url}/api/auth/sign-in-cms`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: site.app.url },
+    body: JSON.stringify({ email, password }),
+  });
+  return { status: response.status, body: (await response.json()) as { code?: string; message?: string } };
+}
+
+/** The newest message to `email`, waiting for it. */
+async function mailTo(email: string, after: number): Promise<SmtpMessage> {
+  await expect
+    .poll(() => smtp.messages.slice(after).filter((m) => m.to.includes(email)).length, { timeout: 15_000 })
+    .toBeGreaterThan(0);
+  return smtp.messages.slice(after).findLast((m) => m.to.includes(email))!;
+}
+
+const linkIn = (message: SmtpMessage) =>
+  /https?:\/\/[^\s"'<>]+\/confirm-email\?confirmation=[0-9a-f]+/.exec(mailText(message))?.[0];
+
+describe("email confirmation (real Strapi, SMTP)", () => {
+  const email = "confirm-me@example.com";
+  const password = "Confirm-passw0rd!";
+
+  it("register → 'check your inbox' → mail from the site's name with a link to the site → confirm → sign in", async () => {
+    const before = smtp.messages.length;
+    const registered = await formPost("/register", { email, password, passwordConfirmation: password });
+    expect(registered.status).toBe(200);
+    expect(registered.html).toMatch(/Check your inbox/);
+
+    const mail = await mailTo(email, before);
+    const host = new URL(site.app.url).hostname;
+    expect(mailHeader(mail, "From")).toMatch(new RegExp(`^"?Acme Test"? <no-reply@${host.replace(/\./g, "\\.")}>$`));
+    const link = linkIn(mail);
+    expect(link).toMatch(new RegExp(`^${site.app.url}/confirm-email\\?confirmation=[0-9a-f]{40}$`));
+    expect(mailText(mail)).not.toContain(site.cms.url);
+
+    // Before confirming: sign-in says so (the password is right).
+    const early = await signIn(email, password);
+    expect(early.status).toBe(403);
+    expect(early.body.code).toBe("EMAIL_NOT_CONFIRMED");
+
+    // Opening the link changes nothing (a mail scanner may open it): it shows a button.
+    const page = await fetch(link!);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Confirm my email address");
+    expect((await signIn(email, password)).status).toBe(403);
+
+    const code = new URL(link!).searchParams.get("confirmation")!;
+    // A cross-site POST is refused and confirms nothing: a foreign Origin by React Router itself (400),
+    // a cross-site Sec-Fetch-Site by the site's origin guard (403).
+    const foreign = { intent: "confirm", code };
+    expect((await formPost("/confirm-email", foreign, { origin: "https://evil.example" })).status).toBe(400);
+    const crossSite = await formPost("/confirm-email", foreign, { "sec-fetch-site": "cross-site" });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.html).toContain("This form can only be sent from this site.");
+    expect((await signIn(email, password)).status).toBe(403);
+
+    const confirmed = await formPost("/confirm-email", { intent: "confirm", code });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.html).toContain("your email address is confirmed");
+    expect((await signIn(email, password)).status).toBe(200);
+
+    // The link works once.
+    const again = await formPost("/confirm-email", { intent: "confirm", code });
+    expect(again.status).toBe(400);
+    expect(again.html).toContain("This confirmation link is invalid or was already used");
+  }, 60_000);
+
+  it("a new link: the same answer for an unknown, a confirmed and a waiting address; a mail only for the last", async () => {
+    const waiting = "waiting@example.com";
+    expect((await formPost("/register", { email: waiting, password, passwordConfirmation: password })).status).toBe(
+      200,
+    );
+    await mailTo(waiting, 0);
+    const before = smtp.messages.length;
+    const answers = await Promise.all(
+      ["nobody@example.com", email, waiting].map((address) =>
+        formPost("/confirm-email", { intent: "resend", email: address }),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.html.replace(/[a-z-]+@example\.com/g, "")).toBe(
+        answers[0]!.html.replace(/[a-z-]+@example\.com/g, ""),
+      );
+    }
+    const mail = await mailTo(waiting, before);
+    expect(linkIn(mail)).toMatch(/\/confirm-email\?confirmation=[0-9a-f]{40}$/);
+    expect(smtp.messages.slice(before).every((m) => m.to.includes(waiting))).toBe(true);
+  }, 60_000);
+
+  it("the reset mail too comes from the site's name and links to the site", async () => {
+    const before = smtp.messages.length;
+    expect((await formPost("/forgot-password", { email })).status).toBe(200);
+    const mail = await mailTo(email, before);
+    expect(mailHeader(mail, "From")).toMatch(/^"?Acme Test"? <no-reply@127\.0\.0\.1>$/);
+    expect(mailText(mail)).toMatch(new RegExp(`${site.app.url}/reset-password\\?code=[0-9a-f]+`));
+  }, 60_000);
+
+  it("two OAuth syncs for one new email at the same moment make one CMS user", async () => {
+    const sync = (provider: string, subject: string) =>
+      fetch(`${site.cms.url}/api/oauth-sync`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${SYNC_SECRET}` },
+        body: JSON.stringify({ provider, subject, email: "twice@example.com", emailVerified: true }),
+      }).then((r) => r.status);
+    const statuses = await Promise.all([sync("github", "1001"), sync("google", "g-1001"), sync("oidc", "o-1001")]);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    const admin = await StrapiAdmin.login(site.cms.url);
+    const users = (await admin.call(
+      "GET",
+      "/content-manager/collection-types/plugin::users-permissions.user?filters[email][$eq]=twice@example.com",
+    )) as { results: unknown[] };
+    expect(users.results).toHaveLength(1);
+  }, 60_000);
+
+  it(
+    "a restart keeps an admin's change; what CMS_EMAIL_CONFIRMATION sets comes back",
+    async () => {
+      const admin = await StrapiAdmin.login(site.cms.url);
+      const { settings } = (await admin.call("GET", "/users-permissions/advanced")) as {
+        settings: Record<string, unknown>;
+      };
+      await admin.call("PUT", "/users-permissions/advanced", {
+        ...settings,
+        allow_register: false,
+        email_confirmation: false,
+      });
+      await site.restartCms();
+      const fresh = await StrapiAdmin.login(site.cms.url);
+      const after = ((await fresh.call("GET", "/users-permissions/advanced")) as { settings: Record<string, unknown> })
+        .settings;
+      expect(after.allow_register).toBe(false);
+      expect(after.email_confirmation).toBe(true);
+      expect(after.email_reset_password).toBe(`${site.app.url}/reset-password`);
+    },
+    TIMEOUT,
+  );
+});
