@@ -1,14 +1,15 @@
 import { useFetchClient, useNotification, useRBAC } from "@strapi/strapi/admin";
 
 /**
- * Two document actions in the Content Manager's edit view of page, navbar and footer, shown only
- * when the admin URL has ?showRevalidateCache=true, each calling a CMS endpoint with the admin's
- * own token (useFetchClient attaches it) and showing the result as a notification:
+ * Two document actions in the Content Manager's edit view of page, navbar, footer and error
+ * page, shown only when the admin URL has ?showRevalidateCache=true, each calling a CMS endpoint
+ * with the admin's own token (useFetchClient attaches it) and showing the result as a
+ * notification:
  * - "Revalidate cache": POST /api/revalidate-cache (the site's own cache); a page sends its
- *   fullPath and locale, navbar and footer their tag.
+ *   fullPath and locale, the others their type's tag.
  * - "Purge CDN": POST /api/cdn-purge (the CDN in front of the site, now); a page sends its
- *   document's tag (every locale of it: the pages carry it in Surrogate-Key / Cache-Tag), navbar
- *   and footer their type's tag (every page shows them).
+ *   document's tag (every locale of it: the pages carry it in Surrogate-Key / Cache-Tag), navbar,
+ *   footer and error page their type's tag (every page, or every error page, shows them).
  * Each is hidden for admins whose role lacks its permission (api::site-cache.revalidate or
  * api::site-cache.purge-cdn, registered by src/revalidation/admin-permission.js; the endpoints
  * refuse them with 403 anyway), and disabled while that is being checked.
@@ -17,6 +18,7 @@ const MODELS = {
   "api::page.page": "path",
   "api::navbar.navbar": "tag",
   "api::footer.footer": "tag",
+  "api::error-page.error-page": "tag",
 };
 
 // Module-level: useRBAC re-checks whenever these arrays change.
