@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { fakeFetch, silentAnswer, strapiError, type FakeRequest } from "../../../tests/support/fake-fetch.ts";
 import { createCmsUsers } from "./cms-users.server.ts";
@@ -141,5 +141,64 @@ describe("CMS users: ending sessions in the CMS (account-sessions)", () => {
   it("no answer or a 5xx throws: the caller cannot know the sessions ended", async () => {
     const { users } = cmsUsers(() => strapiError(503, "Service Unavailable"));
     expect(await codeOf(users.endSessions("jwt", "all"))).toBe("CMS_UNAVAILABLE");
+  });
+});
+
+describe("CMS users: email confirmation", () => {
+  it("confirmEmail: Strapi's redirect is success (not followed), its 400 an invalid code", async () => {
+    const { users, requests } = cmsUsers(({ url }) =>
+      url.includes("confirmation=good")
+        ? new Response(null, { status: 302, headers: { location: "https://site.example/confirm-email" } })
+        : strapiError(400, "Invalid token"),
+    );
+    expect(await users.confirmEmail("good")).toBe("confirmed");
+    expect(await users.confirmEmail("used")).toBe("invalid");
+    expect(requests.map((request) => [request.method, request.url])).toEqual([
+      ["GET", "https://cms.example/api/auth/email-confirmation?confirmation=good"],
+      ["GET", "https://cms.example/api/auth/email-confirmation?confirmation=used"],
+    ]);
+    expect(await codeOf(cmsUsers(() => new Response("", { status: 500 })).users.confirmEmail("x"))).toBe(
+      "CMS_UNAVAILABLE",
+    );
+  });
+
+  it("sendEmailConfirmation: 'Already confirmed' and 'User blocked' are swallowed (no enumeration)", async () => {
+    for (const message of ["Already confirmed", "User blocked"]) {
+      const { users, requests } = cmsUsers(() => strapiError(400, message));
+      await users.sendEmailConfirmation("ann@example.com");
+      expect(requests[0]).toMatchObject({
+        url: "https://cms.example/api/auth/send-email-confirmation",
+        method: "POST",
+        body: { email: "ann@example.com" },
+      });
+    }
+  });
+
+  it("register with confirmation on: the user without a JWT", async () => {
+    const { users } = cmsUsers(() => Response.json({ user: { ...user, confirmed: false } }));
+    expect(await users.register("ann@example.com", "password-1")).toEqual({
+      user: { ...user, provider: "local", confirmed: false, blocked: false },
+    });
+  });
+
+  it("emailConfirmation: read from GET /api/account-settings, kept for 30 s, the last answer when the CMS is down", async () => {
+    let down = false;
+    const { users, requests } = cmsUsers(() =>
+      down ? new Response("", { status: 503 }) : Response.json({ emailConfirmation: true }),
+    );
+    expect(await users.emailConfirmation()).toBe(true);
+    expect(await users.emailConfirmation()).toBe(true);
+    expect(requests.map((request) => request.url)).toEqual(["https://cms.example/api/account-settings"]);
+    down = true;
+    vi.useFakeTimers({ now: Date.now() + 31_000, toFake: ["Date"] });
+    try {
+      expect(await users.emailConfirmation()).toBe(true);
+      expect(requests).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await codeOf(cmsUsers(() => new Response("", { status: 503 })).users.emailConfirmation())).toBe(
+      "CMS_UNAVAILABLE",
+    );
   });
 });
