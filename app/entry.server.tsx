@@ -4,8 +4,11 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
+
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+
+import { logger } from "./lib/logger.server.ts";
 
 export const streamTimeout = 5_000;
 
@@ -38,7 +41,7 @@ export default function handleRequest(
       onError(error: unknown) {
         responseStatusCode = 500;
         // Errors after the shell are logged here; earlier ones are handled by onShellError.
-        if (shellRendered) console.error(error);
+        if (shellRendered) logger().error({ err: error }, "[render] the page failed after its shell was sent");
       },
     });
 

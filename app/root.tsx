@@ -15,6 +15,7 @@ import { findFooter, findNavbar, type Navigation } from "./lib/cms/content.serve
 import { CmsError } from "./lib/cms/errors.server.ts";
 import { localizedPath, parseLocalePath } from "./lib/locale-path.ts";
 import { localeConfigOf } from "./lib/locales.server.ts";
+import { logger } from "./lib/logger.server.ts";
 import { cmsContext, configContext, markDynamic, visitorContext } from "./lib/request-context.server.ts";
 import stylesheet from "./styles.css?url";
 
@@ -32,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (!(error instanceof CmsError)) throw error;
     // The page itself may not need the CMS (account, sign-in): show it without the CMS's
     // navbar and footer rather than fail it, and never cache a page rendered this way.
-    console.error(`[cms] navbar/footer unavailable: ${error.message}`);
+    logger().error(`[cms] navbar/footer unavailable: ${error.message}`);
     markDynamic(context);
   }
   return {

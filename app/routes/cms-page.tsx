@@ -12,6 +12,7 @@ import { withCmsErrors } from "../lib/cms/http-errors.server.ts";
 import { withBodyMedia } from "../lib/cms/media.ts";
 import { localePrefixedPath, parseLocalePath } from "../lib/locale-path.ts";
 import { localeConfigOf } from "../lib/locales.server.ts";
+import { logger } from "../lib/logger.server.ts";
 import { safeRedirectTarget } from "../lib/redirect-target.ts";
 import { isPreviewRequest, PREVIEW_NO_STORE } from "../lib/preview/preview-cookie.server.ts";
 import { cmsContext, configContext, markDynamic } from "../lib/request-context.server.ts";
@@ -66,7 +67,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
       const entry = await findRedirect(cms, localePrefixedPath(target.fullPath, target.locale));
       const destination = entry && safeRedirectTarget(entry.destination);
-      if (entry && !destination) console.error(`[cms] redirect ${entry.source} has an unusable destination`);
+      if (entry && !destination) logger().error(`[cms] redirect ${entry.source} has an unusable destination`);
       if (destination) throw redirect(destination, entry.permanent ? 308 : 307);
 
       throw await notFound(target.locale);

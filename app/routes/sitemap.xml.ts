@@ -3,6 +3,7 @@ import { CMS_REVALIDATE, cmsTag } from "../lib/cms/client.server.ts";
 import { CONTENT_TYPES, listPublishedPages, type PageRef } from "../lib/cms/content.server.ts";
 import { CmsError } from "../lib/cms/errors.server.ts";
 import { localeConfigOf } from "../lib/locales.server.ts";
+import { logger } from "../lib/logger.server.ts";
 import { cmsContext, configContext } from "../lib/request-context.server.ts";
 import { sitemapStream } from "../lib/seo/sitemap.ts";
 
@@ -39,19 +40,19 @@ export async function loader({ context }: Route.LoaderArgs) {
     for await (const page of listing) pages.push(page);
   } catch (error) {
     if (!(error instanceof CmsError)) throw error;
-    console.error(`[sitemap] not built: ${error.message}`);
+    logger().error(`[sitemap] not built: ${error.message}`);
     return unavailable();
   }
   if (pages.length === 0) {
     // Far likelier a CMS or permission problem than a site with nothing published.
-    console.error("[sitemap] not built: the CMS lists no published page");
+    logger().error("[sitemap] not built: the CMS lists no published page");
     return unavailable();
   }
   const config = context.get(configContext);
   const origin = new URL(config.APP_PUBLIC_URL).origin;
   const body = sitemapStream(pages, origin, localeConfigOf(config), {
     onOverflow: (leftOut) =>
-      console.error(
+      logger().error(
         `[sitemap] ${leftOut} pages left out: a sitemap lists at most 50,000 URLs (a sitemap index is needed)`,
       ),
   });

@@ -4,6 +4,7 @@ import { fakeFetch, strapiError } from "../../../tests/support/fake-fetch.ts";
 import { syncOAuthUserWithCms, type OAuthIdentity } from "./cms-oauth-sync.server.ts";
 import { AuthError } from "./errors.server.ts";
 import type { AuthErrorCode } from "./error-codes.ts";
+import { logger } from "../logger.server.ts";
 
 // The OAuth sync call against a fake fetch: the request, and each answer of the CMS's table
 // (docs/cms-contract.md, "OAuth sync route") as the code the visitor gets.
@@ -71,7 +72,7 @@ describe("OAuth sync", () => {
   });
 
   it.each([401, 503])("a %i (the secret) is logged for the operator and answered CMS_UNAVAILABLE", async (status) => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const log = vi.spyOn(logger(), "error").mockImplementation(() => undefined);
     expect(await codeOf(sync(() => strapiError(status, "x")).result)).toBe("CMS_UNAVAILABLE");
     expect(log).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`\\(${status}\\): check CMS_OAUTH_SYNC_SECRET`)));
   });

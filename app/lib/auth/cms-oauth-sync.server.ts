@@ -2,6 +2,7 @@ import * as z from "zod";
 
 import { CmsError } from "../cms/errors.server.ts";
 import { createCmsHttp } from "../cms/http.server.ts";
+import { logger } from "../logger.server.ts";
 import { cmsUserSchema, type CmsAuth } from "./cms-users.server.ts";
 import { AuthError, cmsUnavailable } from "./errors.server.ts";
 
@@ -51,7 +52,7 @@ export async function syncOAuthUserWithCms(
     if (status === 403) throw new AuthError("BLOCKED");
     if (status === 404 && identity.refresh) throw new AuthError("OAUTH_LINK_GONE");
     if (status === 401 || status === 503) {
-      console.error(`[auth] the CMS refused the OAuth sync (${status}): check CMS_OAUTH_SYNC_SECRET on both sides`);
+      logger().error(`[auth] the CMS refused the OAuth sync (${status}): check CMS_OAUTH_SYNC_SECRET on both sides`);
     }
     throw cmsUnavailable(error);
   }

@@ -5,6 +5,7 @@ import type { CmsCallRecord, CmsClient, CmsFetchOptions } from "./client.server.
 import { ERROR_PAGE_UID, loadErrorText } from "./error-page.server.ts";
 import { FALLBACK_ERROR_TEXT } from "./error-page.ts";
 import { CmsError } from "./errors.server.ts";
+import { logger } from "../logger.server.ts";
 import { cmsContext, renderFlagsContext } from "../request-context.server.ts";
 
 /** A request context whose CMS client answers /api/error-page with `answer` (or throws it). */
@@ -51,7 +52,7 @@ describe("loadErrorText", () => {
   });
 
   it("the CMS down or answering nonsense: the built-in words, logged, and the render is not cached", async () => {
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(logger(), "error").mockImplementation(() => {});
     for (const failure of [
       new CmsError("unavailable", "down"),
       new CmsError("bad-response", "nonsense"),

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 
 import type { ErrorText } from "./error-page.ts";
+import { logger } from "../logger.server.ts";
 import { CmsError, publicCmsErrorMessage } from "./errors.server.ts";
 
 export interface ErrorPayload {
@@ -23,7 +24,7 @@ export async function withCmsErrors<T>(
     return await work();
   } catch (error) {
     if (!(error instanceof CmsError)) throw error;
-    console.error(`[cms] ${error.message}`, error.cause instanceof Error ? `(${error.cause.message})` : "");
+    logger().error(`[cms] ${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}`);
     const text = (await errorText?.(error)) ?? null;
     throw data<ErrorPayload>(text ?? { message: publicCmsErrorMessage(error) }, { status: error.status });
   }

@@ -1,5 +1,6 @@
 import { CmsError } from "./errors.server.ts";
 import { createCmsHttp } from "./http.server.ts";
+import { logger } from "../logger.server.ts";
 
 /**
  * `GET /uploads/*`: the CMS's uploaded files, streamed through the site (app/routes/uploads.$.ts).
@@ -76,7 +77,7 @@ function plain(status: number, message: string, headers: Record<string, string> 
 
 /** Answers one GET or HEAD request for an uploaded file. */
 export async function proxyUpload(request: Request, config: MediaProxyConfig): Promise<Response> {
-  const log = config.log ?? ((line: string) => console.error(line));
+  const log = config.log ?? ((line: string) => logger().error(line));
   if (request.method !== "GET" && request.method !== "HEAD") {
     return plain(405, "Uploaded files can only be read (GET or HEAD).", { allow: "GET, HEAD" });
   }
