@@ -20,6 +20,8 @@ export interface CmsMail {
   file: string;
   /** The first `http(s)://…/reset-password?code=…` link in the text (or html), if any. */
   resetLink?: string;
+  /** The first `http(s)://…/confirm-email?confirmation=…` link (the email-confirmation mail), if any. */
+  confirmLink?: string;
 }
 
 export interface WaitForMailOptions {
@@ -30,6 +32,7 @@ export interface WaitForMailOptions {
 }
 
 const RESET_LINK_RE = /https?:\/\/[^\s"'<>]+\/reset-password\?code=[A-Za-z0-9]+/;
+const CONFIRM_LINK_RE = /https?:\/\/[^\s"'<>]+\/confirm-email\?confirmation=[A-Za-z0-9]+/;
 
 /** The reset-password link in a message body, if there is one. */
 export function extractResetLink(body: string): string | undefined {
@@ -48,9 +51,10 @@ export async function readMails(dir: string): Promise<CmsMail[]> {
   const mails: CmsMail[] = [];
   for (const name of names.filter((n) => n.endsWith(".json") && !n.startsWith(".")).sort()) {
     const file = path.join(dir, name);
-    const message = JSON.parse(await readFile(file, "utf8")) as Omit<CmsMail, "file" | "resetLink">;
+    const message = JSON.parse(await readFile(file, "utf8")) as Omit<CmsMail, "file" | "resetLink" | "confirmLink">;
     const resetLink = extractResetLink(message.text ?? "") ?? extractResetLink(message.html ?? "");
-    mails.push({ ...message, file, ...(resetLink ? { resetLink } : {}) });
+    const confirmLink = CONFIRM_LINK_RE.exec(`${message.text ?? ""} ${message.html ?? ""}`)?.[0];
+    mails.push({ ...message, file, ...(resetLink ? { resetLink } : {}), ...(confirmLink ? { confirmLink } : {}) });
   }
   return mails;
 }

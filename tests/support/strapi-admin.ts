@@ -97,6 +97,11 @@ export class StrapiAdmin {
     await this.call("PUT", await this.userPath(email), { blocked });
   }
 
+  /** Marks an end user's email as (not) confirmed, as an administrator does in the admin panel. */
+  async setUserConfirmed(email: string, confirmed: boolean): Promise<void> {
+    await this.call("PUT", await this.userPath(email), { confirmed });
+  }
+
   /** Deletes the end user, as an administrator does in the admin panel. */
   async deleteUser(email: string): Promise<void> {
     await this.call("DELETE", await this.userPath(email));
