@@ -3,6 +3,8 @@ import type { Redis } from "ioredis";
 
 import { bearerMatches } from "../app/lib/bearer-secret.server.ts";
 import { cdnProviderOf, handleCdnPurge } from "../app/lib/cdn/purge.server.ts";
+import { CmsError } from "../app/lib/cms/errors.server.ts";
+import { createCmsHttp } from "../app/lib/cms/http.server.ts";
 import type { Env } from "../app/lib/env.server.ts";
 import { localeConfigOf } from "../app/lib/locales.server.ts";
 import { logger, type Logger } from "../app/lib/logger.server.ts";
@@ -63,17 +65,17 @@ export function operationalRoutes(options: OperationalOptions) {
   let running: Promise<Readiness> | undefined;
   const previous = new Map<string, string>();
 
+  // The one CMS HTTP helper (timeout, error mapping), answers read raw: any non-2xx is "down".
+  const cms = createCmsHttp({ baseUrl: config.CMS_URL, timeoutMs });
+
   async function checkCms(): Promise<Check> {
     try {
-      const response = await fetch(`${config.CMS_URL}/_health`, {
-        signal: AbortSignal.timeout(timeoutMs),
-        redirect: "manual",
-      });
-      await response.arrayBuffer();
+      const response = await cms.send({ path: "/_health", redirect: "manual", headers: {} });
+      await response.body?.cancel();
       return response.ok ? { status: "up" } : { status: "down", reason: `answered ${response.status}` };
     } catch (error) {
-      const timedOut = error instanceof Error && error.name === "TimeoutError";
-      return { status: "down", reason: timedOut ? `no answer within ${timeoutMs} ms` : "unreachable" };
+      if (!(error instanceof CmsError)) throw error;
+      return { status: "down", reason: error.timedOut ? `no answer within ${timeoutMs} ms` : "unreachable" };
     }
   }
 
@@ -86,7 +88,8 @@ export function operationalRoutes(options: OperationalOptions) {
       await redis.ping();
       return { status: "up" };
     } catch {
-      return { status: "down", reason: `no answer to PING within ${timeoutMs} ms` };
+      // The shared connection's own command timeout (app/lib/redis.server.ts) bounds the PING.
+      return { status: "down", reason: "no answer to PING" };
     }
   }
 
