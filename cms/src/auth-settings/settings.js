@@ -61,7 +61,7 @@ function defaultSender(siteName, clientUrl) {
 }
 
 /**
- * What to store. The settings fall in two groups (docs/decisions/0018-account-lifecycle.md):
+ * What to store. The settings fall in two groups (docs/decisions/0020-account-lifecycle.md):
  * - set by an explicit environment variable (CLIENT_URL: the reset and confirmation links;
  *   EMAIL_FROM: both templates' sender; CMS_EMAIL_CONFIRMATION: whether email must be
  *   confirmed): applied on every start, the deployment owns them;

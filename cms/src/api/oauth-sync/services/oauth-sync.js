@@ -15,7 +15,7 @@ module.exports = ({ strapi }) => {
   // would both find no user and both create one: users-permissions has no unique index on
   // email. The syncs of one email therefore run one after the other in this process, so the
   // second finds the first's user (and links or refuses as decideSync says). One CMS process
-  // is the supported deployment (docs/decisions/0018-account-lifecycle.md); the
+  // is the supported deployment (docs/decisions/0020-account-lifecycle.md); the
   // (provider, subject) unique index still guards the same provider account across processes.
   const byEmail = createKeyedLock();
 
