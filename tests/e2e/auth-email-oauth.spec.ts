@@ -94,7 +94,7 @@ test("signing in with an OpenID Connect provider creates the CMS user, and reuse
   expect(firstId.email).toBe(`${login}@example.com`);
   expect(firstId.provider).toBe("local-oidc");
 
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
   await signInWithOidc(page, login);
   await expect(page).toHaveURL(/\/account$/);
@@ -162,7 +162,7 @@ test("a copy of an OpenID session's cookies, replayed after sign-out, cannot be 
   await signInWithOidc(page, login);
   await expect(page).toHaveURL(/\/account$/);
   const copy = await page.context().cookies();
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
 
   const attacker = await withCookies(playwright, copy);

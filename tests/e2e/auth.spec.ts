@@ -24,7 +24,7 @@ test("a visitor registers, is asked to sign in, signs in, signs out and signs in
     await expect(page.getByTestId("signed-in-as")).toHaveText(email);
   }
 
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto("/account");
   await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Faccount$/);
@@ -106,7 +106,7 @@ test("after a password change the old one fails, the new one works, a copied ses
   await expect(thiefPage).toHaveURL(/\/sign-in\?redirectTo=%2Faccount$/);
   await thief.close();
 
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
   await signIn(page, email, "Old-password-1");
   await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
