@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { waitForMail } from "../support/cms-mail.ts";
+import { siteSession } from "../support/site-session.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { strapiSite } from "../support/strapi-site.ts";
 
@@ -41,16 +42,8 @@ async function postCms(apiPath: string, body: unknown, headers: Record<string, s
   return { status: response.status, body: (await response.json()) as Json };
 }
 
-/** The Cookie header a browser sends after these Set-Cookie headers. */
-function cookieOf(response: Response): string {
-  const cookie = response.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0] ?? "")
-    .filter((pair) => !pair.endsWith("="))
-    .join("; ");
-  expect(cookie).toContain("session_token=");
-  return cookie;
-}
+/** The Cookie header a browser sends after these Set-Cookie headers (the last of each name wins). */
+const cookieOf = (response: Response) => siteSession(() => site.app.url).cookieOf(response);
 
 async function signIn(email: string, password: string): Promise<string> {
   const response = await postSite("/api/auth/sign-in-cms", { email, password });
