@@ -12,7 +12,7 @@ import { cmsSession, sessionRevocation } from "./plugins/cms-session.server.ts";
 import { startMemoryRowSweeper } from "./memory-rows.server.ts";
 import { betterAuthProviders } from "./providers.ts";
 import { LocalRevocations, RedisRevocations } from "./revocations.server.ts";
-import { createRateLimiter, type RateLimiter } from "./rate-limit.server.ts";
+import { createAccountLockout, createRateLimiter, type RateLimiter } from "./rate-limit.server.ts";
 import { CLIENT_IP_HEADER } from "./request-guards.server.ts";
 import { SESSION_USER_FIELDS } from "./session-user.ts";
 
@@ -52,7 +52,7 @@ function createAuth(env: Env, redis: Redis | undefined) {
     },
     telemetry: { enabled: false },
     plugins: [
-      cmsCredentials(() => cmsUsers, revocations),
+      cmsCredentials(() => cmsUsers, revocations, createAccountLockout({ redis })),
       cmsSession(() => cmsUsers, revocations),
       sessionRevocation(() => cmsUsers, revocations),
       cmsOAuth({

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { createRateLimiter } from "./rate-limit.server.ts";
+import { createAccountLockout, createRateLimiter } from "./rate-limit.server.ts";
 
 describe("the auth rate limiter (in memory)", () => {
   beforeEach(() => vi.useFakeTimers());
@@ -29,5 +29,50 @@ describe("the auth rate limiter (in memory)", () => {
     expect(limiter.localKeys()).toBe(0);
     await limiter.hit("10.1.0.0", "sign-in");
     expect(limiter.localKeys()).toBe(1);
+  });
+});
+
+describe("the per-account lockout (in memory)", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  const waitOf = async (promise: Promise<void>) =>
+    promise.then(
+      () => 0,
+      (error: { code: string; params: { retryAfterSeconds: number } }) => {
+        expect(error.code).toBe("RATE_LIMITED");
+        return error.params.retryAfterSeconds;
+      },
+    );
+
+  it("locks an address after five wrong passwords, for longer each time, and only that address", async () => {
+    const lockout = createAccountLockout({ failures: 5, baseBlockSeconds: 60, maxBlockSeconds: 200 });
+    const failFive = async (email: string) => {
+      for (let i = 0; i < 5; i++) await lockout.failed(email);
+    };
+    for (let i = 0; i < 4; i++) await lockout.failed("Ann@Example.com");
+    expect(await waitOf(lockout.check("ann@example.com"))).toBe(0);
+    await lockout.failed("ann@example.com");
+    expect(await waitOf(lockout.check("ANN@example.com"))).toBe(60);
+    expect(await waitOf(lockout.check("bob@example.com"))).toBe(0);
+
+    await vi.advanceTimersByTimeAsync(60_001);
+    expect(await waitOf(lockout.check("ann@example.com"))).toBe(0);
+    await failFive("ann@example.com");
+    expect(await waitOf(lockout.check("ann@example.com"))).toBe(120);
+    await vi.advanceTimersByTimeAsync(120_001);
+    await failFive("ann@example.com");
+    expect(await waitOf(lockout.check("ann@example.com"))).toBe(200); // capped
+  });
+
+  it("a correct password clears the count and the backoff", async () => {
+    const lockout = createAccountLockout({ failures: 3, baseBlockSeconds: 10 });
+    for (let i = 0; i < 3; i++) await lockout.failed("ann@example.com");
+    await vi.advanceTimersByTimeAsync(10_001);
+    await lockout.succeeded("ann@example.com");
+    for (let i = 0; i < 2; i++) await lockout.failed("ann@example.com");
+    expect(await waitOf(lockout.check("ann@example.com"))).toBe(0);
+    await lockout.failed("ann@example.com");
+    expect(await waitOf(lockout.check("ann@example.com"))).toBe(10);
   });
 });

@@ -5,6 +5,7 @@ import { confirmEmailSchema, resendConfirmationSchema } from "../confirm-email-s
 import type { CmsUsers } from "../cms-users.server.ts";
 import { AuthError, cmsUnavailable } from "../errors.server.ts";
 import { schemaBody } from "../input.server.ts";
+import type { AccountLockout } from "../rate-limit.server.ts";
 import type { SessionRevocations } from "../revocations.server.ts";
 import { inBackground, REGISTER_ANSWER_MS, settleAfter } from "../same-answer.server.ts";
 import {
@@ -50,12 +51,21 @@ async function registerQuietly(users: CmsUsers, email: string, password: string)
   }
 }
 
-export function cmsCredentials(cms: () => CmsUsers, revocations: SessionRevocations) {
+export function cmsCredentials(cms: () => CmsUsers, revocations: SessionRevocations, lockout?: AccountLockout) {
   return {
     id: "cms-credentials",
     endpoints: {
       signInCms: createAuthEndpoint("/sign-in-cms", schemaBody(signInSchema), async (ctx) => {
-        const result = await cms().signIn(ctx.body.email, ctx.body.password);
+        // Per address, beside the per-IP budget: a locked address is refused before the CMS is asked.
+        const { email } = ctx.body;
+        await lockout?.check(email);
+        const result = await cms()
+          .signIn(email, ctx.body.password)
+          .catch(async (error: unknown) => {
+            if (error instanceof AuthError && error.code === "INVALID_CREDENTIALS") await lockout?.failed(email);
+            throw error;
+          });
+        await lockout?.succeeded(email);
         const user = await startCmsSession(ctx, result, "credentials", undefined, ctx.body.rememberMe);
         return ctx.json({ user: toPublicUser(user) });
       }),
