@@ -164,6 +164,37 @@ describe("auth endpoints and sessions", () => {
     expect(page.headers.getSetCookie().join()).toMatch(/Max-Age=0/);
   });
 
+  it("a 200 from /users/me that says blocked: true signs out as a 401 does", async () => {
+    cms.users.set("eve@example.com", { id: 41, password: "Right-password-5", blocked: false });
+    const cookie = await signIn("eve@example.com", "Right-password-5");
+    cms.blockedMeIs200 = true;
+    try {
+      cms.users.get("eve@example.com")!.blocked = true;
+      const response = await fetch(`${app.url}/api/auth/get-session`, { headers: { cookie } });
+      expect(await response.json()).toBeNull();
+      expect(response.headers.getSetCookie().join()).toMatch(/better-auth\.session_token=; Max-Age=0/);
+    } finally {
+      cms.blockedMeIs200 = false;
+    }
+  });
+
+  it("sign out everywhere while the CMS cannot confirm: 503 with a message, and nothing is ended", async () => {
+    const cookie = await signIn("ann@example.com", "Right-password-1");
+    cms.meStatus = 500;
+    try {
+      const json = await postJson(app.url, "/api/auth/sign-out-everywhere-cms", {}, { cookie });
+      expect(json.status).toBe(503);
+      expect((await json.json()).code).toBe("CMS_UNAVAILABLE");
+      const form = await postForm(app.url, "/account", { intent: "sign-out-everywhere" }, { cookie });
+      expect(form.status).toBe(503);
+      expect(await form.text()).toContain("Accounts are unavailable right now.");
+    } finally {
+      cms.meStatus = null;
+    }
+    const session = await fetch(`${app.url}/api/auth/get-session`, { headers: { cookie } });
+    expect((await session.json())?.user?.email).toBe("ann@example.com");
+  });
+
   it("the CMS proxy attaches the session's JWT for allowlisted paths only", async () => {
     const cookie = await signIn("bob@example.com", "Right-password-2");
     const me = await fetch(`${app.url}/api/cms-proxy/users/me`, { headers: { cookie } });

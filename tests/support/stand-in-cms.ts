@@ -37,6 +37,8 @@ export class StandInCms {
   users = new Map<string, { id: number; password: string; blocked: boolean }>();
   /** How /api/users/me answers: as the user is, or a forced status (e.g. 500 while "down"). */
   meStatus: number | null = null;
+  /** Answer /api/users/me for a blocked user with 200 and `blocked: true` (Strapi answers 401). */
+  blockedMeIs200 = false;
   private server: Server | undefined;
 
   constructor(readonly port: number) {}
@@ -156,7 +158,7 @@ export class StandInCms {
     if (url.pathname === "/api/users/me") {
       if (this.meStatus) return fail(this.meStatus, "forced");
       const id = Number(/^Bearer stand-in-jwt-(\d+)$/.exec(req.headers.authorization ?? "")?.[1]);
-      const entry = [...this.users].find(([, user]) => user.id === id && !user.blocked);
+      const entry = [...this.users].find(([, user]) => user.id === id && (this.blockedMeIs200 || !user.blocked));
       return entry ? json(200, userJson(entry[0], entry[1])) : fail(401, "Missing or invalid credentials");
     }
     let raw = "";
