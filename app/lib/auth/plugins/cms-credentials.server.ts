@@ -32,7 +32,8 @@ const REGISTER_MESSAGE =
   "Thank you. If this email address was not registered yet, your account is ready: sign in with it. If it was, sign in with your password, or reset it.";
 /** The same, when a new account must first confirm its address (users-permissions `email_confirmation`). */
 const REGISTER_CONFIRM_MESSAGE =
-  "Thank you. Check your inbox: if this email address was not registered yet, we have sent it a link to confirm it. If it was, sign in with your password, or reset it.";
+  "Thank you. Check your inbox: if this email address was not registered yet, we have sent it a link to confirm " +
+  "it. If it was, sign in with your password, or reset it.";
 const RESEND_CONFIRMATION_MESSAGE =
   "If an account with this address is waiting for its confirmation, we have sent it a new link.";
 const FORGOT_PASSWORD_MESSAGE = "If an account exists for this address, we have sent it a link to reset the password.";
