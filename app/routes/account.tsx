@@ -7,7 +7,7 @@ import { getAuth } from "../lib/auth/auth.server.ts";
 import { redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
 import { parseInput } from "../lib/auth/input.server.ts";
 import { AUTH_PAGES, authPath } from "../lib/auth/paths.ts";
-import { updatePasswordSchema } from "../lib/auth/schemas.ts";
+import { changeUsernameSchema, updatePasswordSchema } from "../lib/auth/schemas.ts";
 import { requireSession } from "../lib/auth/session.server.ts";
 import { t } from "../lib/i18n/messages.ts";
 import { pageLocale } from "../lib/i18n/page-locale.server.ts";
@@ -20,27 +20,34 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = pageLocale(params, context);
   const { session, setCookies } = await requireSession(request, context);
   // The public user only: the CMS JWT never goes into loader data.
-  const passwordChanged = new URL(request.url).searchParams.get("changed") === "password";
+  const changed = new URL(request.url).searchParams.get("changed");
   return data(
-    { user: session.user, locale, passwordChanged },
+    { user: session.user, locale, passwordChanged: changed === "password", usernameChanged: changed === "username" },
     { headers: setCookies.map((cookie) => ["set-cookie", cookie] as [string, string]) },
   );
 }
 
 /** The account page's forms, told apart by their `intent` field. */
 const SIGN_OUT_EVERYWHERE = "sign-out-everywhere";
+const CHANGE_USERNAME = "change-username";
+
+/** The auth endpoint behind each of the page's forms. */
+function accountCall(request: Request, context: Route.ActionArgs["context"], fields: Record<string, string>) {
+  const auth = getAuth(context);
+  const headers = request.headers;
+  if (fields.intent === SIGN_OUT_EVERYWHERE) return auth.api.signOutEverywhereCms({ headers, returnHeaders: true });
+  if (fields.intent === CHANGE_USERNAME) {
+    const body = parseInput(changeUsernameSchema, fields);
+    return auth.api.changeUsernameCms({ body, headers, returnHeaders: true });
+  }
+  return auth.api.updatePasswordCms({ body: parseInput(updatePasswordSchema, fields), headers, returnHeaders: true });
+}
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const locale = pageLocale(params, context);
   await requireSession(request, context);
   const result = await runAuthForm<unknown>(request, context, AUTH_PAGES.account, (fields) =>
-    fields.intent === SIGN_OUT_EVERYWHERE
-      ? getAuth(context).api.signOutEverywhereCms({ headers: request.headers, returnHeaders: true })
-      : getAuth(context).api.updatePasswordCms({
-          body: parseInput(updatePasswordSchema, fields),
-          headers: request.headers,
-          returnHeaders: true,
-        }),
+    accountCall(request, context, fields),
   );
   if (!result.ok) return result.failure;
   const config = localeConfigOf(context.get(configContext));
@@ -48,15 +55,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (result.fields.intent === SIGN_OUT_EVERYWHERE) {
     return redirectWithCookies(authPath("signIn", locale, config), result.headers);
   }
+  if (result.fields.intent === CHANGE_USERNAME) {
+    return redirectWithCookies(`${authPath("account", locale, config)}?changed=username`, result.headers);
+  }
   // The password change issued a new session: redirect (post/redirect/get), so that this answer
   // carries only the new session's cookies, not also the old ones this page's loader repeats.
   return redirectWithCookies(`${authPath("account", locale, config)}?changed=password`, result.headers);
 }
 
-export default function Account({ loaderData: { user, locale, passwordChanged }, actionData }: Route.ComponentProps) {
+export default function Account({ loaderData, actionData }: Route.ComponentProps) {
+  const { user, locale, passwordChanged, usernameChanged } = loaderData;
   const failure = actionData && !actionData.ok ? actionData : undefined;
   const everywhereFailed = failure?.values?.intent === SIGN_OUT_EVERYWHERE ? failure : undefined;
-  const failed = everywhereFailed ? undefined : failure;
+  const usernameFailed = failure?.values?.intent === CHANGE_USERNAME ? failure : undefined;
+  const failed = everywhereFailed || usernameFailed ? undefined : failure;
   return (
     <section>
       <h1>{t(locale, "account.title")}</h1>
@@ -68,6 +80,27 @@ export default function Account({ loaderData: { user, locale, passwordChanged },
         <dt>{t(locale, "account.signedInWith")}</dt>
         <dd>{user.provider === "credentials" ? t(locale, "account.emailAndPassword") : user.provider}</dd>
       </dl>
+
+      <h2>{t(locale, "account.changeName")}</h2>
+      {usernameChanged && !failure && (
+        <p role="status" className="form-success">
+          {t(locale, "account.nameChanged")}
+        </p>
+      )}
+      <AuthForm
+        state={usernameFailed}
+        submitLabel={t(locale, "account.changeNameSubmit")}
+        pendingLabel={t(locale, "account.pending")}
+      >
+        <input type="hidden" name="intent" value={CHANGE_USERNAME} />
+        <Field
+          name="username"
+          label={t(locale, "field.name")}
+          autoComplete="username"
+          defaultValue={user.name}
+          state={usernameFailed}
+        />
+      </AuthForm>
 
       <h2>{t(locale, "account.changePassword")}</h2>
       {passwordChanged && !failure && (

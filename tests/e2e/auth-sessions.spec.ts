@@ -62,3 +62,22 @@ test("after a password change the page says so and this browser stays signed in"
   await page.goto("/account");
   await expect(page.getByTestId("account-email")).toHaveText(email);
 });
+
+test("the account page changes the name; a taken name is refused next to the field", async ({ page }, info) => {
+  const email = newEmail(info.project.name);
+  const other = newEmail(info.project.name);
+  await registerInCms(email, "Rename-me-1");
+  await registerInCms(other, "Rename-me-1");
+  await signIn(page, email, "Rename-me-1");
+  await expect(page.getByTestId("account-name")).toHaveText(email);
+
+  await page.getByLabel("Name", { exact: true }).fill(other.toUpperCase());
+  await page.getByRole("button", { name: "Change name" }).click();
+  await expect(page.getByText("Someone else has this name: choose another.")).toBeVisible();
+  await expect(page.getByTestId("account-name")).toHaveText(email);
+
+  await page.getByLabel("Name", { exact: true }).fill(`Renamed ${info.project.name} ${counter}`);
+  await page.getByRole("button", { name: "Change name" }).click();
+  await expect(page.getByRole("status")).toHaveText("Your name has been changed.");
+  await expect(page.getByTestId("account-name")).toHaveText(`Renamed ${info.project.name} ${counter}`);
+});

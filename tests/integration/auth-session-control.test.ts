@@ -189,3 +189,42 @@ describe("a sign-out survives a restart of the site without Redis", () => {
     TIMEOUT,
   );
 });
+
+describe("account self-service: change the name", () => {
+  it("the form changes the CMS username; the next read shows it; a taken name or bad input changes nothing", async () => {
+    await registerInCms("renamer@example.com");
+    await registerInCms("other-name@example.com");
+    const cookie = await client.signIn("renamer@example.com", PASSWORD);
+    const renamed = await client.postForm("/account", { intent: "change-username", username: "  Ren Amer " }, cookie);
+    expect(renamed.status, await renamed.clone().text()).toBe(303);
+    expect(renamed.headers.get("location")).toBe("/account?changed=username");
+    const page = await fetch(`${site.app.url}/account?changed=username`, { headers: { cookie } });
+    const html = await page.text();
+    expect(html).toContain("Your name has been changed.");
+    expect(html).toMatch(/data-testid="account-name"[^>]*>Ren Amer</);
+
+    // Taken (in any case), too short: refused with a message, the name stays.
+    const taken = await client.postForm(
+      "/account",
+      { intent: "change-username", username: "OTHER-NAME@example.com" },
+      cookie,
+    );
+    expect(taken.status).toBe(409);
+    expect(await taken.text()).toContain("Someone else has this name: choose another.");
+    const short = await client.postJson("/api/auth/change-username-cms", { username: "ab" }, cookie);
+    expect(short.status).toBe(400);
+    expect((await client.sessionOf(cookie))?.user).toMatchObject({ name: "Ren Amer" });
+  });
+
+  it("cross-site: refused (400 by React Router, 403 by the origin guard); signed out: 401", async () => {
+    const cookie = await client.signIn("renamer@example.com", PASSWORD);
+    const fields = { intent: "change-username", username: "Evil Name" };
+    expect((await client.postForm("/account", fields, cookie, { origin: "https://evil.example" })).status).toBe(400);
+    const referer = { origin: "", referer: "https://evil.example/page" };
+    expect((await client.postForm("/account", fields, cookie, referer)).status).toBe(403);
+    const json = await client.postJson("/api/auth/change-username-cms", { username: "Evil Name" }, cookie, referer);
+    expect(json.status).toBe(403);
+    expect((await client.postJson("/api/auth/change-username-cms", { username: "Evil Name" })).status).toBe(401);
+    expect((await client.sessionOf(cookie))?.user).toMatchObject({ name: "Ren Amer" });
+  });
+});

@@ -209,6 +209,25 @@ export function createCmsUsers(config: CmsUsersConfig) {
       }
     },
 
+    /** Changes the JWT's user's username (POST /api/account-sessions/username): the new one, as stored. */
+    async changeUsername(jwt: string, username: string): Promise<string> {
+      try {
+        const answer = await call(
+          z.object({ ok: z.literal(true), username: z.string() }),
+          "/account-sessions/username",
+          { username },
+          jwt,
+        );
+        return answer.username;
+      } catch (error) {
+        const { status } = cmsRefusal(error);
+        if (status === 409) throw new AuthError("USERNAME_TAKEN");
+        if (status === 400) throw new AuthError("INVALID_INPUT");
+        if (status === 401 || status === 403) throw new AuthError("SESSION_EXPIRED");
+        throw cmsUnavailable(error);
+      }
+    },
+
     /** The user behind a JWT: the user, "invalid" (401: expired, blocked, deleted), or throws when unsure. */
     async me(jwt: string): Promise<CmsUser | "invalid"> {
       try {

@@ -50,6 +50,7 @@ describe("open auth endpoints", () => {
             "/sign-in/oauth2",
             "/sign-out",
             "/sign-out-everywhere-cms",
+            "/change-username-cms",
           ]).toContain(`/${path}`);
       }),
     );

@@ -71,6 +71,12 @@ export const AUTH_ERRORS = {
     fieldErrors: { password: "Choose a password different from the current one." },
   },
 
+  USERNAME_TAKEN: {
+    status: 409,
+    message: "This name is already taken.",
+    fieldErrors: { username: "Someone else has this name: choose another." },
+  },
+
   // The session.
   UNAUTHORIZED: { status: 401, message: "Please sign in first." },
   SESSION_EXPIRED: { status: 401, message: "Your session has expired. Please sign in again." },
@@ -148,6 +154,10 @@ const AUTH_ERRORS_DE: Record<AuthErrorCode, TranslatedEntry> = {
   SAME_PASSWORD: {
     message: "Das neue Passwort muss sich vom aktuellen unterscheiden.",
     fieldErrors: { password: "Wählen Sie ein anderes Passwort als das aktuelle." },
+  },
+  USERNAME_TAKEN: {
+    message: "Dieser Name ist schon vergeben.",
+    fieldErrors: { username: "Jemand anderes hat diesen Namen: Wählen Sie einen anderen." },
   },
   UNAUTHORIZED: { message: "Bitte melden Sie sich zuerst an." },
   SESSION_EXPIRED: { message: "Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an." },

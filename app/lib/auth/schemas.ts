@@ -64,6 +64,19 @@ export const updatePasswordSchema = z
   .object({ currentPassword, password: newPassword, passwordConfirmation: confirmation }, fields)
   .refine(matching, mismatch);
 
+/** A username a user chooses (the CMS checks the same: cms/src/api/account-sessions/lib/username.js). */
+export const changeUsernameSchema = z.object(
+  {
+    username: z
+      .string({ error: "Enter a name." })
+      .trim()
+      .min(3, "Use at least 3 characters.")
+      .max(50, "Use at most 50 characters.")
+      .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), "Use letters, digits, spaces or punctuation."),
+  },
+  fields,
+);
+
 /** A validation issue, as zod and every Standard Schema library report it. */
 export interface InputIssue {
   message: string;

@@ -77,6 +77,10 @@ const en = {
   "account.pending": "Changing…",
   "account.passwordChanged": "Your password has been changed.",
   "account.signOutEverywhere": "Sign out everywhere",
+  "account.changeName": "Change your name",
+  "account.changeNameSubmit": "Change name",
+  "account.nameChanged": "Your name has been changed.",
+  "field.name": "Name",
   "account.signOutEverywhereIntro":
     "Ends every session of your account, on every device and browser, this one included.",
   "account.signOutEverywhereSubmit": "Sign out everywhere",
@@ -156,6 +160,10 @@ const de: Messages = {
   "account.pending": "Wird geändert…",
   "account.passwordChanged": "Ihr Passwort wurde geändert.",
   "account.signOutEverywhere": "Überall abmelden",
+  "account.changeName": "Namen ändern",
+  "account.changeNameSubmit": "Namen ändern",
+  "account.nameChanged": "Ihr Name wurde geändert.",
+  "field.name": "Name",
   "account.signOutEverywhereIntro":
     "Beendet jede Sitzung Ihres Kontos, auf jedem Gerät und in jedem Browser, auch diese.",
   "account.signOutEverywhereSubmit": "Überall abmelden",

@@ -5,6 +5,8 @@ import { customSession } from "better-auth/plugins";
 
 import type { CmsUser, CmsUsers } from "../cms-users.server.ts";
 import { AuthError, cmsUnavailable } from "../errors.server.ts";
+import { schemaBody } from "../input.server.ts";
+import { changeUsernameSchema } from "../schemas.ts";
 import type { SessionRevocations } from "../revocations.server.ts";
 import { SESSION_USER_FIELDS, toPublicUser, type PublicSessionUser, type StoredUserFields } from "../session-user.ts";
 import { logger } from "../../logger.server.ts";
@@ -143,6 +145,15 @@ export function sessionRevocation(cms: () => CmsUsers, revocations: SessionRevoc
         await revocations.revoke(stored.session.id, new Date(stored.session.expiresAt));
         deleteSessionCookie(ctx);
         return ctx.json({ ok: true });
+      }),
+
+      // Not a privilege change (the session keeps its rights): the next session read shows the new name.
+      changeUsernameCms: createAuthEndpoint("/change-username-cms", schemaBody(changeUsernameSchema), async (ctx) => {
+        const check = await readCheckedSession(ctx, cms(), revocations);
+        if (check.state === "invalid") throw new AuthError("UNAUTHORIZED");
+        if (check.state === "unknown") throw cmsUnavailable(check.error);
+        const username = await cms().changeUsername(check.cmsJWT, ctx.body.username);
+        return ctx.json({ ok: true, username });
       }),
     },
     hooks: {

@@ -1,6 +1,7 @@
 "use strict";
 
 const { callerOf } = require("../lib/caller");
+const { checkUsername } = require("../lib/username");
 const {
   END_SESSIONS,
   REVOKED_FIELD,
@@ -27,6 +28,19 @@ module.exports = ({ strapi }) => {
         data: revokeTokenWrite(payload, user[REVOKED_FIELD], Date.now()),
       });
       ctx.body = { ok: true };
+    },
+
+    async changeUsername(ctx) {
+      const { answer, user } = await caller(ctx);
+      if (answer) return Object.assign(ctx, answer);
+      const { username, error } = checkUsername(ctx.request.body?.username);
+      const refuse = (status, name, message, reason) =>
+        Object.assign(ctx, { status, body: { data: null, error: { status, name, message, details: { reason } } } });
+      if (error) return refuse(400, "ValidationError", error, "invalid");
+      const taken = await users().findOne({ where: { username: { $eqi: username }, id: { $ne: user.id } } });
+      if (taken) return refuse(409, "ConflictError", "Username already taken", "taken");
+      await users().update({ where: { id: user.id }, data: { username } });
+      ctx.body = { ok: true, username };
     },
 
     async endAll(ctx) {

@@ -4,7 +4,8 @@
  * The signed-in user's own sessions (docs/cms-contract.md, "Account sessions"). Both act on the
  * user whose JWT is in `Authorization: Bearer`, and on nothing else:
  * - POST /api/account-sessions/end-this: signs this JWT out (added to the user's revoked list);
- * - POST /api/account-sessions/end-all: ends every session of the user (sessionsValidAfter = now).
+ * - POST /api/account-sessions/end-all: ends every session of the user (sessionsValidAfter = now);
+ * - POST /api/account-sessions/username `{ username }`: the user's own new username (unique).
  * `auth: false` switches off Strapi's permission check (no role needs a permission); the
  * controller verifies the JWT itself, through the users-permissions JWT service, which also
  * refuses tokens already ended.
@@ -21,6 +22,12 @@ module.exports = {
       method: "POST",
       path: "/account-sessions/end-all",
       handler: "account-sessions.endAll",
+      config: { auth: false, policies: [], middlewares: [] },
+    },
+    {
+      method: "POST",
+      path: "/account-sessions/username",
+      handler: "account-sessions.changeUsername",
       config: { auth: false, policies: [], middlewares: [] },
     },
   ],
