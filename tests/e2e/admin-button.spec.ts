@@ -1,7 +1,7 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator } from "@playwright/test";
 
 import { StrapiAdmin } from "../support/strapi-admin.ts";
-import { signInToAdmin } from "../support/strapi-admin-ui.ts";
+import { adminPageForThisFile } from "../support/strapi-admin-ui.ts";
 
 // The site-cache controls of the real Strapi admin UI (cms/src/admin/): the "Revalidate cache" and
 // "Purge CDN" document actions (only there with ?showRevalidateCache=true; a click really
@@ -12,18 +12,8 @@ const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
 const EN = "plugins[i18n][locale]=en";
 const SHOW = "showRevalidateCache=true";
 
-// One browser login for the whole file: Strapi rate-limits admin logins per IP.
-test.describe.configure({ mode: "serial" });
-
-let admin: Page;
-
-test.beforeAll(async ({ browser }) => {
-  admin = await signInToAdmin(browser, cmsUrl());
-});
-
-test.afterAll(async () => {
-  await admin?.close();
-});
+// One admin page, signed in once, for the whole file.
+const adminPage = adminPageForThisFile(cmsUrl);
 
 const pageEditView = (documentId: string, query: string) =>
   `/admin/content-manager/collection-types/api::page.page/${documentId}?${query}`;
@@ -37,8 +27,8 @@ const navbarEditView = (query: string) => `/admin/content-manager/single-types/a
  * cache" or "Purge CDN") wherever it is.
  */
 async function openEditView(url: string, fullPath?: string, name = "Revalidate cache"): Promise<Locator> {
-  await admin.goto(url);
-  const main = admin.getByRole("main");
+  await adminPage().goto(url);
+  const main = adminPage().getByRole("main");
   await expect(main.getByRole("button", { name: "Save" })).toBeVisible({ timeout: 20_000 });
   // The right page (its title may have been edited by another spec).
   if (fullPath) await expect(main.getByRole("textbox", { name: "fullPath" })).toHaveValue(fullPath);
@@ -49,14 +39,14 @@ async function openEditView(url: string, fullPath?: string, name = "Revalidate c
   const more = main.getByRole("button", { name: "More document actions" });
   if (await more.isVisible()) {
     await more.click();
-    await expect(admin.getByRole("menu").getByRole("menuitem").first()).toBeVisible();
+    await expect(adminPage().getByRole("menu").getByRole("menuitem").first()).toBeVisible();
   }
-  return admin.getByRole("menu").getByRole("menuitem", { name });
+  return adminPage().getByRole("menu").getByRole("menuitem", { name });
 }
 
 /** A success notification (Strapi's Alert: role "status"; a failure would be an "alert"). */
 function successNotification(text: string): Locator {
-  return admin.getByRole("status").filter({ hasText: text });
+  return adminPage().getByRole("status").filter({ hasText: text });
 }
 
 /** Waits until path is a settled cache HIT on the site (earlier tests may have left it stale). */
@@ -98,7 +88,7 @@ test("without the parameter there is no Revalidate cache and no Purge CDN action
       // The panel (and the menu, when there is one) shows Strapi's own actions, just not ours.
       const action = await openEditView(url, fullPath, name);
       await expect(action).toHaveCount(0);
-      await admin.keyboard.press("Escape");
+      await adminPage().keyboard.press("Escape");
     }
   }
 });
@@ -129,9 +119,9 @@ test("the Site cache page in the main menu: no failures listed, and Purge the wh
   request,
 }) => {
   await cachedInCdn(request, "/jobs");
-  await admin.goto("/admin");
-  await admin.getByRole("link", { name: "Site cache" }).click();
-  const main = admin.getByRole("main");
+  await adminPage().goto("/admin");
+  await adminPage().getByRole("link", { name: "Site cache" }).click();
+  const main = adminPage().getByRole("main");
   await expect(main.getByRole("heading", { name: "Revalidation failures (0)" })).toBeVisible({ timeout: 20_000 });
   await expect(main.getByText("No revalidation failures")).toBeVisible();
 

@@ -1,4 +1,4 @@
-import { expect, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 
 /**
  * A browser page signed in to the real Strapi admin UI at `cmsUrl` (its baseURL), for the
@@ -31,4 +31,23 @@ export async function signInToAdmin(
   await admin.getByRole("button", { name: "Login" }).click();
   await expect(admin).not.toHaveURL(/\/auth\/login/, { timeout: 20_000 });
   return admin;
+}
+
+/**
+ * For an admin-*.spec.ts file: its tests run in order (serial) on one admin page, signed in once
+ * before them (Strapi rate-limits admin logins per IP) and closed after them. Returns that page.
+ */
+export function adminPageForThisFile(cmsUrl: () => string): () => Page {
+  test.describe.configure({ mode: "serial" });
+  let admin: Page | undefined;
+  test.beforeAll(async ({ browser }) => {
+    admin = await signInToAdmin(browser, cmsUrl());
+  });
+  test.afterAll(async () => {
+    await admin?.close();
+  });
+  return () => {
+    if (!admin) throw new Error("the admin page is opened in beforeAll");
+    return admin;
+  };
 }

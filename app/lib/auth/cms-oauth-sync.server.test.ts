@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { authErrorCode } from "../../../tests/support/auth-error.ts";
 import { fakeFetch, strapiError } from "../../../tests/support/fake-fetch.ts";
 import { syncOAuthUserWithCms, type OAuthIdentity } from "./cms-oauth-sync.server.ts";
-import { AuthError } from "./errors.server.ts";
 import type { AuthErrorCode } from "./error-codes.ts";
 import { logger } from "../logger.server.ts";
 
@@ -19,15 +19,6 @@ function sync(answer: () => Response | Promise<Response>, asked: OAuthIdentity =
     asked,
   );
   return { result, requests };
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<AuthErrorCode> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof AuthError)) throw new Error(`expected an AuthError, got ${String(error)}`);
-  return error.code;
 }
 
 afterEach(() => {
@@ -68,16 +59,18 @@ describe("OAuth sync", () => {
     ["429", strapiError(429, "x"), identity, "CMS_UNAVAILABLE"],
     ["200 of the wrong shape", Response.json({ jwt: "jwt" }), identity, "CMS_UNAVAILABLE"],
   ])("%s → %s", async (_case, answer, asked, code) => {
-    expect(await codeOf(sync(() => answer, asked).result)).toBe(code);
+    expect(await authErrorCode(sync(() => answer, asked).result)).toBe(code);
   });
 
   it.each([401, 503])("a %i (the secret) is logged for the operator and answered CMS_UNAVAILABLE", async (status) => {
     const log = vi.spyOn(logger(), "error").mockImplementation(() => undefined);
-    expect(await codeOf(sync(() => strapiError(status, "x")).result)).toBe("CMS_UNAVAILABLE");
+    expect(await authErrorCode(sync(() => strapiError(status, "x")).result)).toBe("CMS_UNAVAILABLE");
     expect(log).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`\\(${status}\\): check CMS_OAUTH_SYNC_SECRET`)));
   });
 
   it("a CMS that is down is CMS_UNAVAILABLE", async () => {
-    expect(await codeOf(sync(() => Promise.reject(new TypeError("fetch failed"))).result)).toBe("CMS_UNAVAILABLE");
+    expect(await authErrorCode(sync(() => Promise.reject(new TypeError("fetch failed"))).result)).toBe(
+      "CMS_UNAVAILABLE",
+    );
   });
 });

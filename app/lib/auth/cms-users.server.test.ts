@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 
+import { authErrorCode } from "../../../tests/support/auth-error.ts";
 import { fakeFetch, silentAnswer, strapiError, type FakeRequest } from "../../../tests/support/fake-fetch.ts";
 import { createCmsUsers } from "./cms-users.server.ts";
-import { AuthError } from "./errors.server.ts";
 import type { AuthErrorCode } from "./error-codes.ts";
 
 // The users-permissions client against a fake fetch: what it sends, and how each of Strapi's
@@ -13,15 +13,6 @@ const signedIn = () => Response.json({ jwt: "new-jwt", user });
 function cmsUsers(answer: (request: FakeRequest) => Response | Promise<Response>, timeoutMs = 1_000) {
   const { fetch, requests } = fakeFetch(answer);
   return { requests, users: createCmsUsers({ baseUrl: "https://cms.example", timeoutMs, fetch }) };
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<AuthErrorCode> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof AuthError)) throw new Error(`expected an AuthError, got ${String(error)}`);
-  return error.code;
 }
 
 describe("CMS users: requests", () => {
@@ -66,16 +57,16 @@ describe("CMS users: Strapi's answers as codes", () => {
     ["a 200 of the wrong shape", Response.json({ jwt: "" }), "CMS_UNAVAILABLE"],
   ])("sign-in: %s → %s", async (_case, answer, code) => {
     const { users } = cmsUsers(() => (typeof answer === "function" ? answer() : answer));
-    expect(await codeOf(users.signIn("ann@example.com", "pw"))).toBe(code);
+    expect(await authErrorCode(users.signIn("ann@example.com", "pw"))).toBe(code);
   });
 
   it("register: 'taken' is an answer, not an error; closed and refused are codes", async () => {
     const taken = cmsUsers(() => strapiError(400, "Email or Username are already taken"));
     expect(await taken.users.register("ann@example.com", "pw")).toBe("taken");
     const closed = cmsUsers(() => strapiError(403, "Register action is currently disabled"));
-    expect(await codeOf(closed.users.register("ann@example.com", "pw"))).toBe("REGISTRATION_CLOSED");
+    expect(await authErrorCode(closed.users.register("ann@example.com", "pw"))).toBe("REGISTRATION_CLOSED");
     const refused = cmsUsers(() => strapiError(400, "password must be at least 6 characters"));
-    expect(await codeOf(refused.users.register("ann@example.com", "pw"))).toBe("REGISTRATION_REFUSED");
+    expect(await authErrorCode(refused.users.register("ann@example.com", "pw"))).toBe("REGISTRATION_REFUSED");
   });
 
   it("forgot-password: the same for known and unknown addresses; only trouble is an error", async () => {
@@ -87,14 +78,14 @@ describe("CMS users: Strapi's answers as codes", () => {
     await expect(cmsUsers(() => Response.json({ ok: true })).users.forgotPassword("x@example.com")).resolves.toBe(
       undefined,
     );
-    expect(await codeOf(cmsUsers(() => strapiError(502, "bad")).users.forgotPassword("x@example.com"))).toBe(
+    expect(await authErrorCode(cmsUsers(() => strapiError(502, "bad")).users.forgotPassword("x@example.com"))).toBe(
       "CMS_UNAVAILABLE",
     );
   });
 
   it("reset-password: a refused code is INVALID_CODE", async () => {
     const { users } = cmsUsers(() => strapiError(400, "Incorrect code provided"));
-    expect(await codeOf(users.resetPassword("code", "new-password"))).toBe("INVALID_CODE");
+    expect(await authErrorCode(users.resetPassword("code", "new-password"))).toBe("INVALID_CODE");
   });
 
   it.each<[Response, AuthErrorCode]>([
@@ -104,7 +95,7 @@ describe("CMS users: Strapi's answers as codes", () => {
     [strapiError(400, "Something else"), "CMS_UNAVAILABLE"],
   ])("change-password: %#", async (answer, code) => {
     const { users } = cmsUsers(() => answer);
-    expect(await codeOf(users.changePassword("jwt", "old", "new-password"))).toBe(code);
+    expect(await authErrorCode(users.changePassword("jwt", "old", "new-password"))).toBe(code);
   });
 });
 
@@ -123,7 +114,7 @@ describe("CMS users: users/me decides whether a session is still good", () => {
     ["HTML from a proxy", () => new Response("<html>502</html>", { status: 200 }), "CMS_UNAVAILABLE"],
   ])("%s throws (session kept), never 'invalid'", async (_case, answer, code) => {
     const { users } = cmsUsers(answer, 30);
-    expect(await codeOf(users.me("jwt"))).toBe(code);
+    expect(await authErrorCode(users.me("jwt"))).toBe(code);
   });
 });
 
@@ -140,7 +131,7 @@ describe("CMS users: ending sessions in the CMS (account-sessions)", () => {
 
   it("no answer or a 5xx throws: the caller cannot know the sessions ended", async () => {
     const { users } = cmsUsers(() => strapiError(503, "Service Unavailable"));
-    expect(await codeOf(users.endSessions("jwt", "all"))).toBe("CMS_UNAVAILABLE");
+    expect(await authErrorCode(users.endSessions("jwt", "all"))).toBe("CMS_UNAVAILABLE");
   });
 });
 
@@ -157,7 +148,7 @@ describe("CMS users: email confirmation", () => {
       ["GET", "https://cms.example/api/auth/email-confirmation?confirmation=good"],
       ["GET", "https://cms.example/api/auth/email-confirmation?confirmation=used"],
     ]);
-    expect(await codeOf(cmsUsers(() => new Response("", { status: 500 })).users.confirmEmail("x"))).toBe(
+    expect(await authErrorCode(cmsUsers(() => new Response("", { status: 500 })).users.confirmEmail("x"))).toBe(
       "CMS_UNAVAILABLE",
     );
   });
@@ -197,7 +188,7 @@ describe("CMS users: email confirmation", () => {
     } finally {
       vi.useRealTimers();
     }
-    expect(await codeOf(cmsUsers(() => new Response("", { status: 503 })).users.emailConfirmation())).toBe(
+    expect(await authErrorCode(cmsUsers(() => new Response("", { status: 503 })).users.emailConfirmation())).toBe(
       "CMS_UNAVAILABLE",
     );
   });
