@@ -115,8 +115,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const root = useRouteLoaderData<{ locale?: string }>("root");
   const { title, message } = errorWords(error, root?.locale ?? "en");
   return (
+    // Its <title> comes from meta(), which runs for errors too.
     <section className="error-page">
-      <title>{`${title} | Acme`}</title>
       <h1>{title}</h1>
       <p>{message}</p>
     </section>
