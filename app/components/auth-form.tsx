@@ -61,8 +61,11 @@ export function Field({
   autoComplete,
   defaultValue,
   hint,
+  id = name,
 }: {
   name: string;
+  /** The input's id, when two forms on one page have a field of the same name. */
+  id?: string;
   label: string;
   type?: string;
   state: FormState | undefined;
@@ -71,14 +74,14 @@ export function Field({
   hint?: string;
 }) {
   const error = state?.fieldErrors?.[name];
-  const errorId = `${name}-error`;
+  const errorId = `${id}-error`;
   // Passwords are never put back into the form.
   const value = type === "password" ? undefined : (state?.values?.[name] ?? defaultValue);
   return (
     <div className="field">
-      <label htmlFor={name}>{label}</label>
+      <label htmlFor={id}>{label}</label>
       <input
-        id={name}
+        id={id}
         name={name}
         type={type}
         autoComplete={autoComplete}

@@ -7,11 +7,12 @@ import { getAuth } from "../lib/auth/auth.server.ts";
 import { redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
 import { parseInput } from "../lib/auth/input.server.ts";
 import { AUTH_PAGES, authPath } from "../lib/auth/paths.ts";
-import { changeUsernameSchema, updatePasswordSchema } from "../lib/auth/schemas.ts";
+import { changeUsernameSchema, deleteAccountSchema, updatePasswordSchema } from "../lib/auth/schemas.ts";
 import { requireSession } from "../lib/auth/session.server.ts";
 import { t } from "../lib/i18n/messages.ts";
 import { pageLocale } from "../lib/i18n/page-locale.server.ts";
 import { localeConfigOf } from "../lib/locales.server.ts";
+import { localizedPath } from "../lib/locale-path.ts";
 import { configContext } from "../lib/request-context.server.ts";
 
 export const handle: AuthPageHandle = { authPage: "account" };
@@ -30,12 +31,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 /** The account page's forms, told apart by their `intent` field. */
 const SIGN_OUT_EVERYWHERE = "sign-out-everywhere";
 const CHANGE_USERNAME = "change-username";
+const DELETE_ACCOUNT = "delete-account";
 
 /** The auth endpoint behind each of the page's forms. */
 function accountCall(request: Request, context: Route.ActionArgs["context"], fields: Record<string, string>) {
   const auth = getAuth(context);
   const headers = request.headers;
   if (fields.intent === SIGN_OUT_EVERYWHERE) return auth.api.signOutEverywhereCms({ headers, returnHeaders: true });
+  if (fields.intent === DELETE_ACCOUNT) {
+    const body = parseInput(deleteAccountSchema, fields);
+    return auth.api.deleteAccountCms({ body, headers, returnHeaders: true });
+  }
   if (fields.intent === CHANGE_USERNAME) {
     const body = parseInput(changeUsernameSchema, fields);
     return auth.api.changeUsernameCms({ body, headers, returnHeaders: true });
@@ -55,6 +61,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (result.fields.intent === SIGN_OUT_EVERYWHERE) {
     return redirectWithCookies(authPath("signIn", locale, config), result.headers);
   }
+  // The account is gone, and this session with it.
+  if (result.fields.intent === DELETE_ACCOUNT)
+    return redirectWithCookies(localizedPath("/", locale, config), result.headers);
   if (result.fields.intent === CHANGE_USERNAME) {
     return redirectWithCookies(`${authPath("account", locale, config)}?changed=username`, result.headers);
   }
@@ -68,7 +77,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   const failure = actionData && !actionData.ok ? actionData : undefined;
   const everywhereFailed = failure?.values?.intent === SIGN_OUT_EVERYWHERE ? failure : undefined;
   const usernameFailed = failure?.values?.intent === CHANGE_USERNAME ? failure : undefined;
-  const failed = everywhereFailed || usernameFailed ? undefined : failure;
+  const deleteFailed = failure?.values?.intent === DELETE_ACCOUNT ? failure : undefined;
+  const failed = everywhereFailed || usernameFailed || deleteFailed ? undefined : failure;
   return (
     <section>
       <h1>{t(locale, "account.title")}</h1>
@@ -140,6 +150,24 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         pendingLabel={t(locale, "account.signOutEverywherePending")}
       >
         <input type="hidden" name="intent" value={SIGN_OUT_EVERYWHERE} />
+      </AuthForm>
+
+      <h2>{t(locale, "account.delete")}</h2>
+      <p>{t(locale, "account.deleteIntro")}</p>
+      <AuthForm
+        state={deleteFailed}
+        submitLabel={t(locale, "account.deleteSubmit")}
+        pendingLabel={t(locale, "account.deletePending")}
+      >
+        <input type="hidden" name="intent" value={DELETE_ACCOUNT} />
+        <Field
+          name="currentPassword"
+          id="delete-currentPassword"
+          label={t(locale, "account.deletePassword")}
+          type="password"
+          autoComplete="current-password"
+          state={deleteFailed}
+        />
       </AuthForm>
     </section>
   );

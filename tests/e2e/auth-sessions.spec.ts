@@ -81,3 +81,24 @@ test("the account page changes the name; a taken name is refused next to the fie
   await expect(page.getByRole("status")).toHaveText("Your name has been changed.");
   await expect(page.getByTestId("account-name")).toHaveText(`Renamed ${info.project.name} ${counter}`);
 });
+
+test("delete the account: a wrong password is refused; the right one deletes it and signs out", async ({
+  page,
+}, info) => {
+  const email = newEmail(info.project.name);
+  await registerInCms(email, "Delete-me-1");
+  await signIn(page, email, "Delete-me-1");
+  await expect(page).toHaveURL(/\/account$/);
+
+  await page.getByLabel("Your password").fill("Not-my-password");
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  await expect(page.getByText("This is not your current password.")).toBeVisible();
+
+  await page.getByLabel("Your password").fill("Delete-me-1");
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Faccount$/);
+  await signIn(page, email, "Delete-me-1");
+  await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+});

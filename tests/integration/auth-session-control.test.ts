@@ -12,7 +12,9 @@ import { strapiSite } from "../support/strapi-site.ts";
  */
 
 const TIMEOUT = 240_000;
+const SYNC_SECRET = "session-control-sync-secret-0123456789";
 const site = strapiSite("auth-session-control", {
+  cmsEnv: () => ({ CMS_OAUTH_SYNC_SECRET: SYNC_SECRET }),
   appEnv: { CMS_FETCH_TIMEOUT_MS: "5000", AUTH_RATE_LIMIT_MAX: "1000" },
 });
 const client = siteSession(() => site.app.url);
@@ -226,5 +228,75 @@ describe("account self-service: change the name", () => {
     expect(json.status).toBe(403);
     expect((await client.postJson("/api/auth/change-username-cms", { username: "Evil Name" })).status).toBe(401);
     expect((await client.sessionOf(cookie))?.user).toMatchObject({ name: "Ren Amer" });
+  });
+});
+
+describe("account self-service: delete the account", () => {
+  it("a wrong or missing password changes nothing; the right one deletes the CMS user and ends every session", async () => {
+    await registerInCms("leaver@example.com");
+    const cookie = await client.signIn("leaver@example.com", PASSWORD);
+    const otherDevice = await client.signIn("leaver@example.com", PASSWORD);
+    for (const currentPassword of ["Wrong-passw0rd!", ""]) {
+      const refused = await client.postForm("/account", { intent: "delete-account", currentPassword }, cookie);
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain("This is not your current password.");
+    }
+    expect(await client.emailOf(cookie)).toBe("leaver@example.com");
+
+    const deleted = await client.postForm("/account", { intent: "delete-account", currentPassword: PASSWORD }, cookie);
+    expect(deleted.status).toBe(303);
+    expect(deleted.headers.get("location")).toBe("/");
+    expect(deleted.headers.getSetCookie().join()).toMatch(/session_token=; Max-Age=0/);
+    expect(await client.emailOf(cookie)).toBeNull();
+    expect(await client.emailOf(otherDevice)).toBeNull();
+    const signIn = await client.postJson("/api/auth/sign-in-cms", { email: "leaver@example.com", password: PASSWORD });
+    expect(signIn.status).toBe(401);
+  });
+
+  it("an account without a password (made by an OAuth sign-in): a fresh sign-in deletes it and its provider link", async () => {
+    const sync = async () => {
+      const response = await fetch(`${site.cms.url}/api/oauth-sync`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${SYNC_SECRET}` },
+        body: JSON.stringify({
+          provider: "github",
+          subject: "gh-42",
+          email: "oauth-leaver@example.com",
+          emailVerified: true,
+        }),
+      });
+      expect(response.status, await response.clone().text()).toBeLessThan(300);
+      return (await response.json()) as { jwt: string; created: boolean };
+    };
+    const first = await sync();
+    expect(first.created).toBe(true);
+    const deleted = await fetch(`${site.cms.url}/api/account-sessions/delete-account`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${first.jwt}` },
+      body: "{}",
+    });
+    expect(deleted.status, await deleted.clone().text()).toBe(200);
+    const me = await fetch(`${site.cms.url}/api/users/me`, { headers: { authorization: `Bearer ${first.jwt}` } });
+    expect(me.status).toBe(401);
+    // The provider link went with the user: the next sign-in with that provider account starts afresh.
+    expect((await sync()).created).toBe(true);
+  });
+
+  it("cross-site: refused and nothing deleted; signed out: 401", async () => {
+    await registerInCms("stayer@example.com");
+    const cookie = await client.signIn("stayer@example.com", PASSWORD);
+    const fields = { intent: "delete-account", currentPassword: PASSWORD };
+    expect((await client.postForm("/account", fields, cookie, { origin: "https://evil.example" })).status).toBe(400);
+    const fetchSite = { "sec-fetch-site": "cross-site" };
+    expect((await client.postForm("/account", fields, cookie, fetchSite)).status).toBe(403);
+    const json = await client.postJson(
+      "/api/auth/delete-account-cms",
+      { currentPassword: PASSWORD },
+      cookie,
+      fetchSite,
+    );
+    expect(json.status).toBe(403);
+    expect((await client.postJson("/api/auth/delete-account-cms", { currentPassword: PASSWORD })).status).toBe(401);
+    expect(await client.emailOf(cookie)).toBe("stayer@example.com");
   });
 });

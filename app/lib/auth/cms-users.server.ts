@@ -228,6 +228,22 @@ export function createCmsUsers(config: CmsUsersConfig) {
       }
     },
 
+    /**
+     * Deletes the JWT's user (POST /api/account-sessions/delete-account), after its password or,
+     * for an account without one, a sign-in of the last 5 minutes.
+     */
+    async deleteAccount(jwt: string, password: string | undefined): Promise<void> {
+      try {
+        await call(z.object({ ok: z.literal(true) }), "/account-sessions/delete-account", { password }, jwt);
+      } catch (error) {
+        const { status, message } = cmsRefusal(error);
+        if (/wrong password|password required/i.test(message)) throw new AuthError("WRONG_CURRENT_PASSWORD");
+        if (/sign in again/i.test(message)) throw new AuthError("SIGN_IN_AGAIN");
+        if (status === 401 || status === 403) throw new AuthError("SESSION_EXPIRED");
+        throw cmsUnavailable(error);
+      }
+    },
+
     /** The user behind a JWT: the user, "invalid" (401: expired, blocked, deleted), or throws when unsure. */
     async me(jwt: string): Promise<CmsUser | "invalid"> {
       try {

@@ -51,6 +51,7 @@ describe("open auth endpoints", () => {
             "/sign-out",
             "/sign-out-everywhere-cms",
             "/change-username-cms",
+            "/delete-account-cms",
           ]).toContain(`/${path}`);
       }),
     );

@@ -36,6 +36,7 @@ export const OPEN_ENDPOINTS: readonly Endpoint[] = [
   { method: "POST", path: /^\/reset-password-cms$/, budget: "reset-password" },
   { method: "POST", path: /^\/update-password-cms$/, budget: "change-password" },
   { method: "POST", path: /^\/change-username-cms$/, budget: "change-password" },
+  { method: "POST", path: /^\/delete-account-cms$/, budget: "change-password" },
   { method: "POST", path: /^\/sync-oauth-cms$/, budget: "oauth" },
   { method: "POST", path: /^\/sign-in\/social$/, budget: "oauth" },
   { method: "POST", path: /^\/sign-in\/oauth2$/, budget: "oauth" },

@@ -77,6 +77,11 @@ export const AUTH_ERRORS = {
     fieldErrors: { username: "Someone else has this name: choose another." },
   },
 
+  SIGN_IN_AGAIN: {
+    status: 401,
+    message: "For your safety, sign in again, then delete the account within 5 minutes.",
+  },
+
   // The session.
   UNAUTHORIZED: { status: 401, message: "Please sign in first." },
   SESSION_EXPIRED: { status: 401, message: "Your session has expired. Please sign in again." },
@@ -158,6 +163,9 @@ const AUTH_ERRORS_DE: Record<AuthErrorCode, TranslatedEntry> = {
   USERNAME_TAKEN: {
     message: "Dieser Name ist schon vergeben.",
     fieldErrors: { username: "Jemand anderes hat diesen Namen: Wählen Sie einen anderen." },
+  },
+  SIGN_IN_AGAIN: {
+    message: "Zu Ihrer Sicherheit: Melden Sie sich erneut an und löschen Sie das Konto dann innerhalb von 5 Minuten.",
   },
   UNAUTHORIZED: { message: "Bitte melden Sie sich zuerst an." },
   SESSION_EXPIRED: { message: "Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an." },

@@ -77,6 +77,12 @@ export const changeUsernameSchema = z.object(
   fields,
 );
 
+/** Deleting the account: the password, for an account that has one (else empty: a recent sign-in counts). */
+export const deleteAccountSchema = z.object(
+  { currentPassword: z.string().max(200, "This password is too long.").optional() },
+  fields,
+);
+
 /** A validation issue, as zod and every Standard Schema library report it. */
 export interface InputIssue {
   message: string;

@@ -78,6 +78,13 @@ const en = {
   "account.passwordChanged": "Your password has been changed.",
   "account.signOutEverywhere": "Sign out everywhere",
   "account.changeName": "Change your name",
+  "account.delete": "Delete your account",
+  "account.deleteIntro":
+    "This deletes your account and ends every session; it cannot be undone. Enter your password. " +
+    "No password (you sign in with a provider)? Leave it empty: a sign-in of the last 5 minutes counts.",
+  "account.deleteSubmit": "Delete my account",
+  "account.deletePending": "Deleting…",
+  "account.deletePassword": "Your password",
   "account.changeNameSubmit": "Change name",
   "account.nameChanged": "Your name has been changed.",
   "field.name": "Name",
@@ -161,6 +168,14 @@ const de: Messages = {
   "account.passwordChanged": "Ihr Passwort wurde geändert.",
   "account.signOutEverywhere": "Überall abmelden",
   "account.changeName": "Namen ändern",
+  "account.delete": "Konto löschen",
+  "account.deleteIntro":
+    "Dies löscht Ihr Konto und beendet jede Sitzung; es lässt sich nicht rückgängig machen. Geben Sie Ihr Passwort " +
+    "ein. Kein Passwort (Sie melden sich über einen Anbieter an)? Lassen Sie das Feld leer: Eine Anmeldung in den " +
+    "letzten 5 Minuten genügt.",
+  "account.deleteSubmit": "Mein Konto löschen",
+  "account.deletePending": "Wird gelöscht…",
+  "account.deletePassword": "Ihr Passwort",
   "account.changeNameSubmit": "Namen ändern",
   "account.nameChanged": "Ihr Name wurde geändert.",
   "field.name": "Name",

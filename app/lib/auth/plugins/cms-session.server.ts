@@ -6,7 +6,7 @@ import { customSession } from "better-auth/plugins";
 import type { CmsUser, CmsUsers } from "../cms-users.server.ts";
 import { AuthError, cmsUnavailable } from "../errors.server.ts";
 import { schemaBody } from "../input.server.ts";
-import { changeUsernameSchema } from "../schemas.ts";
+import { changeUsernameSchema, deleteAccountSchema } from "../schemas.ts";
 import type { SessionRevocations } from "../revocations.server.ts";
 import { SESSION_USER_FIELDS, toPublicUser, type PublicSessionUser, type StoredUserFields } from "../session-user.ts";
 import { logger } from "../../logger.server.ts";
@@ -143,6 +143,17 @@ export function sessionRevocation(cms: () => CmsUsers, revocations: SessionRevoc
         const { stored, cmsJWT } = check;
         await cms().endSessions(cmsJWT, "all");
         await revocations.revoke(stored.session.id, new Date(stored.session.expiresAt));
+        deleteSessionCookie(ctx);
+        return ctx.json({ ok: true });
+      }),
+
+      // Deletes the CMS user, after re-authentication (the CMS checks it); this session ends with it.
+      deleteAccountCms: createAuthEndpoint("/delete-account-cms", schemaBody(deleteAccountSchema), async (ctx) => {
+        const check = await readCheckedSession(ctx, cms(), revocations);
+        if (check.state === "invalid") throw new AuthError("UNAUTHORIZED");
+        if (check.state === "unknown") throw cmsUnavailable(check.error);
+        await cms().deleteAccount(check.cmsJWT, ctx.body.currentPassword || undefined);
+        await revocations.revoke(check.stored.session.id, new Date(check.stored.session.expiresAt));
         deleteSessionCookie(ctx);
         return ctx.json({ ok: true });
       }),

@@ -5,7 +5,9 @@
  * user whose JWT is in `Authorization: Bearer`, and on nothing else:
  * - POST /api/account-sessions/end-this: signs this JWT out (added to the user's revoked list);
  * - POST /api/account-sessions/end-all: ends every session of the user (sessionsValidAfter = now);
- * - POST /api/account-sessions/username `{ username }`: the user's own new username (unique).
+ * - POST /api/account-sessions/username `{ username }`: the user's own new username (unique);
+ * - POST /api/account-sessions/delete-account `{ password? }`: deletes the user (and its provider
+ *   links), after the password, or for an account without one a sign-in of the last 5 minutes.
  * `auth: false` switches off Strapi's permission check (no role needs a permission); the
  * controller verifies the JWT itself, through the users-permissions JWT service, which also
  * refuses tokens already ended.
@@ -22,6 +24,12 @@ module.exports = {
       method: "POST",
       path: "/account-sessions/end-all",
       handler: "account-sessions.endAll",
+      config: { auth: false, policies: [], middlewares: [] },
+    },
+    {
+      method: "POST",
+      path: "/account-sessions/delete-account",
+      handler: "account-sessions.deleteAccount",
       config: { auth: false, policies: [], middlewares: [] },
     },
     {
