@@ -1,5 +1,6 @@
 import { request as httpRequest } from "node:http";
 
+import getPort from "get-port";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -11,8 +12,8 @@ import { StandInCms } from "../support/stand-in-cms.ts";
 // the tests send each request to the instance they choose.
 const SECRET = "revalidate-secret-0123456789";
 const METRICS = "metrics-secret-0123456789";
-const redis = new RedisServer(3601);
-const cms = new StandInCms(3602);
+const redis = new RedisServer(await getPort());
+const cms = new StandInCms(await getPort());
 let a: AppHandle;
 let b: AppHandle;
 
@@ -36,7 +37,8 @@ beforeAll(async () => {
     REDIS_URL: redis.url,
     AUTH_RATE_LIMIT_MAX: "4",
   };
-  [a, b] = await Promise.all([startApp({ port: 3603, env }), startApp({ port: 3604, env })]);
+  const [portA, portB] = [await getPort(), await getPort()];
+  [a, b] = await Promise.all([startApp({ port: portA, env }), startApp({ port: portB, env })]);
 }, 60_000);
 
 afterAll(async () => {
