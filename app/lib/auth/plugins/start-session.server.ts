@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 
 import type { GenericEndpointContext } from "better-auth";
-import { setSessionCookie } from "better-auth/cookies";
+import { setCookieCache, setSessionCookie } from "better-auth/cookies";
 
 import type { CmsAuth } from "../cms-users.server.ts";
 
@@ -52,5 +52,9 @@ export async function startCmsSession(
     userAgent: ctx.headers?.get("user-agent") ?? null,
   };
   await setSessionCookie(ctx, { session, user }, forgetOnClose);
+  // Not remembered, better-auth gives the encrypted cookie a 5-minute life (then refreshes it on a
+  // read, or the session is lost): it gets the session's own life instead. The session still ends
+  // with the browser, since the session-token cookie does (no Max-Age), and within a day.
+  if (forgetOnClose) await setCookieCache(ctx, { session, user }, false);
   return user;
 }
