@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import helmet from "helmet";
 
+import { isAuthPagePath } from "../app/lib/auth/paths.ts";
 import { oauthProviders } from "../app/lib/auth/providers.ts";
 import type { Env } from "../app/lib/env.server.ts";
 import { hasPreviewCookie } from "./cache/cache-key.ts";
@@ -13,7 +14,7 @@ import { hasPreviewCookie } from "./cache/cache-key.ts";
  * See docs/decisions/0002-csp-without-nonce.md.
  *
  * Framing: only this site may frame its pages (`frame-ancestors 'self'`, X-Frame-Options
- * SAMEORIGIN), except preview answers (the preview routes, and requests carrying the preview
+ * SAMEORIGIN), except preview answers (the preview routes, and site pages requested with a preview
  * cookie, which the page cache never answers): the CMS admin shows those in an iframe, so its
  * origin (CMS_ADMIN_URL, else CMS_URL) may frame them, and X-Frame-Options, which cannot name an
  * origin, is left out (docs/decisions/0015-draft-preview.md).
@@ -26,7 +27,18 @@ export function securityHeaders(env: Env) {
 }
 
 function isPreviewAnswer(req: IncomingMessage): boolean {
-  return /^\/api\/preview(?:[/?]|$)/.test(req.url ?? "") || hasPreviewCookie(req.headers.cookie);
+  const url = req.url ?? "";
+  if (/^\/api\/preview(?:[/?]|$)/.test(url)) return true;
+  return hasPreviewCookie(req.headers.cookie) && isPreviewablePage(url.split("?")[0] ?? "");
+}
+
+/**
+ * What a preview cookie may make framable: site pages. Never the pages with forms that act on
+ * an account (sign-in, account, confirm-email, in every locale) or the APIs, so a planted or
+ * left-over preview cookie cannot expose "Sign out everywhere" and the like to clickjacking.
+ */
+function isPreviewablePage(pathname: string): boolean {
+  return !isAuthPagePath(pathname) && !/^\/api\//.test(pathname) && !/(^|\/)confirm-email$/.test(pathname);
 }
 
 function helmetFor(env: Env, framedByCms: boolean) {
