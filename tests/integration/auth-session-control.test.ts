@@ -211,16 +211,21 @@ describe("account self-service: change the name", () => {
     expect(html).toContain("Your name has been changed.");
     expect(html).toMatch(/data-testid="account-name"[^>]*>Ren Amer</);
 
-    // Taken (in any case), too short: refused with a message, the name stays.
-    const taken = await client.postForm(
-      "/account",
-      { intent: "change-username", username: "OTHER-NAME@example.com" },
-      cookie,
-    );
+    // Taken (in any case), too short, or an address (someone's email: Strapi signs in and registers
+    // by email OR username, so it would take that address from its owner): refused, the name stays.
+    const other = await client.signIn("other-name@example.com", PASSWORD);
+    expect(
+      (await client.postForm("/account", { intent: "change-username", username: "Taken Name" }, other)).status,
+    ).toBe(303);
+    const taken = await client.postForm("/account", { intent: "change-username", username: "TAKEN name" }, cookie);
     expect(taken.status).toBe(409);
     expect(await taken.text()).toContain("Someone else has this name: choose another.");
     const short = await client.postJson("/api/auth/change-username-cms", { username: "ab" }, cookie);
     expect(short.status).toBe(400);
+    for (const address of ["OTHER-NAME@example.com", "victim@example.com"]) {
+      const asAddress = await client.postJson("/api/auth/change-username-cms", { username: address }, cookie);
+      expect(asAddress.status, address).toBe(400);
+    }
     expect((await client.sessionOf(cookie))?.user).toMatchObject({ name: "Ren Amer" });
   });
 

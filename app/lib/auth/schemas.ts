@@ -72,7 +72,9 @@ export const changeUsernameSchema = z.object(
       .trim()
       .min(3, "Use at least 3 characters.")
       .max(50, "Use at most 50 characters.")
-      .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), "Use letters, digits, spaces or punctuation."),
+      .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), "Use letters, digits, spaces or punctuation.")
+      // The CMS refuses it too (cms/src/api/account-sessions/lib/username.js): a name is not an address.
+      .refine((value) => !value.includes("@"), "A name cannot contain @."),
   },
   fields,
 );

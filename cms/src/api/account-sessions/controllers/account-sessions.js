@@ -38,7 +38,9 @@ module.exports = ({ strapi }) => {
       const refuse = (status, name, message, reason) =>
         Object.assign(ctx, { status, body: { data: null, error: { status, name, message, details: { reason } } } });
       if (error) return refuse(400, "ValidationError", error, "invalid");
-      const taken = await users().findOne({ where: { username: { $eqi: username }, id: { $ne: user.id } } });
+      const taken = await users().findOne({
+        where: { $or: [{ username: { $eqi: username } }, { email: { $eqi: username } }], id: { $ne: user.id } },
+      });
       if (taken) return refuse(409, "ConflictError", "Username already taken", "taken");
       await users().update({ where: { id: user.id }, data: { username } });
       ctx.body = { ok: true, username };

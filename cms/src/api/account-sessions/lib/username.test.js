@@ -12,3 +12,9 @@ test("a username is trimmed and 3 to 50 characters without control characters", 
     assert.ok(checkUsername(bad).error, `refused: ${JSON.stringify(bad)}`);
   }
 });
+
+test("a chosen username never looks like an address (it could take someone's email)", () => {
+  for (const bad of ["victim@example.com", "a@b", "@ann"]) {
+    assert.equal(checkUsername(bad).error, "username must not contain @", bad);
+  }
+});
