@@ -1,5 +1,8 @@
+import path from "node:path";
+
 import { describe, expect, it } from "vitest";
 
+import { waitForMail } from "../support/cms-mail.ts";
 import { strapiSite } from "../support/strapi-site.ts";
 
 /**
@@ -9,7 +12,10 @@ import { strapiSite } from "../support/strapi-site.ts";
  * per-IP budget are unaffected.
  */
 
-const site = strapiSite("auth-lockout", { appEnv: { AUTH_RATE_LIMIT_MAX: "1000" } });
+const site = strapiSite("auth-lockout", {
+  cmsEnv: (dir) => ({ CMS_MAIL_DIR: path.join(dir, "mail") }),
+  appEnv: { AUTH_RATE_LIMIT_MAX: "1000" },
+});
 
 async function signIn(email: string, password: string) {
   const response = await fetch(`${site.app.url}/api/auth/sign-in-cms`, {
@@ -18,6 +24,14 @@ async function signIn(email: string, password: string) {
     body: JSON.stringify({ email, password }),
   });
   return { status: response.status, body: (await response.json()) as { code?: string; message?: string } };
+}
+
+function post(apiPath: string, body: unknown) {
+  return fetch(`${site.app.url}${apiPath}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: site.app.url },
+    body: JSON.stringify(body),
+  });
 }
 
 async function register(email: string, password: string) {
@@ -50,5 +64,21 @@ describe("per-account lockout (real Strapi)", () => {
     expect(unknown.body.message).toMatch(/Please wait (5\d|60) seconds/);
 
     expect((await signIn("other@example.com", password)).status).toBe(200);
+  }, 60_000);
+
+  it("a password reset (proof of the address) ends the lockout others' guesses put on it", async () => {
+    const email = "reset-unlocks@example.com";
+    await register(email, "Before-passw0rd!");
+    for (let i = 0; i < 5; i++) expect((await signIn(email, "wrong-password")).status).toBe(401);
+    expect((await signIn(email, "Before-passw0rd!")).status).toBe(429);
+
+    const before = Date.now();
+    expect((await post("/api/auth/forgot-password-cms", { email })).status).toBe(200);
+    const mail = await waitForMail(path.join(site.dir, "mail"), email, { after: before });
+    const code = new URL(mail.resetLink!).searchParams.get("code");
+    const password = "After-passw0rd!";
+    const reset = await post("/api/auth/reset-password-cms", { code, password, passwordConfirmation: password });
+    expect(reset.status, await reset.text()).toBe(200);
+    expect((await signIn(email, password)).status).toBe(200);
   }, 60_000);
 });

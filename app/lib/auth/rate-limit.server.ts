@@ -142,7 +142,8 @@ export function createAccountLockout(options: AccountLockoutOptions = {}): Accou
     async succeeded(email) {
       await ready();
       const key = keyOf(email);
-      await Promise.all([wrong.delete(key), lockouts.delete(key)]);
+      // After a sign-in there is no block (check refused it); after a password reset there may be.
+      await Promise.all([wrong.delete(key), lockouts.delete(key), blocks.delete(key)]);
     },
   };
 }

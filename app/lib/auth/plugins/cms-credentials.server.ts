@@ -120,6 +120,8 @@ export function cmsCredentials(cms: () => CmsUsers, revocations: SessionRevocati
       resetPasswordCms: createAuthEndpoint("/reset-password-cms", schemaBody(resetPasswordSchema), async (ctx) => {
         const result = await cms().resetPassword(ctx.body.code, ctx.body.password);
         const user = await startCmsSession(ctx, result, "credentials");
+        // Proof of the address: a lockout that others' wrong guesses put on it ends here.
+        await lockout?.succeeded(user.email);
         return ctx.json({ user: toPublicUser(user) });
       }),
 
