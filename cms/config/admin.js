@@ -8,6 +8,9 @@ module.exports = ({ env }) => ({
   auth: {
     secret: env("ADMIN_JWT_SECRET"),
   },
+  // Strapi's admin login limit: 5 per 5 minutes per address, path and IP (its own default). The
+  // end-to-end set-up raises it: every failed test gets a new Playwright worker, which logs in again.
+  rateLimit: { interval: { min: 5 }, max: env.int("ADMIN_LOGIN_RATE_LIMIT_MAX", 5) },
   apiToken: {
     salt: env("API_TOKEN_SALT"),
   },

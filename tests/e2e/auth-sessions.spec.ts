@@ -63,7 +63,10 @@ test("after a password change the page says so and this browser stays signed in"
   await expect(page.getByTestId("account-email")).toHaveText(email);
 });
 
-test("the account page changes the name; a taken name is refused next to the field", async ({ page }, info) => {
+// A taken name (409) is tested in tests/integration/auth-session-control.test.ts.
+test("the account page changes the name; another user's address is refused next to the field", async ({
+  page,
+}, info) => {
   const email = newEmail(info.project.name);
   const other = newEmail(info.project.name);
   await registerInCms(email, "Rename-me-1");
@@ -73,7 +76,7 @@ test("the account page changes the name; a taken name is refused next to the fie
 
   await page.getByLabel("Name", { exact: true }).fill(other.toUpperCase());
   await page.getByRole("button", { name: "Change name" }).click();
-  await expect(page.getByText("Someone else has this name: choose another.")).toBeVisible();
+  await expect(page.getByText("A name cannot contain @.")).toBeVisible();
   await expect(page.getByTestId("account-name")).toHaveText(email);
 
   await page.getByLabel("Name", { exact: true }).fill(`Renamed ${info.project.name} ${counter}`);

@@ -59,6 +59,8 @@ export default async function globalSetup() {
       CMS_REVALIDATE_SECRET: REVALIDATE_SECRET,
       CMS_CDN_PURGE_SECRET: CDN_PURGE_SECRET,
       CMS_PREVIEW_SECRET: PREVIEW_SECRET,
+      // One failed test would otherwise use up the admin logins of those after it (cms/config/admin.js).
+      ADMIN_LOGIN_RATE_LIMIT_MAX: "100",
     },
   });
   try {
