@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { mailHeader, mailText, startFakeSmtp, type FakeSmtp, type SmtpMessage } from "../support/smtp-server.ts";
+import { signInToSite } from "../support/site-requests.ts";
 import { strapiSite } from "../support/strapi-site.ts";
 
 /**
@@ -44,14 +45,7 @@ async function formPost(path: string, fields: Record<string, string>, headers: R
   return { status: response.status, html: await response.text() };
 }
 
-async function signIn(email: string, password: string) {
-  const response = await fetch(`${site.app.url}/api/auth/sign-in-cms`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: site.app.url },
-    body: JSON.stringify({ email, password }),
-  });
-  return { status: response.status, body: (await response.json()) as { code?: string; message?: string } };
-}
+const signIn = (email: string, password: string) => signInToSite(site.app.url, email, password);
 
 /** The newest message to `email`, waiting for it. */
 async function mailTo(email: string, after: number): Promise<SmtpMessage> {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { waitForMail } from "../support/cms-mail.ts";
+import { postToSite, signInToSite } from "../support/site-requests.ts";
 import { strapiSite } from "../support/strapi-site.ts";
 
 /**
@@ -17,22 +18,9 @@ const site = strapiSite("auth-lockout", {
   appEnv: { AUTH_RATE_LIMIT_MAX: "1000" },
 });
 
-async function signIn(email: string, password: string) {
-  const response = await fetch(`${site.app.url}/api/auth/sign-in-cms`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: site.app.url },
-    body: JSON.stringify({ email, password }),
-  });
-  return { status: response.status, body: (await response.json()) as { code?: string; message?: string } };
-}
+const signIn = (email: string, password: string) => signInToSite(site.app.url, email, password);
 
-function post(apiPath: string, body: unknown) {
-  return fetch(`${site.app.url}${apiPath}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: site.app.url },
-    body: JSON.stringify(body),
-  });
-}
+const post = (apiPath: string, body: unknown) => postToSite(site.app.url, apiPath, body);
 
 async function register(email: string, password: string) {
   const response = await fetch(`${site.cms.url}/api/auth/local/register`, {

@@ -33,3 +33,18 @@ export async function postRevalidation(
   expect(response.status).toBe(200);
   return (await response.json()) as { paths: string[]; tags: string[]; expire: boolean };
 }
+
+/** A JSON POST to the site from its own origin (as its forms and the auth client send them). */
+export function postToSite(base: string, apiPath: string, body: unknown): Promise<Response> {
+  return fetch(`${base}${apiPath}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify(body),
+  });
+}
+
+/** A sign-in through the site's JSON endpoint: its status and the auth answer's code and message. */
+export async function signInToSite(base: string, email: string, password: string) {
+  const response = await postToSite(base, "/api/auth/sign-in-cms", { email, password });
+  return { status: response.status, body: (await response.json()) as { code?: string; message?: string } };
+}
