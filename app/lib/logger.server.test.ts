@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { requestIdOf } from "./logger.server.ts";
+import { isoTimeOncePerMillisecond, requestIdOf } from "./logger.server.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -25,5 +25,17 @@ describe("requestIdOf", () => {
     expect(requestIdOf(undefined)).toMatch(UUID);
     expect(requestIdOf(["a", "b"])).toMatch(UUID);
     expect(requestIdOf(undefined)).not.toBe(requestIdOf(undefined));
+  });
+});
+
+describe("isoTimeOncePerMillisecond", () => {
+  it("gives pino's ISO time, made again only when the millisecond changes", () => {
+    let now = Date.UTC(2026, 10, 23, 15, 0, 0, 1);
+    const time = isoTimeOncePerMillisecond(() => now);
+    const first = time();
+    expect(first).toBe(`,"time":"2026-11-23T15:00:00.001Z"`);
+    expect(time()).toBe(first);
+    now += 1;
+    expect(time()).toBe(`,"time":"2026-11-23T15:00:00.002Z"`);
   });
 });
