@@ -7,7 +7,12 @@
  * - POST /api/account-sessions/end-all: ends every session of the user (sessionsValidAfter = now);
  * - POST /api/account-sessions/username `{ username }`: the user's own new username (unique);
  * - POST /api/account-sessions/delete-account `{ password? }`: deletes the user (and its provider
- *   links), after the password, or for an account without one a sign-in of the last 5 minutes.
+ *   links), after the password, or for an account without one a provider sign-in of the last 5 minutes;
+ * - POST /api/account-sessions/email-change `{ email, password?, locale? }`: mails the new
+ *   address a link (same re-authentication as deletion; the same answer when it is taken);
+ * - POST /api/account-sessions/email-change/confirm `{ token }`: the link's token changes the
+ *   email. No JWT needed (the link may be opened in another browser); with one of the same user,
+ *   a new JWT comes back.
  * `auth: false` switches off Strapi's permission check (no role needs a permission); the
  * controller verifies the JWT itself, through the users-permissions JWT service, which also
  * refuses tokens already ended.
@@ -36,6 +41,18 @@ module.exports = {
       method: "POST",
       path: "/account-sessions/username",
       handler: "account-sessions.changeUsername",
+      config: { auth: false, policies: [], middlewares: [] },
+    },
+    {
+      method: "POST",
+      path: "/account-sessions/email-change",
+      handler: "account-sessions.requestEmailChange",
+      config: { auth: false, policies: [], middlewares: [] },
+    },
+    {
+      method: "POST",
+      path: "/account-sessions/email-change/confirm",
+      handler: "account-sessions.confirmEmailChange",
       config: { auth: false, policies: [], middlewares: [] },
     },
   ],

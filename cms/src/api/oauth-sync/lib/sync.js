@@ -18,7 +18,7 @@ const EMAIL_RE = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const EMAIL_MAX = 254;
 const NAME_MAX = 100;
 const SUBJECT_RE = /^[\x20-\x7e]{1,255}$/;
-const FIELDS = ["provider", "subject", "email", "emailVerified", "name", "refresh"];
+const FIELDS = ["provider", "subject", "email", "emailVerified", "name", "refresh", "authAt"];
 
 /** An error in Strapi's error body shape, with the HTTP status it goes out with. */
 function httpError(status, name, message, details = {}) {
@@ -51,7 +51,7 @@ function validateSyncBody(body) {
     if (!FIELDS.includes(key)) fail(key, `unknown field "${key}" (allowed: ${FIELDS.join(", ")})`);
   }
 
-  const { provider, subject, email, emailVerified, name, refresh } = body;
+  const { provider, subject, email, emailVerified, name, refresh, authAt } = body;
   if (typeof provider !== "string") fail("provider", 'provider is required: a string such as "github"');
   else if (!PROVIDER_RE.test(provider))
     fail("provider", 'provider must match /^[a-z0-9-]{1,40}$/ (e.g. "github", "google", "local-oidc")');
@@ -73,6 +73,11 @@ function validateSyncBody(body) {
 
   if (typeof emailVerified !== "boolean") fail("emailVerified", "emailVerified is required: true or false");
   if (refresh !== undefined && typeof refresh !== "boolean") fail("refresh", "refresh must be true or false");
+  // The provider sign-in a re-sync carries on (ms, from the JWT the callback's sync issued); only with refresh.
+  if (authAt !== undefined && authAt !== null) {
+    if (refresh !== true) fail("authAt", "authAt is only sent with refresh");
+    else if (!Number.isSafeInteger(authAt) || authAt <= 0) fail("authAt", "authAt must be a time in ms");
+  }
 
   let cleanName;
   if (name !== undefined && name !== null) {
@@ -92,6 +97,7 @@ function validateSyncBody(body) {
       email: cleanEmail,
       emailVerified,
       refresh: refresh === true,
+      ...(refresh === true && Number.isSafeInteger(authAt) && authAt > 0 ? { authAt } : {}),
       ...(cleanName ? { name: cleanName } : {}),
     },
   };

@@ -262,3 +262,14 @@ test("stripSecrets: no password or tokens leave", () => {
     { id: 1, email: "a@b.cd" },
   );
 });
+
+test("authAt (the provider sign-in a re-sync carries on) is a time in ms, and only with refresh", () => {
+  const base = { provider: "github", subject: "1", email: "a@example.com", emailVerified: true };
+  assert.equal(validateSyncBody({ ...base, refresh: true, authAt: 1_700_000_000_000 }).value.authAt, 1_700_000_000_000);
+  assert.equal("authAt" in validateSyncBody({ ...base, refresh: true }).value, false);
+  for (const authAt of [-1, 0, 1.5, "1700000000000", {}]) {
+    assert.ok(validateSyncBody({ ...base, refresh: true, authAt }).error, String(authAt));
+  }
+  // A callback's sync sets the time itself: it never takes one.
+  assert.ok(validateSyncBody({ ...base, authAt: 1_700_000_000_000 }).error);
+});

@@ -126,12 +126,22 @@ module.exports = ({ strapi }) => {
     return { status: 200, userId: existing.id, flags: { created: false, linked: true } };
   }
 
-  async function respond({ status, userId, flags }, auth) {
+  async function respond({ status, userId, flags }, auth, input) {
     // Read back without relations: the same user shape as /auth/local.
     const user = await strapi.db.query(USER).findOne({ where: { id: userId } });
-    const jwt = up().service("jwt").issue({ id: user.id });
+    // When the user last signed in with a provider (ms; account-sessions/lib/reauthentication.js):
+    // now for a callback's sync (a real round trip to the provider); a re-sync only carries on the
+    // time it is given (never later than now), so it cannot make a sign-in fresh.
+    const authAt = input.refresh
+      ? input.authAt === undefined
+        ? null
+        : Math.min(input.authAt, Date.now())
+      : Date.now();
+    const jwt = up()
+      .service("jwt")
+      .issue({ id: user.id, ...(authAt === null ? {} : { authAtMs: authAt }) });
     const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(USER), { auth });
-    return { status, body: { jwt, user: stripSecrets(sanitized), ...flags } };
+    return { status, body: { jwt, user: stripSecrets(sanitized), ...flags, ...(authAt === null ? {} : { authAt }) } };
   }
 
   /** One sync, when no other sync of the same email is running. */
@@ -150,7 +160,7 @@ module.exports = ({ strapi }) => {
       outcome = await strapi.db.transaction(() => decideAndWrite(input, advanced));
     }
     if (outcome.error) return outcome.error;
-    return respond(outcome, auth);
+    return respond(outcome, auth, input);
   }
 
   return {

@@ -220,3 +220,44 @@ test("sync: an address the provider did not verify makes an unconfirmed user", a
   assert.equal(answer.status, 201);
   assert.equal(answer.body.user.confirmed, false);
 });
+
+test("sync: the callback's sync stamps the provider sign-in (authAt); a re-sync only carries on the time it is given", async () => {
+  const owner = cmsUser(1, "ada", "ada@example.com", "github");
+  const link = {
+    id: 10,
+    provider: "github",
+    subject: "583231",
+    email: "ada@example.com",
+    emailVerified: true,
+    user: 1,
+  };
+  const { strapi } = fakeStrapi({ users: [owner], identities: [link] });
+  const issued = [];
+  const plugin = strapi.plugin;
+  strapi.plugin = () => ({
+    service: (name) =>
+      name === "jwt"
+        ? {
+            issue: (payload) => {
+              issued.push(payload);
+              return `jwt-${issued.length}`;
+            },
+          }
+        : plugin().service(name),
+  });
+  const service = createService({ strapi });
+  const input = { provider: "github", subject: "583231", email: "ada@example.com", emailVerified: true };
+  const before = Date.now();
+  const callback = await service.sync({ ...input, refresh: false });
+  assert.ok(issued[0].authAtMs >= before && issued[0].authAtMs <= Date.now());
+  assert.equal(callback.body.authAt, issued[0].authAtMs);
+
+  // Re-syncs: the old time stays old (never "now"); no time at all gives a JWT that never counts as fresh.
+  await service.sync({ ...input, refresh: true, authAt: 1_000 });
+  assert.equal(issued[1].authAtMs, 1_000);
+  await service.sync({ ...input, refresh: true });
+  assert.equal("authAtMs" in issued[2], false);
+  // A time from the future is capped at now.
+  await service.sync({ ...input, refresh: true, authAt: Date.now() + 3_600_000 });
+  assert.ok(issued[3].authAtMs <= Date.now());
+});
