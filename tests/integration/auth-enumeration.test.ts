@@ -1,6 +1,7 @@
 import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { formTokenOf } from "../support/auth-form.ts";
 import { startFakeSmtp, type FakeSmtp } from "../support/smtp-server.ts";
 import { strapiSite } from "../support/strapi-site.ts";
 
@@ -47,11 +48,13 @@ interface Sample {
 }
 
 async function timedPost(apiPath: string, body: unknown, form = false): Promise<Sample> {
+  // A form is posted with the token its page gives (the bot check), fetched before the clock starts.
+  const token = form ? await formTokenOf(site.app.url, apiPath) : {};
   const started = performance.now();
   const response = await fetch(`${site.app.url}${apiPath}`, {
     method: "POST",
     headers: { "content-type": form ? "application/x-www-form-urlencoded" : "application/json", origin: site.app.url },
-    body: form ? new URLSearchParams(body as Record<string, string>) : JSON.stringify(body),
+    body: form ? new URLSearchParams({ ...token, ...(body as Record<string, string>) }) : JSON.stringify(body),
     redirect: "manual",
   });
   const text = await response.text();
@@ -128,6 +131,37 @@ describe("no account enumeration (real Strapi)", () => {
     expect(taken.body).toBe(fresh.body);
     expect([...fresh.cookies, ...taken.cookies].filter((cookie) => cookie.includes("session"))).toEqual([]);
   }, 30_000);
+
+  it("sign-in: a wrong password for a known address and any password for an unknown one, same answer in the same time", async () => {
+    // Strapi compared the password (bcrypt, tens of ms) only when the address had an account, and answered an
+    // unknown one at once (cms/src/extensions/users-permissions/sign-in-timing.js). One known account per round,
+    // so that the per-account lockout (5 failures) never answers in its place.
+    const rounds = 7;
+    for (let i = 0; i < rounds; i++) {
+      const email = `timing-${i}@example.com`;
+      const registered = await fetch(`${site.cms.url}/api/auth/local/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: email, email, password: KNOWN_PASSWORD }),
+      });
+      expect(registered.status).toBe(200);
+    }
+    const signIn = (email: string) => timedPost("/api/auth/sign-in-cms", { email, password: "Wrong-passw0rd!" });
+    const [known, unknown] = await interleaved(
+      rounds,
+      (i) => signIn(`timing-${i}@example.com`),
+      (i) => signIn(`timing-nobody-${i}@example.com`),
+    );
+    for (const sample of [...known, ...unknown]) {
+      expect(sample.status, sample.body).toBe(401);
+      expect(sample.body).toBe(known[0]!.body);
+    }
+    const spread = Math.abs(median(known.map((s) => s.ms)) - median(unknown.map((s) => s.ms)));
+    expect(
+      spread,
+      `known ${known.map((s) => Math.round(s.ms))} unknown ${unknown.map((s) => Math.round(s.ms))}`,
+    ).toBeLessThan(25);
+  }, 60_000);
 
   it("forgot-password: known and unknown addresses, same answer in the same time; the mail goes out", async () => {
     const forgot = (email: string) => timedPost("/api/auth/forgot-password-cms", { email });

@@ -1,11 +1,12 @@
 "use strict";
 
 const { extendUsersPermissions } = require("./sessions-valid-after");
-const { extendEmailChange } = require("./email-change-fields");
+const { extendSignInTiming } = require("./sign-in-timing");
 
 /**
  * Extension of the users-permissions plugin (Strapi loads this file itself): the user's
  * `sessionsValidAfter`, so that a password change or reset ends every other session
- * (see ./sessions-valid-after.js); the pending email change (./email-change-fields.js).
+ * (see ./sessions-valid-after.js); a password sign-in that spends the same time for every
+ * address (./sign-in-timing.js).
  */
-module.exports = (plugin) => extendEmailChange(extendUsersPermissions(plugin));
+module.exports = (plugin) => extendSignInTiming(extendUsersPermissions(plugin));
