@@ -186,23 +186,27 @@ function wrapJwtService(service, { strapi, now = Date.now }) {
   });
 }
 
-/** Applies all of the above to the users-permissions plugin (src/extensions/users-permissions/strapi-server.js). */
-function extendUsersPermissions(plugin) {
-  const user = plugin.contentTypes.user;
-  user.schema.attributes[FIELD] = { ...SESSIONS_VALID_AFTER_ATTRIBUTE };
-  user.schema.attributes[REVOKED_FIELD] = { ...REVOKED_TOKENS_ATTRIBUTE };
-  const own = userLifecycles();
-  const existing = user.lifecycles ?? {};
-  user.lifecycles = { ...existing };
+/** Adds lifecycle handlers to a content type, each after the one it already has (if any). */
+function addLifecycles(contentType, own) {
+  const existing = contentType.lifecycles ?? {};
+  contentType.lifecycles = { ...existing };
   for (const [name, handler] of Object.entries(own)) {
     const previous = existing[name];
-    user.lifecycles[name] = previous
+    contentType.lifecycles[name] = previous
       ? async (event) => {
           await previous(event);
           handler(event);
         }
       : handler;
   }
+}
+
+/** Applies all of the above to the users-permissions plugin (src/extensions/users-permissions/strapi-server.js). */
+function extendUsersPermissions(plugin) {
+  const user = plugin.contentTypes.user;
+  user.schema.attributes[FIELD] = { ...SESSIONS_VALID_AFTER_ATTRIBUTE };
+  user.schema.attributes[REVOKED_FIELD] = { ...REVOKED_TOKENS_ATTRIBUTE };
+  addLifecycles(user, userLifecycles());
   const createJwtService = plugin.services.jwt;
   plugin.services.jwt = (context) => wrapJwtService(createJwtService(context), { strapi: context.strapi });
   return plugin;
@@ -226,5 +230,6 @@ module.exports = {
   guardUserData,
   userLifecycles,
   wrapJwtService,
+  addLifecycles,
   extendUsersPermissions,
 };
