@@ -7,6 +7,7 @@ import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startCms, type CmsHandle } from "../support/cms-server.ts";
+import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { TOTP_PERIOD_SECONDS, totpCode } from "../support/totp.ts";
 
 /**
@@ -372,5 +373,25 @@ describe("who may call", () => {
     });
     expect(planted.status).toBe(400);
     expect(storedUser("planted@example.com")).toBeUndefined();
+  });
+
+  it("an administrator's edit of the user neither shows nor changes them (2FA stays on)", async () => {
+    const email = "edited@example.com";
+    const { secret } = await enrolled(email);
+    const admin = await StrapiAdmin.login(cms.url);
+    const uid = "plugin::users-permissions.user";
+    const query = new URLSearchParams({ "filters[$and][0][email][$eq]": email });
+    const list = (await admin.call("GET", `/content-manager/collection-types/${uid}?${query}`)) as Json;
+    const documentId = list.results[0].documentId as string;
+    const userPath = `/content-manager/collection-types/${uid}/${documentId}`;
+    const shown = JSON.stringify([list, await admin.call("GET", userPath)]);
+    expect(shown).toContain(email);
+    for (const key of PRIVATE_KEYS) expect(shown).not.toContain(key);
+    // Blocking and unblocking (the admin's form), even with planted values, keeps the second factor.
+    await admin.setUserBlocked(email, true);
+    await admin.call("PUT", userPath, { blocked: false, twoFactorEnabled: false, twoFactorSecret: null });
+    const jwt = (await signIn(email)).body.jwt as string;
+    expect((await status(jwt)).body).toEqual({ enabled: true, recoveryCodesLeft: 10 });
+    expect((await twoFactor(jwt, "/verify", { code: totpCode(secret, Date.now() + STEP_MS) })).status).toBe(200);
   });
 });
