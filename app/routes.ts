@@ -17,8 +17,6 @@ export default [
       route(`:lang/${name}`, `routes/${name}.tsx`, { id: `routes/${name}-localized` }),
     ];
   }),
-  // The link of the email-confirmation mail (docs/cms-contract.md, "Email confirmation").
-  route("confirm-email", "routes/confirm-email.tsx"),
   route("sitemap.xml", "routes/sitemap.xml.ts"),
   route("robots.txt", "routes/robots.txt.ts"),
   route("uploads/*", "routes/uploads.$.ts"),

@@ -57,7 +57,8 @@ describe("framing", () => {
   });
 
   it("a preview cookie never makes account pages or APIs framable", () => {
-    for (const url of ["/account", "/de/account", "/sign-in?redirectTo=/", "/confirm-email", "/api/auth/get-session"]) {
+    const accountPages = ["/account", "/de/account", "/sign-in?redirectTo=/", "/confirm-email", "/de/confirm-email"];
+    for (const url of [...accountPages, "/api/auth/get-session"]) {
       const headers = headersFor(url, "site_preview=v1.2.x; site_preview_published=1");
       expect(frameAncestors(headers), url).toBe("'self'");
       expect(headers.get("x-frame-options"), url).toBe("SAMEORIGIN");

@@ -33,12 +33,13 @@ function isPreviewAnswer(req: IncomingMessage): boolean {
 }
 
 /**
- * What a preview cookie may make framable: site pages. Never the pages with forms that act on
- * an account (sign-in, account, confirm-email, in every locale) or the APIs, so a planted or
- * left-over preview cookie cannot expose "Sign out everywhere" and the like to clickjacking.
+ * What a preview cookie may make framable: site pages. Never the pages with forms that act on an
+ * account (the auth pages of app/lib/auth/paths.ts, confirm-email among them, in every locale) or
+ * the APIs, so a planted or left-over preview cookie cannot expose "Sign out everywhere" and the
+ * like to clickjacking.
  */
 function isPreviewablePage(pathname: string): boolean {
-  return !isAuthPagePath(pathname) && !/^\/api\//.test(pathname) && !/(^|\/)confirm-email$/.test(pathname);
+  return !isAuthPagePath(pathname) && !/^\/api\//.test(pathname);
 }
 
 function helmetFor(env: Env, framedByCms: boolean) {

@@ -125,6 +125,15 @@ const envSchema = z
       .int()
       .min(1),
     /**
+     * The bot check of the sign-in, register and forgot-password forms: a post sent sooner than
+     * this after the page was rendered came from a script (docs/decisions/0021). 0: no minimum.
+     */
+    AUTH_FORM_MIN_FILL_MS: z.coerce
+      .number({ error: missingOr("must be a whole number of milliseconds") })
+      .int("must be a whole number of milliseconds")
+      .min(0, "must be at least 0")
+      .max(60_000, "must be at most 60000 ms (a person must be able to send the form)"),
+    /**
      * Express "trust proxy": how the real client IP is found behind proxies: `false`, a hop
      * count (`1` behind one proxy), or the proxies' addresses/subnets (`loopback, 10.0.0.0/8`).
      * `true` is refused: it trusts every X-Forwarded-For entry, so a client picks its own IP
@@ -217,6 +226,7 @@ function withDefaults(source: NodeJS.ProcessEnv): Record<string, string | undefi
     OIDC_PROVIDER_NAME: "OpenID Connect",
     AUTH_RATE_LIMIT_MAX: "10",
     AUTH_RATE_LIMIT_WINDOW_SECONDS: "60",
+    AUTH_FORM_MIN_FILL_MS: "1500",
     TRUST_PROXY: "false",
     CDN_PROVIDER: "none",
     LOG_LEVEL: "info",

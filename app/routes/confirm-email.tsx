@@ -2,12 +2,16 @@ import { Link } from "react-router";
 
 import type { Route } from "./+types/confirm-email";
 import { AuthForm, Field } from "../components/auth-form.tsx";
+import type { AuthPageHandle } from "../components/locale-switcher.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
 import { confirmEmailSchema, resendConfirmationSchema } from "../lib/auth/confirm-email-schemas.ts";
 import { runAuthForm } from "../lib/auth/form-action.server.ts";
 import { parseInput } from "../lib/auth/input.server.ts";
-import { AUTH_PAGES } from "../lib/auth/paths.ts";
-import { markDynamic } from "../lib/request-context.server.ts";
+import { AUTH_PAGES, authPath } from "../lib/auth/paths.ts";
+import { t } from "../lib/i18n/messages.ts";
+import { pageLocale } from "../lib/i18n/page-locale.server.ts";
+import { localeConfigOf } from "../lib/locales.server.ts";
+import { configContext } from "../lib/request-context.server.ts";
 
 /**
  * Where the email-confirmation mail's link lands: `/confirm-email?confirmation=<code>`. Opening
@@ -15,25 +19,27 @@ import { markDynamic } from "../lib/request-context.server.ts";
  * button, and its POST asks the CMS to confirm the code (docs/cms-contract.md, "Email
  * confirmation"). Without a code (or after an invalid one) the page offers a new mail, with the
  * same answer whatever the address (decision 0009). `?status=confirmed` is where the CMS sends a
- * browser that opened its own confirmation URL. Never stored in the page cache (markDynamic).
+ * browser that opened its own confirmation URL. An auth page (app/lib/auth/paths.ts): also under
+ * the locale prefix (`/de/confirm-email`), never stored in the page cache, never framed.
  */
 
-// The page reads these query parameters (server/cache/declared-query.ts).
-export const handle = { cacheQuery: ["confirmation", "status"] };
+export const handle: AuthPageHandle = { authPage: "confirmEmail" };
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  markDynamic(context);
+export function loader({ request, params, context }: Route.LoaderArgs) {
+  const locale = pageLocale(params, context);
   const query = new URL(request.url).searchParams;
   return {
+    locale,
+    signIn: authPath("signIn", locale, localeConfigOf(context.get(configContext))),
     code: (query.get("confirmation") ?? "").slice(0, 512),
     confirmed: query.get("status") === "confirmed",
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  // One rate-limit budget for both forms, the reset-password one: each tries a code from a mail
-  // or sends a mail to an address anyone can type.
-  const result = await runAuthForm(request, context, AUTH_PAGES.resetPassword, async (fields) => {
+export async function action({ request, params, context }: Route.ActionArgs) {
+  pageLocale(params, context);
+  // One rate-limit budget for both forms (FORM_BUDGETS, the reset-password one).
+  const result = await runAuthForm(request, context, AUTH_PAGES.confirmEmail, async (fields) => {
     const auth = getAuth(context);
     if (fields.intent === "resend") {
       const body = parseInput(resendConfirmationSchema, fields);
@@ -48,30 +54,31 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ConfirmEmail({ loaderData, actionData }: Route.ComponentProps) {
+  const { locale } = loaderData;
+  const signIn = (
+    <p>
+      <Link to={loaderData.signIn}>{t(locale, "signIn.title")}</Link>
+    </p>
+  );
   if (loaderData.confirmed || (actionData?.ok && "confirmed" in actionData)) {
     return (
       <section>
-        <h1>Email address confirmed</h1>
+        <h1>{t(locale, "confirmEmail.confirmedTitle")}</h1>
         <p role="status" className="form-success">
-          Thank you: your email address is confirmed. You can sign in now.
+          {t(locale, "confirmEmail.confirmed")}
         </p>
-        <p>
-          <Link to={AUTH_PAGES.signIn}>Sign in</Link>
-        </p>
+        {signIn}
       </section>
     );
   }
   if (actionData?.ok && "resent" in actionData) {
     return (
       <section>
-        <h1>Check your inbox</h1>
+        <h1>{t(locale, "confirmEmail.resentTitle")}</h1>
         <p role="status" className="form-success">
-          If an account for {actionData.resent} is waiting for its confirmation, we have sent it a new link. It can take
-          a few minutes to arrive.
+          {t(locale, "confirmEmail.resent", { email: actionData.resent })}
         </p>
-        <p>
-          <Link to={AUTH_PAGES.signIn}>Sign in</Link>
-        </p>
+        {signIn}
       </section>
     );
   }
@@ -79,9 +86,13 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
   if (loaderData.code && !confirmFailed) {
     return (
       <section>
-        <h1>Confirm your email address</h1>
-        <p>Confirm that this email address is yours to finish creating your account.</p>
-        <AuthForm state={actionData} submitLabel="Confirm my email address" pendingLabel="Confirming…">
+        <h1>{t(locale, "confirmEmail.title")}</h1>
+        <p>{t(locale, "confirmEmail.intro")}</p>
+        <AuthForm
+          state={actionData}
+          submitLabel={t(locale, "confirmEmail.submit")}
+          pendingLabel={t(locale, "confirmEmail.pending")}
+        >
           <input type="hidden" name="intent" value="confirm" />
           <input type="hidden" name="code" value={loaderData.code} />
         </AuthForm>
@@ -90,28 +101,28 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
   }
   return (
     <section>
-      <h1>{confirmFailed ? "This link did not work" : "Confirm your email address"}</h1>
+      <h1>{t(locale, confirmFailed ? "confirmEmail.failedTitle" : "confirmEmail.title")}</h1>
       {confirmFailed && (
         <p role="alert" className="form-error">
           {actionData.message}
         </p>
       )}
-      <p>No confirmation mail, or the link did not work? Ask for a new one.</p>
+      <p>{t(locale, "confirmEmail.askForNew")}</p>
       <AuthForm
         state={confirmFailed ? undefined : actionData}
-        submitLabel="Send a new confirmation link"
-        pendingLabel="Sending…"
+        submitLabel={t(locale, "confirmEmail.resendSubmit")}
+        pendingLabel={t(locale, "confirmEmail.resendPending")}
       >
         <input type="hidden" name="intent" value="resend" />
-        <Field name="email" label="Email" type="email" autoComplete="email" state={actionData} />
+        <Field name="email" label={t(locale, "field.email")} type="email" autoComplete="email" state={actionData} />
       </AuthForm>
-      <p>
-        <Link to={AUTH_PAGES.signIn}>Sign in</Link>
-      </p>
+      {signIn}
     </section>
   );
 }
 
 // The code in the URL does not leak to other sites: Referrer-Policy strict-origin-when-cross-origin
 // (server/security-headers.ts) sends them the origin only.
-export const meta: Route.MetaFunction = () => [{ title: "Confirm your email address | Acme" }];
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: `${t(data?.locale ?? "en", "confirmEmail.title")} | Acme` },
+];

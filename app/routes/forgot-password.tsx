@@ -4,7 +4,7 @@ import type { Route } from "./+types/forgot-password";
 import { AuthForm, Field } from "../components/auth-form.tsx";
 import type { AuthPageHandle } from "../components/locale-switcher.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
-import { runAuthForm } from "../lib/auth/form-action.server.ts";
+import { formTokenFor, runAuthForm } from "../lib/auth/form-action.server.ts";
 import { parseInput } from "../lib/auth/input.server.ts";
 import { AUTH_PAGES, authPath } from "../lib/auth/paths.ts";
 import { forgotPasswordSchema } from "../lib/auth/schemas.ts";
@@ -17,7 +17,11 @@ export const handle: AuthPageHandle = { authPage: "forgotPassword" };
 
 export function loader({ params, context }: Route.LoaderArgs) {
   const locale = pageLocale(params, context);
-  return { locale, signIn: authPath("signIn", locale, localeConfigOf(context.get(configContext))) };
+  return {
+    locale,
+    formToken: formTokenFor(context, AUTH_PAGES.forgotPassword),
+    signIn: authPath("signIn", locale, localeConfigOf(context.get(configContext))),
+  };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {

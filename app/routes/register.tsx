@@ -4,7 +4,7 @@ import type { Route } from "./+types/register";
 import { AuthForm, Field } from "../components/auth-form.tsx";
 import type { AuthPageHandle } from "../components/locale-switcher.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
-import { runAuthForm } from "../lib/auth/form-action.server.ts";
+import { formTokenFor, runAuthForm } from "../lib/auth/form-action.server.ts";
 import { parseInput } from "../lib/auth/input.server.ts";
 import { AUTH_PAGES, authPath } from "../lib/auth/paths.ts";
 import { registerSchema } from "../lib/auth/schemas.ts";
@@ -23,6 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (session) throw redirect(authPath("account", locale, config));
   return {
     locale,
+    formToken: formTokenFor(context, AUTH_PAGES.register),
     links: { signIn: authPath("signIn", locale, config), forgot: authPath("forgotPassword", locale, config) },
   };
 }

@@ -6,7 +6,7 @@ import type { AuthPageHandle } from "../components/locale-switcher.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
 import { signInPageMessage } from "../lib/auth/error-codes.ts";
 import { AuthError } from "../lib/auth/errors.server.ts";
-import { redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
+import { formTokenFor, redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
 import { parseInput } from "../lib/auth/input.server.ts";
 import { AUTH_PAGES, authPath } from "../lib/auth/paths.ts";
 import { findOAuthProvider, oauthProviders } from "../lib/auth/providers.ts";
@@ -33,6 +33,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (session) throw redirect(redirectTo);
   return {
     locale,
+    // The bot check's token, which the page's AuthForms carry (docs/decisions/0021).
+    formToken: formTokenFor(context, AUTH_PAGES.signIn),
     links: { forgot: authPath("forgotPassword", locale, config), register: authPath("register", locale, config) },
     redirectTo,
     providers: oauthProviders(context.get(configContext)).map(({ id, name }) => ({ id, name })),

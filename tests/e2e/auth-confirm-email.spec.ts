@@ -38,3 +38,34 @@ test("a new confirmation link is asked for, and the mail's link confirms the add
   await expect(page.getByRole("alert").first()).toContainText("invalid or was already used");
   await expect(page.getByRole("button", { name: "Send a new confirmation link" })).toBeVisible();
 });
+
+test("/de/confirm-email speaks German, confirms the mail's code, and is neither cached nor framable", async ({
+  page,
+}, info) => {
+  const email = `bestaetigen-${info.project.name}-${Date.now()}@example.com`;
+  await registerInCms(email, "Confirm-pass-1");
+  await (await StrapiAdmin.login(cmsUrl())).setUserConfirmed(email, false);
+
+  const before = Date.now();
+  await page.goto("/de/confirm-email");
+  await expect(page.locator("html")).toHaveAttribute("lang", "de");
+  await expect(page.getByRole("heading", { name: "Bestätigen Sie Ihre E-Mail-Adresse" })).toBeVisible();
+  await page.getByLabel("E-Mail").fill(email);
+  await page.getByRole("button", { name: "Neuen Bestätigungslink senden" }).click();
+  await expect(page.getByRole("status")).toContainText(`Falls ein Konto für ${email} auf seine Bestätigung wartet`);
+
+  // The mail's link is the default locale's (the CMS does not know the visitor's); its code works here too.
+  const mail = await waitForMail(mailDir(), email, { after: before });
+  const code = new URL(mail.confirmLink!).searchParams.get("confirmation");
+  await page.goto(`/de/confirm-email?confirmation=${code}`);
+  await page.getByRole("button", { name: "Meine E-Mail-Adresse bestätigen" }).click();
+  await expect(page.getByRole("status")).toContainText("Ihre E-Mail-Adresse ist bestätigt");
+  await page.getByRole("main").getByRole("link", { name: "Anmelden" }).click();
+  await expect(page).toHaveURL(/\/de\/sign-in$/);
+
+  const answer = await page.request.get("/de/confirm-email?confirmation=0123", { maxRedirects: 0 });
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()["x-cache"]).toBeUndefined();
+  expect(answer.headers()["x-frame-options"]).toBe("SAMEORIGIN");
+  expect((await page.request.get("/xx/confirm-email")).status()).toBe(404);
+});

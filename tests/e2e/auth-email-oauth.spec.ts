@@ -1,6 +1,7 @@
 import { expect, test, type Cookie, type Page, type PlaywrightWorkerArgs } from "@playwright/test";
 
 import { registerInCms } from "../support/accounts.ts";
+import { formTokenOf } from "../support/auth-form.ts";
 import { waitForMail } from "../support/cms-mail.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 
@@ -54,8 +55,9 @@ test("an unknown address gets the same answer and status as a known one", async 
   const known = `known-${unique(info.project.name)}@example.com`;
   await registerInCms(known, "Known-pass-1");
   const origin = new URL(test.info().project.use.baseURL ?? "http://127.0.0.1:3100").origin;
+  const token = await formTokenOf(origin, "/forgot-password");
   const ask = (email: string) =>
-    request.post("/forgot-password", { headers: { origin }, form: { email }, maxRedirects: 0 });
+    request.post("/forgot-password", { headers: { origin }, form: { ...token, email }, maxRedirects: 0 });
   const [forKnown, forUnknown] = await Promise.all([
     ask(known),
     ask(`nobody-${unique(info.project.name)}@example.com`),
@@ -67,9 +69,13 @@ test("an unknown address gets the same answer and status as a known one", async 
   expect(strip(await forUnknown.text())).toBe(strip(await forKnown.text()));
 });
 
-async function signInWithOidc(page: Page, login: string) {
-  await page.goto("/sign-in");
-  await page.getByRole("button", { name: "Sign in with Local OIDC" }).click();
+async function signInWithOidc(
+  page: Page,
+  login: string,
+  from = { path: "/sign-in", button: "Sign in with Local OIDC" },
+) {
+  await page.goto(from.path);
+  await page.getByRole("button", { name: from.button }).click();
   // The provider's own (development) login and consent pages; a provider that still has
   // a session from the last time sends the visitor straight back.
   const loginField = page.locator("input[name=login]");
@@ -112,6 +118,14 @@ test("an unverified provider email that matches a password account is refused wi
   await expect(page.getByRole("alert")).toContainText("Sign in with your password instead");
   const cookies = await page.context().cookies();
   expect(cookies.filter((cookie) => cookie.name === "better-auth.session_token")).toEqual([]);
+});
+
+test("a provider sign-in refused from /de/sign-in comes back to /de/sign-in, in German", async ({ page }, info) => {
+  const login = `unverified-de-${unique(info.project.name)}`;
+  await registerInCms(`${login}@example.com`, "Password-account-1");
+  await signInWithOidc(page, login, { path: "/de/sign-in", button: "Mit Local OIDC anmelden" });
+  await expect(page).toHaveURL(/\/de\/sign-in\?error=OAUTH_EMAIL_EXISTS$/);
+  await expect(page.getByRole("alert")).toContainText("Melden Sie sich stattdessen mit Ihrem Passwort an.");
 });
 
 test("an OpenID sign-in does not land in a password account someone registered with its address (pre-hijack)", async ({

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 
 import { registerInBrowser, registerInCms, signInInBrowser as signIn } from "../support/accounts.ts";
+import { formTokenOf } from "../support/auth-form.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 
 // Accounts against the real Strapi, in Chromium with JavaScript on and off.
@@ -70,9 +71,10 @@ test("a wrong password shows an error, with status 401, and keeps the email", as
   await expect(page.getByLabel("Email")).toHaveValue(email);
   await expect(page.getByLabel("Password", { exact: true })).toHaveValue("");
 
+  const origin = new URL(page.url()).origin;
   const response = await request.post("/sign-in", {
-    headers: { origin: new URL(page.url()).origin },
-    form: { email, password: "Wrong-password-1" },
+    headers: { origin },
+    form: { ...(await formTokenOf(origin, "/sign-in")), email, password: "Wrong-password-1" },
     maxRedirects: 0,
   });
   expect(response.status()).toBe(401);
@@ -181,6 +183,43 @@ test("redirectTo only ever leads to a page of this site", async ({ page }, info)
   await page.context().clearCookies();
   await signIn(page, email, "Redirect-123", `/sign-in?redirectTo=${encodeURIComponent("/company")}`);
   await expect(page).toHaveURL(/\/company$/);
+});
+
+test("a filled honeypot refuses the registration, keeps the email, creates no account; then the form works", async ({
+  page,
+}, info) => {
+  const email = newEmail(info.project.name);
+  await page.goto("/register");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("Honeypot-pass-1");
+  await page.getByLabel("Repeat the password").fill("Honeypot-pass-1");
+  // What a bot that fills every field does; a person never sees or reaches this one.
+  const honeypot = page.locator("input[name=remarks]");
+  await expect(honeypot).toHaveAttribute("tabindex", "-1");
+  await expect(honeypot).toHaveAttribute("autocomplete", "off");
+  await expect(honeypot).not.toBeInViewport();
+  await honeypot.fill("https://spam.example", { force: true });
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "This form could not be accepted: it may have been open for too long. Please send it again.",
+  );
+  await expect(page.getByLabel("Email")).toHaveValue(email);
+  await expect(page.getByLabel("Password", { exact: true })).toHaveValue("");
+  await expect(honeypot).toHaveValue("");
+  const cmsSignIn = () =>
+    fetch(`${cmsUrl()}/api/auth/local`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ identifier: email, password: "Honeypot-pass-1" }),
+    });
+  expect((await cmsSignIn()).status).toBe(400);
+
+  // A person sends the same form again: registered.
+  await page.getByLabel("Password", { exact: true }).fill("Honeypot-pass-1");
+  await page.getByLabel("Repeat the password").fill("Honeypot-pass-1");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("status")).toHaveText(REGISTERED);
+  expect((await cmsSignIn()).status).toBe(200);
 });
 
 test("a form posted from another site is refused", async ({ request }, info) => {

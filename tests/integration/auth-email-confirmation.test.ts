@@ -2,6 +2,7 @@ import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { StrapiAdmin } from "../support/strapi-admin.ts";
+import { postAuthForm } from "../support/auth-form.ts";
 import { mailHeader, mailText, startFakeSmtp, type FakeSmtp, type SmtpMessage } from "../support/smtp-server.ts";
 import { signInToSite } from "../support/site-requests.ts";
 import { strapiSite } from "../support/strapi-site.ts";
@@ -36,12 +37,7 @@ const site = strapiSite("auth-email-confirmation", {
 });
 
 async function formPost(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  const response = await fetch(`${site.app.url}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: site.app.url, ...headers },
-    body: new URLSearchParams(fields),
-    redirect: "manual",
-  });
+  const response = await postAuthForm(site.app.url, path, fields, headers);
   return { status: response.status, html: await response.text() };
 }
 
@@ -129,6 +125,25 @@ describe("email confirmation (real Strapi, SMTP)", () => {
     const mail = await mailTo(waiting, before);
     expect(linkIn(mail)).toMatch(/\/confirm-email\?confirmation=[0-9a-f]{40}$/);
     expect(smtp.messages.slice(before).every((m) => m.to.includes(waiting))).toBe(true);
+  }, 60_000);
+
+  it("Strapi's own confirmation URL (older mails) leads to the site's page, which says so in each locale", async () => {
+    const mail = await mailTo("waiting@example.com", 0);
+    const code = new URL(linkIn(mail)!).searchParams.get("confirmation")!;
+    const strapi = await fetch(`${site.cms.url}/api/auth/email-confirmation?confirmation=${code}`, {
+      redirect: "manual",
+    });
+    expect(strapi.status).toBe(302);
+    expect(strapi.headers.get("location")).toBe(`${site.app.url}/confirm-email?status=confirmed`);
+    expect((await signIn("waiting@example.com", password)).status).toBe(200);
+    const english = await (await fetch(strapi.headers.get("location")!)).text();
+    expect(english).toContain("Thank you: your email address is confirmed. You can sign in now.");
+    const german = await fetch(`${site.app.url}/de/confirm-email?status=confirmed`);
+    expect(german.status).toBe(200);
+    const html = await german.text();
+    expect(html).toContain("Vielen Dank: Ihre E-Mail-Adresse ist bestätigt. Sie können sich jetzt anmelden.");
+    expect(html).toContain('href="/de/sign-in"');
+    expect(german.headers.get("x-frame-options")).toBe("SAMEORIGIN");
   }, 60_000);
 
   it("the reset mail too comes from the site's name and links to the site", async () => {

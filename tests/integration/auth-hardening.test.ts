@@ -3,6 +3,7 @@ import { request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
+import { formTokenOf } from "../support/auth-form.ts";
 import { standInSite } from "../support/stand-in-site.ts";
 
 // /api/auth/* against the production build: only the endpoints the site uses are open, bodies
@@ -159,14 +160,19 @@ describe("/api/auth/*", () => {
 
   it("the sign-in form and the JSON sign-in spend one budget", async () => {
     const client = newClient();
+    const token = await formTokenOf(site.app.url, "/sign-in");
     const statuses = [];
     for (let attempt = 0; attempt < 2; attempt++) {
       statuses.push(
         (
-          await post("/sign-in", new URLSearchParams({ email: "ann@example.com", password: "wrong" }).toString(), {
-            "content-type": "application/x-www-form-urlencoded",
-            "x-forwarded-for": client,
-          })
+          await post(
+            "/sign-in",
+            new URLSearchParams({ ...token, email: "ann@example.com", password: "wrong" }).toString(),
+            {
+              "content-type": "application/x-www-form-urlencoded",
+              "x-forwarded-for": client,
+            },
+          )
         ).status,
       );
       statuses.push(

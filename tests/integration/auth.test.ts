@@ -2,6 +2,7 @@ import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";
+import { postAuthForm } from "../support/auth-form.ts";
 import { StandInCms } from "../support/stand-in-cms.ts";
 
 // The auth endpoints and session handling of the production build, against a stand-in CMS
@@ -44,14 +45,8 @@ function postJson(base: string, path: string, body: unknown, headers: Record<str
   });
 }
 
-function postForm(base: string, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  return fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: base, ...headers },
-    body: new URLSearchParams(fields),
-    redirect: "manual",
-  });
-}
+/** A form post as a browser sends it: the page opened first (its bot-check token), from the site's origin. */
+const postForm = postAuthForm;
 
 /** The Cookie header a browser would send back after these Set-Cookie headers. */
 function cookieHeader(response: Response): string {

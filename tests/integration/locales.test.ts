@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 
+import { postAuthForm } from "../support/auth-form.ts";
 import { getPage } from "../support/site-requests.ts";
 import { strapiSite } from "../support/strapi-site.ts";
 
@@ -28,12 +29,7 @@ function switcherLinks(html: string) {
 const htmlLang = (html: string) => /<html[^>]*\blang="([^"]*)"/.exec(html)?.[1];
 
 async function postForm(path: string, fields: Record<string, string>) {
-  const response = await fetch(`${site.app.url}${path}`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { origin: site.app.url, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields).toString(),
-  });
+  const response = await postAuthForm(site.app.url, path, fields);
   return { status: response.status, location: response.headers.get("location"), text: await response.text() };
 }
 
@@ -86,7 +82,7 @@ describe("auth pages under the locale prefix", () => {
   });
 
   it("never stores a prefixed auth page in the page cache", async () => {
-    for (const path of ["/de/sign-in", "/de/register", "/en/sign-in"]) {
+    for (const path of ["/de/sign-in", "/de/register", "/en/sign-in", "/confirm-email", "/de/confirm-email"]) {
       for (let round = 0; round < 2; round++) {
         const page = await getPage(site.app.url, path);
         expect(page.status, path).toBe(200);
@@ -98,6 +94,19 @@ describe("auth pages under the locale prefix", () => {
     // A CMS page in the same locale is stored, so the cache is on in this site.
     await getPage(site.app.url, "/de/company");
     expect((await getPage(site.app.url, "/de/company")).cache).toBe("HIT");
+  });
+
+  it("/de/register says what is wrong with a field in German, /register in English", async () => {
+    const fields = { email: "not-an-address", password: "short", passwordConfirmation: "short" };
+    const german = await postForm("/de/register", fields);
+    expect(german.status).toBe(400);
+    expect(german.text).toContain("Bitte korrigieren Sie die markierten Felder.");
+    expect(german.text).toContain("Geben Sie eine gültige E-Mail-Adresse ein, etwa name@example.com.");
+    expect(german.text).toContain("Verwenden Sie mindestens 8 Zeichen.");
+    expect(german.text).not.toContain("Use at least 8 characters.");
+    const english = await postForm("/register", fields);
+    expect(english.text).toContain("Enter a valid email address, like name@example.com.");
+    expect(english.text).toContain("Use at least 8 characters.");
   });
 
   it("a failed German sign-in answers in German; a successful one lands on a German page", async () => {

@@ -3,6 +3,7 @@ import { request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
+import { postAuthForm } from "../support/auth-form.ts";
 import { postRevalidation } from "../support/site-requests.ts";
 import { standInSite } from "../support/stand-in-site.ts";
 import { until } from "../support/wait.ts";
@@ -175,11 +176,10 @@ describe("no redirect leads off-site", () => {
             .map((pieces) => pieces.join("")),
         ),
         async (redirectTo) => {
-          const response = await fetch(`${site.app.url}/sign-in`, {
-            method: "POST",
-            headers: { "content-type": "application/x-www-form-urlencoded", origin: site.app.url },
-            body: new URLSearchParams({ email: "ann@example.com", password: "Right-password-1", redirectTo }),
-            redirect: "manual",
+          const response = await postAuthForm(site.app.url, "/sign-in", {
+            email: "ann@example.com",
+            password: "Right-password-1",
+            redirectTo,
           });
           const location = response.headers.get("location");
           expect(location, redirectTo).not.toBeNull();

@@ -41,6 +41,9 @@ export function spawnApp(options: AppOptions): { child: ChildProcess; output: ()
       SESSION_AUTH_SECRET: "test-session-secret-0123456789-0123456789",
       // Tests that count MISS and HIT start cold; the warm-start test turns it on.
       CACHE_WARM_PAGES: "0",
+      // Tests post forms within milliseconds of opening them: no minimum fill time (the bot check's
+      // token and honeypot still apply). tests/integration/auth-bot-check.test.ts runs the real default.
+      AUTH_FORM_MIN_FILL_MS: "0",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,5 +1,7 @@
 import { expect } from "vitest";
 
+import { formTokenOf } from "./auth-form.ts";
+
 /**
  * A client of the site's sessions, for integration tests: JSON and form posts from the site's
  * own origin (or another one), the Cookie header a browser would send back, and who the site
@@ -21,8 +23,22 @@ export function siteSession(baseUrl: () => string) {
     postJson: (path: string, body: unknown, cookie = "", headers: Record<string, string> = {}) =>
       post(path, JSON.stringify(body), "application/json", cookie, headers),
 
-    postForm: (path: string, fields: Record<string, string>, cookie = "", headers: Record<string, string> = {}) =>
-      post(path, new URLSearchParams(fields), "application/x-www-form-urlencoded", cookie, headers),
+    /** As a browser posts a form: with the bot-check token its page gives (tests/support/auth-form.ts). */
+    postForm: async (
+      path: string,
+      fields: Record<string, string>,
+      cookie = "",
+      headers: Record<string, string> = {},
+    ) => {
+      const token = await formTokenOf(baseUrl(), path.split("?")[0] ?? path);
+      return post(
+        path,
+        new URLSearchParams({ ...token, ...fields }),
+        "application/x-www-form-urlencoded",
+        cookie,
+        headers,
+      );
+    },
 
     /**
      * The Cookie header a browser sends after these Set-Cookie headers: the last value of each

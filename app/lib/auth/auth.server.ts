@@ -5,6 +5,7 @@ import type { Redis } from "ioredis";
 import { createContext, type RouterContextProvider } from "react-router";
 
 import type { Env } from "../env.server.ts";
+import { localeConfigOf } from "../locales.server.ts";
 import { createCmsUsers } from "./cms-users.server.ts";
 import { cmsCredentials } from "./plugins/cms-credentials.server.ts";
 import { cmsOAuth } from "./plugins/cms-oauth.server.ts";
@@ -61,6 +62,7 @@ function createAuth(env: Env, redis: Redis | undefined) {
         timeoutMs: env.CMS_FETCH_TIMEOUT_MS,
         cms: () => cmsUsers,
         revocations,
+        locales: localeConfigOf(env),
       }),
       ...(oidcProviders.length > 0 ? [genericOAuth({ config: oidcProviders })] : []),
     ],

@@ -1,5 +1,7 @@
 import * as z from "zod";
 
+import { forgotPasswordSchema, inputMessage } from "./schemas.ts";
+
 /**
  * The fields of the confirm-email page's two forms (app/routes/confirm-email.tsx): the code from
  * the confirmation mail, and the address a new mail is asked for. Safe for the browser.
@@ -9,22 +11,13 @@ export const confirmEmailSchema = z.object(
   {
     // Strapi's codes are 40 hex characters; anything else is refused by the CMS as invalid.
     code: z
-      .string({ error: "The confirmation link is incomplete." })
+      .string({ error: inputMessage("input.confirmationLinkIncomplete") })
       .trim()
-      .min(1, "The confirmation link is incomplete.")
+      .min(1, inputMessage("input.confirmationLinkIncomplete"))
       .max(512),
   },
-  { error: "Send the form's fields." },
+  { error: inputMessage("input.fieldsMissing") },
 );
 
-export const resendConfirmationSchema = z.object(
-  {
-    email: z
-      .string({ error: "Enter your email address." })
-      .trim()
-      .toLowerCase()
-      .max(254, "This email address is too long.")
-      .pipe(z.email({ error: "Enter a valid email address, like name@example.com." })),
-  },
-  { error: "Send the form's fields." },
-);
+/** The address a new mail is asked for: read as the forgot-password form reads it. */
+export const resendConfirmationSchema = forgotPasswordSchema;

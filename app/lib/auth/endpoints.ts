@@ -58,4 +58,19 @@ export const FORM_BUDGETS: Record<AuthPagePath, RateLimitBudget> = {
   [AUTH_PAGES.resetPassword]: "reset-password",
   [AUTH_PAGES.account]: "change-password",
   [AUTH_PAGES.signOut]: "sign-out",
+  // Its two forms try a code from a mail or send a mail to an address anyone can type, as reset does.
+  [AUTH_PAGES.confirmEmail]: "reset-password",
+};
+
+/**
+ * The forms that carry the bot check (a honeypot and a minimum fill time, runAuthForm and
+ * form-token.server.ts; docs/decisions/0021-bot-check-on-auth-forms.md): those anyone can send
+ * without an account. A post with one of `exceptIntents` is not checked: the sign-in page's
+ * provider buttons take no typed input and reach no CMS (they answer with a redirect to the
+ * provider), and a person may click one at once.
+ */
+export const BOT_CHECKED_FORMS: Partial<Record<AuthPagePath, { exceptIntents: readonly string[] }>> = {
+  [AUTH_PAGES.signIn]: { exceptIntents: ["oauth"] },
+  [AUTH_PAGES.register]: { exceptIntents: [] },
+  [AUTH_PAGES.forgotPassword]: { exceptIntents: [] },
 };

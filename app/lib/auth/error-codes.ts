@@ -106,6 +106,17 @@ export const AUTH_ERRORS = {
   OAUTH_OFF: { status: 503, message: "Signing in with this provider is not configured." },
   OAUTH_FAILED: { status: 500, message: "Signing in with that provider did not work. Please try again." },
 
+  // The bot check of the sign-in, register and forgot-password forms (docs/decisions/0021). The
+  // words never say which part failed (honeypot, token, time), and the form keeps what was typed.
+  FORM_TOO_FAST: {
+    status: 400,
+    message: "That was quicker than we expect from a person. Please check the form and send it again.",
+  },
+  FORM_REJECTED: {
+    status: 400,
+    message: "This form could not be accepted: it may have been open for too long. Please send it again.",
+  },
+
   // Something else.
   CMS_UNAVAILABLE: { status: 503, message: "Accounts are unavailable right now. Please try again in a moment." },
   UNEXPECTED: { status: 500, message: "Something went wrong. Please try again." },
@@ -190,6 +201,17 @@ const AUTH_ERRORS_DE: Record<AuthErrorCode, TranslatedEntry> = {
   OAUTH_OFF: { message: "Die Anmeldung mit diesem Dienst ist nicht eingerichtet." },
   OAUTH_FAILED: {
     message: "Die Anmeldung mit diesem Dienst hat nicht geklappt. Bitte versuchen Sie es noch einmal.",
+  },
+  // The bot check (docs/decisions/0021).
+  FORM_TOO_FAST: {
+    message:
+      "Das ging schneller, als wir es von einem Menschen erwarten. Bitte prüfen Sie das Formular und senden Sie es " +
+      "noch einmal.",
+  },
+  FORM_REJECTED: {
+    message:
+      "Dieses Formular konnte nicht angenommen werden: Vielleicht war es zu lange geöffnet. Bitte senden Sie es " +
+      "noch einmal.",
   },
   CMS_UNAVAILABLE: {
     message: "Konten sind gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.",

@@ -29,6 +29,8 @@ export interface AuthErrorOptions {
   params?: AuthErrorParams;
   /** Messages next to fields; the table's own ones otherwise. */
   fieldErrors?: Record<string, string>;
+  /** The same messages in a locale's words (the input schemas' messages: input.server.ts). */
+  fieldErrorsIn?: (locale: string) => Record<string, string>;
   /** What went wrong underneath (logged, never answered). */
   cause?: unknown;
 }
@@ -45,6 +47,7 @@ export class AuthError extends APIError {
   readonly params: AuthErrorParams;
   /** Field messages given by the thrower (the input's own), rather than the table's. */
   readonly #ownFieldErrors: Record<string, string> | undefined;
+  readonly #ownFieldErrorsIn: ((locale: string) => Record<string, string>) | undefined;
 
   constructor(code: AuthErrorCode, options: AuthErrorOptions = {}) {
     const answer: AuthErrorAnswer = {
@@ -58,6 +61,7 @@ export class AuthError extends APIError {
     this.fieldErrors = answer.fieldErrors;
     this.params = options.params ?? {};
     this.#ownFieldErrors = options.fieldErrors;
+    this.#ownFieldErrorsIn = options.fieldErrorsIn;
   }
 
   get answer(): AuthErrorAnswer {
@@ -69,7 +73,7 @@ export class AuthError extends APIError {
     return {
       code: this.code,
       message: authErrorMessage(this.code, this.params, locale),
-      fieldErrors: this.#ownFieldErrors ?? authErrorFieldErrors(this.code, locale),
+      fieldErrors: this.#ownFieldErrorsIn?.(locale) ?? this.#ownFieldErrors ?? authErrorFieldErrors(this.code, locale),
     };
   }
 

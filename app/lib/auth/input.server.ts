@@ -9,7 +9,11 @@ import { fieldErrorsOf, type InputIssue } from "./schemas.ts";
  */
 
 export function invalidInput(issues: readonly InputIssue[]): AuthError {
-  return new AuthError("INVALID_INPUT", { fieldErrors: fieldErrorsOf(issues) });
+  // The messages in English for a JSON answer, in the page's words for a form (AuthError.answerIn).
+  return new AuthError("INVALID_INPUT", {
+    fieldErrors: fieldErrorsOf(issues),
+    fieldErrorsIn: (locale) => fieldErrorsOf(issues, locale),
+  });
 }
 
 /** The fields as the schema reads them (trimmed, lower-cased email, ...), or an INVALID_INPUT AuthError. */

@@ -13,6 +13,8 @@ export const AUTH_PAGES = {
   resetPassword: "/reset-password",
   account: "/account",
   signOut: "/sign-out",
+  // Where the email-confirmation mail's link lands (docs/decisions/0020-account-lifecycle.md).
+  confirmEmail: "/confirm-email",
 } as const;
 
 export type AuthPage = keyof typeof AUTH_PAGES;

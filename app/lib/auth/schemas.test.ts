@@ -36,6 +36,22 @@ describe("the auth schemas", () => {
     });
   });
 
+  it("say it in the page's language: the messages are keys of the table of words, English by default", () => {
+    const issues = registerSchema.safeParse({ email: "nope", password: "short", passwordConfirmation: "short" }).error
+      ?.issues;
+    expect(fieldErrorsOf(issues ?? [], "de")).toEqual({
+      email: "Geben Sie eine gültige E-Mail-Adresse ein, etwa name@example.com.",
+      password: "Verwenden Sie mindestens 8 Zeichen.",
+    });
+    expect(fieldErrorsOf(issues ?? [])).toEqual({
+      email: "Enter a valid email address, like name@example.com.",
+      password: "Use at least 8 characters.",
+    });
+    // A locale without words gets English; a message that is no key is shown as it is.
+    expect(fieldErrorsOf(issues ?? [], "fr").password).toBe("Use at least 8 characters.");
+    expect(fieldErrorsOf([{ message: "Plain words.", path: ["x"] }], "de")).toEqual({ x: "Plain words." });
+  });
+
   it("say what is wrong, next to the field", () => {
     expect(errorsOf(signInSchema.safeParse({}))).toEqual({
       email: "Enter your email address.",

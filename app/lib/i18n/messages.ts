@@ -96,6 +96,46 @@ const en = {
   // Sign out.
   "signOut.title": "Sign out",
   "signOut.submit": "Sign out",
+
+  // The bot check's honeypot (docs/decisions/0021): read only by a screen reader that ignores aria-hidden.
+  "botCheck.leaveEmpty": "Leave this field empty",
+
+  // Confirm email (the confirmation mail's link lands here).
+  "confirmEmail.title": "Confirm your email address",
+  "confirmEmail.confirmedTitle": "Email address confirmed",
+  "confirmEmail.confirmed": "Thank you: your email address is confirmed. You can sign in now.",
+  "confirmEmail.resentTitle": "Check your inbox",
+  "confirmEmail.resent":
+    "If an account for {email} is waiting for its confirmation, we have sent it a new link. It can take a few " +
+    "minutes to arrive.",
+  "confirmEmail.intro": "Confirm that this email address is yours to finish creating your account.",
+  "confirmEmail.submit": "Confirm my email address",
+  "confirmEmail.pending": "Confirming…",
+  "confirmEmail.failedTitle": "This link did not work",
+  "confirmEmail.askForNew": "No confirmation mail, or the link did not work? Ask for a new one.",
+  "confirmEmail.resendSubmit": "Send a new confirmation link",
+  "confirmEmail.resendPending": "Sending…",
+
+  // What the input schemas say next to a field (app/lib/auth/schemas.ts: their messages are these keys).
+  "input.fieldsMissing": "Send the form's fields.",
+  "input.emailMissing": "Enter your email address.",
+  "input.emailTooLong": "This email address is too long.",
+  "input.emailInvalid": "Enter a valid email address, like name@example.com.",
+  "input.passwordMissing": "Choose a password.",
+  "input.passwordTooShort": "Use at least 8 characters.",
+  "input.passwordTooLong": "Use at most 72 bytes (about 72 characters).",
+  "input.currentPasswordMissing": "Enter your password.",
+  "input.currentPasswordTooLong": "This password is too long.",
+  "input.repeatPassword": "Repeat the new password.",
+  "input.passwordsDiffer": "The two passwords do not match.",
+  "input.rememberMe": "Remember me is yes or no.",
+  "input.resetLinkIncomplete": "The reset link is incomplete.",
+  "input.confirmationLinkIncomplete": "The confirmation link is incomplete.",
+  "input.nameMissing": "Enter a name.",
+  "input.nameTooShort": "Use at least 3 characters.",
+  "input.nameTooLong": "Use at most 50 characters.",
+  "input.nameCharacters": "Use letters, digits, spaces or punctuation.",
+  "input.nameWithAt": "A name cannot contain @.",
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -186,6 +226,45 @@ const de: Messages = {
 
   "signOut.title": "Abmelden",
   "signOut.submit": "Abmelden",
+
+  // The bot check (docs/decisions/0021).
+  "botCheck.leaveEmpty": "Lassen Sie dieses Feld leer",
+
+  "confirmEmail.title": "Bestätigen Sie Ihre E-Mail-Adresse",
+  "confirmEmail.confirmedTitle": "E-Mail-Adresse bestätigt",
+  "confirmEmail.confirmed": "Vielen Dank: Ihre E-Mail-Adresse ist bestätigt. Sie können sich jetzt anmelden.",
+  "confirmEmail.resentTitle": "Sehen Sie in Ihr Postfach",
+  "confirmEmail.resent":
+    "Falls ein Konto für {email} auf seine Bestätigung wartet, haben wir ihm einen neuen Link gesendet. Es kann " +
+    "einige Minuten dauern, bis er ankommt.",
+  "confirmEmail.intro": "Bestätigen Sie, dass diese E-Mail-Adresse Ihnen gehört, um Ihr Konto fertig anzulegen.",
+  "confirmEmail.submit": "Meine E-Mail-Adresse bestätigen",
+  "confirmEmail.pending": "Wird bestätigt…",
+  "confirmEmail.failedTitle": "Dieser Link hat nicht funktioniert",
+  "confirmEmail.askForNew":
+    "Keine Bestätigungs-E-Mail, oder der Link hat nicht funktioniert? Fordern Sie einen neuen an.",
+  "confirmEmail.resendSubmit": "Neuen Bestätigungslink senden",
+  "confirmEmail.resendPending": "Wird gesendet…",
+
+  "input.fieldsMissing": "Senden Sie die Felder des Formulars.",
+  "input.emailMissing": "Geben Sie Ihre E-Mail-Adresse ein.",
+  "input.emailTooLong": "Diese E-Mail-Adresse ist zu lang.",
+  "input.emailInvalid": "Geben Sie eine gültige E-Mail-Adresse ein, etwa name@example.com.",
+  "input.passwordMissing": "Wählen Sie ein Passwort.",
+  "input.passwordTooShort": "Verwenden Sie mindestens 8 Zeichen.",
+  "input.passwordTooLong": "Verwenden Sie höchstens 72 Bytes (etwa 72 Zeichen).",
+  "input.currentPasswordMissing": "Geben Sie Ihr Passwort ein.",
+  "input.currentPasswordTooLong": "Dieses Passwort ist zu lang.",
+  "input.repeatPassword": "Wiederholen Sie das neue Passwort.",
+  "input.passwordsDiffer": "Die beiden Passwörter stimmen nicht überein.",
+  "input.rememberMe": "„Angemeldet bleiben“ ist ja oder nein.",
+  "input.resetLinkIncomplete": "Der Link zum Zurücksetzen ist unvollständig.",
+  "input.confirmationLinkIncomplete": "Der Bestätigungslink ist unvollständig.",
+  "input.nameMissing": "Geben Sie einen Namen ein.",
+  "input.nameTooShort": "Verwenden Sie mindestens 3 Zeichen.",
+  "input.nameTooLong": "Verwenden Sie höchstens 50 Zeichen.",
+  "input.nameCharacters": "Verwenden Sie Buchstaben, Ziffern, Leerzeichen oder Satzzeichen.",
+  "input.nameWithAt": "Ein Name kann kein @ enthalten.",
 };
 
 /** The words per locale. The locales the seed configures (en, de) must all be here. */
@@ -193,6 +272,11 @@ export const MESSAGES: Readonly<Record<string, Messages>> = { en, de };
 
 /** Whose words a locale without its own gets. */
 export const DEFAULT_MESSAGES_LOCALE = "en";
+
+/** Whether a string is one of the table's keys (an input schema's message is one: app/lib/auth/schemas.ts). */
+export function isMessageKey(value: string): value is MessageKey {
+  return Object.hasOwn(en, value);
+}
 
 /** The message `key` in `locale` (else in English), with `{name}` blanks filled from `params`. */
 export function t(locale: string, key: MessageKey, params: Readonly<Record<string, string | number>> = {}): string {

@@ -1,5 +1,5 @@
 import type { BetterAuthPlugin, GenericEndpointContext } from "better-auth";
-import { createAuthEndpoint, createAuthMiddleware } from "better-auth/api";
+import { createAuthEndpoint, createAuthMiddleware, getOAuthState } from "better-auth/api";
 import { deleteSessionCookie } from "better-auth/cookies";
 import * as z from "zod";
 
@@ -7,11 +7,12 @@ import { syncOAuthUserWithCms, type OAuthIdentity } from "../cms-oauth-sync.serv
 import type { CmsUsers } from "../cms-users.server.ts";
 import type { AuthErrorCode } from "../error-codes.ts";
 import { AuthError, cmsUnavailable } from "../errors.server.ts";
-import { AUTH_PAGES } from "../paths.ts";
+import { authPath } from "../paths.ts";
 import type { SessionRevocations } from "../revocations.server.ts";
 import { toPublicUser } from "../session-user.ts";
 import { readCheckedSession } from "./cms-session.server.ts";
 import { startCmsSession } from "./start-session.server.ts";
+import { parseLocalePath, type LocaleConfig } from "../../locale-path.ts";
 import { logger } from "../../logger.server.ts";
 
 /**
@@ -32,6 +33,8 @@ export interface CmsOAuthConfig {
   timeoutMs: number;
   cms: () => CmsUsers;
   revocations: SessionRevocations;
+  /** The site's locales: a refused sign-in goes back to the sign-in page of the one it started in. */
+  locales: LocaleConfig;
 }
 
 const callbackParams = z.object({ id: z.string().optional(), providerId: z.string().optional() });
@@ -55,6 +58,21 @@ async function signedInSubject(ctx: GenericEndpointContext, userId: string, prov
     .filter((account) => account.providerId === provider)
     .sort((a, b) => new Date(b.updatedAt).getTime() - new Date(a.updatedAt).getTime())[0];
   return latest?.accountId || null;
+}
+
+/**
+ * The sign-in page to come back to when the CMS refuses this OAuth sign-in: in the locale the
+ * sign-in started from, which the sign-in form put in the flow's error URL (`/de/sign-in`, kept in
+ * better-auth's OAuth state); the default locale when there is none. Only the locale is read from
+ * that URL: the address is built here (authPath), so nothing a client sent can send it elsewhere.
+ */
+export async function signInPageOfFlow(locales: LocaleConfig): Promise<string> {
+  const state = await getOAuthState().catch(() => null);
+  let locale = locales.defaultLocale;
+  if (typeof state?.errorURL === "string" && URL.canParse(state.errorURL)) {
+    locale = parseLocalePath(new URL(state.errorURL).pathname, locales)?.locale ?? locale;
+  }
+  return authPath("signIn", locale, locales);
 }
 
 async function syncWithCms(config: CmsOAuthConfig, identity: OAuthIdentity) {
@@ -89,7 +107,7 @@ export function cmsOAuth(config: CmsOAuthConfig) {
               const code: AuthErrorCode = error instanceof AuthError ? error.code : "OAUTH_FAILED";
               if (!(error instanceof AuthError)) logger().error({ err: error }, "[auth] OAuth sync failed");
               // The sign-in page shows the table's message for the code (error-codes.ts).
-              const signIn = `${ctx.context.baseURL.replace(/\/api\/auth$/, "")}${AUTH_PAGES.signIn}`;
+              const signIn = `${ctx.context.baseURL.replace(/\/api\/auth$/, "")}${await signInPageOfFlow(config.locales)}`;
               throw ctx.redirect(`${signIn}?error=${encodeURIComponent(code)}`);
             } finally {
               // Without a database better-auth keeps this user and account in process memory, where
