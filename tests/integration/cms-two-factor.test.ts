@@ -260,6 +260,15 @@ describe("enrolment, sign-in codes, recovery codes, disabling", () => {
     expect((await status(again)).body).toEqual({ enabled: true, recoveryCodesLeft: 9 });
   });
 
+  it("wrong passwords to disable count too: the fifth locks, and 2FA stays on", async () => {
+    const { recoveryCodes, jwt } = await enrolled("guessed@example.com");
+    const attempt = { password: "Guessed-passw0rd!", code: recoveryCodes[0] };
+    for (let i = 0; i < 5; i += 1) expectRefused(await twoFactor(jwt, "/disable", attempt), 400, "INVALID_PASSWORD");
+    const locked = await twoFactor(jwt, "/disable", { password: PASSWORD, code: recoveryCodes[0] });
+    expectRefused(locked, 429, "TOO_MANY_ATTEMPTS");
+    expect((await status(jwt)).body).toEqual({ enabled: true, recoveryCodesLeft: 10 });
+  });
+
   it("garbled codes are a 400 with a message, and count for nothing", async () => {
     const { secret, jwt } = await enrolled("garbled@example.com");
     for (const code of [undefined, "", "12345", "1234567", "abc", 123456, "ABCDE-FGHJ0"]) {

@@ -127,11 +127,9 @@ module.exports = ({ strapi }) => {
     }
     const nowMs = Date.now();
     const input = bodyOf(ctx).code;
-    const check =
-      precheck(input, state, nowMs) ??
-      (before && (await before(state, nowMs)) ? "refused" : null) ??
-      checkSecondFactor(input, state, { recoveryKey: keys.recovery, nowMs });
-    if (check === "refused") return null;
+    const refused = precheck(input, state, nowMs);
+    if (!refused && before && (await before(state, nowMs))) return null;
+    const check = refused ?? checkSecondFactor(input, state, { recoveryKey: keys.recovery, nowMs });
     if (!check.ok) {
       const { status, code, retryAfterSeconds, garbled } = check.error;
       if (Object.keys(check.changes).length > 0) await store(user.id, fieldsOf(check.changes));
