@@ -149,7 +149,8 @@ describe("enrolment, sign-in codes, recovery codes, disabling", () => {
       // The earlier setup's secret no longer enables; the last one does.
       expectRefused(await twoFactor(first, "/enable", { code: totpCode(earlier.body.secret) }), 400, "INVALID_CODE");
       const other = (await signIn(email)).body.jwt as string;
-      const enable = await twoFactor(first, "/enable", { code: totpCode(secret) });
+      const enablingCode = totpCode(secret);
+      const enable = await twoFactor(first, "/enable", { code: enablingCode });
       expect(enable.status, JSON.stringify(enable.body)).toBe(200);
       const recoveryCodes = enable.body.recoveryCodes as string[];
       expect(recoveryCodes).toHaveLength(10);
@@ -174,8 +175,9 @@ describe("enrolment, sign-in codes, recovery codes, disabling", () => {
         expect(stored).not.toContain(plain);
       }
 
-      // The code that enabled is used; the next step's code works once, then is refused as used.
-      expectRefused(await twoFactor(jwt, "/verify", { code: totpCode(secret) }), 400, "CODE_ALREADY_USED");
+      // The code that enabled is used (its step is stored: the same code, whatever the clock says now,
+      // within its window); the next step's code works once, then is refused as used.
+      expectRefused(await twoFactor(jwt, "/verify", { code: enablingCode }), 400, "CODE_ALREADY_USED");
       const next = totpCode(secret, Date.now() + STEP_MS);
       expect((await twoFactor(jwt, "/verify", { code: next })).body).toEqual({ method: "totp", recoveryCodesLeft: 10 });
       const replay = await twoFactor(jwt, "/verify", { code: next });
