@@ -10,6 +10,7 @@ import { createCmsUsers } from "./cms-users.server.ts";
 import { cmsCredentials } from "./plugins/cms-credentials.server.ts";
 import { cmsOAuth } from "./plugins/cms-oauth.server.ts";
 import { cmsSession, sessionRevocation } from "./plugins/cms-session.server.ts";
+import { emailChange } from "./plugins/email-change.server.ts";
 import { startMemoryRowSweeper } from "./memory-rows.server.ts";
 import { betterAuthProviders } from "./providers.ts";
 import { LocalRevocations, RedisRevocations } from "./revocations.server.ts";
@@ -28,6 +29,9 @@ const WEEK_SECONDS = 7 * 24 * 60 * 60;
 function createAuth(env: Env, redis: Redis | undefined) {
   const cmsUsers = createCmsUsers({ baseUrl: env.CMS_URL, timeoutMs: env.CMS_FETCH_TIMEOUT_MS });
   const revocations = redis ? new RedisRevocations(redis) : new LocalRevocations();
+  // Per account, beside the per-IP budgets: wrong passwords at sign-in (keyed by address) and on the
+  // account page (keyed by user id: reauth-lockout.server.ts).
+  const lockout = createAccountLockout({ redis });
   // The same list the sign-in page and the CSP read (providers.ts).
   const { socialProviders, genericOAuth: oidcProviders } = betterAuthProviders(env);
 
@@ -53,9 +57,10 @@ function createAuth(env: Env, redis: Redis | undefined) {
     },
     telemetry: { enabled: false },
     plugins: [
-      cmsCredentials(() => cmsUsers, revocations, createAccountLockout({ redis })),
+      cmsCredentials(() => cmsUsers, revocations, lockout),
       cmsSession(() => cmsUsers, revocations),
-      sessionRevocation(() => cmsUsers, revocations),
+      sessionRevocation(() => cmsUsers, revocations, lockout),
+      emailChange(() => cmsUsers, revocations, lockout),
       cmsOAuth({
         cmsUrl: env.CMS_URL,
         secret: env.CMS_OAUTH_SYNC_SECRET,

@@ -23,15 +23,18 @@ export interface OAuthIdentity {
   name?: string;
   /** Only an existing link counts: never create or link a user (re-syncing a session). */
   refresh?: boolean;
+  /** With refresh: the provider sign-in the session rests on (ms), carried into the new JWT; never made newer. */
+  authAt?: number;
 }
 
-const answerSchema = z.object({ jwt: z.string().min(1), user: cmsUserSchema });
+// authAt: when the user signed in with the provider (ms, CMS clock), as the new JWT carries it (decision 0020).
+const answerSchema = z.object({ jwt: z.string().min(1), user: cmsUserSchema, authAt: z.number().optional() });
 const detailsSchema = z.object({ reason: z.string().optional() });
 
 export async function syncOAuthUserWithCms(
   config: { baseUrl: string; secret: string; timeoutMs: number; fetch?: typeof fetch },
   identity: OAuthIdentity,
-): Promise<CmsAuth> {
+): Promise<CmsAuth & { authAt?: number }> {
   try {
     return await createCmsHttp(config).json(
       {

@@ -43,11 +43,14 @@ export interface CmsUsersConfig {
   fetch?: typeof fetch;
 }
 
-/** What the CMS said when it refused a call: its status and Strapi's message. */
+/** What the CMS said when it refused a call: its status, Strapi's message and, for our routes, `details.reason`. */
 interface CmsRefusal {
   status: number;
   message: string;
+  reason?: string;
 }
+
+const refusalDetailsSchema = z.object({ reason: z.string().optional() });
 
 /**
  * A failed CMS call (a CmsError of app/lib/cms/http.server.ts) as the auth area reads it: the
@@ -59,8 +62,17 @@ function cmsRefusal(error: unknown): CmsRefusal {
   const status = error.cmsStatus;
   if (status === 429) throw new AuthError("RATE_LIMITED", { cause: error });
   if (status === undefined || status < 400 || status >= 500) throw cmsUnavailable(error);
-  return { status, message: error.strapiError?.message ?? "" };
+  const reason = refusalDetailsSchema.safeParse(error.strapiError?.details).data?.reason;
+  return { status, message: error.strapiError?.message ?? "", ...(reason ? { reason } : {}) };
 }
+
+/** The answer of POST /api/account-sessions/email-change/confirm: a new JWT only for the same user's caller. */
+const emailChangeConfirmedSchema = z.object({
+  ok: z.literal(true),
+  email: z.string(),
+  jwt: z.string().min(1).optional(),
+  user: cmsUserSchema.optional(),
+});
 
 export function createCmsUsers(config: CmsUsersConfig) {
   const http = createCmsHttp(config);
@@ -240,6 +252,52 @@ export function createCmsUsers(config: CmsUsersConfig) {
         if (/wrong password|password required/i.test(message)) throw new AuthError("WRONG_CURRENT_PASSWORD");
         if (/sign in again/i.test(message)) throw new AuthError("SIGN_IN_AGAIN");
         if (status === 401 || status === 403) throw new AuthError("SESSION_EXPIRED");
+        throw cmsUnavailable(error);
+      }
+    },
+
+    /**
+     * Asks for a change of the JWT's user's email (POST /api/account-sessions/email-change): the CMS
+     * mails the new address a link (or, when it is taken, a note), the old one a notice. The same
+     * answer either way. `locale`: the confirm page's locale prefix, for the link (none: the default).
+     */
+    async requestEmailChange(jwt: string, email: string, password: string | undefined, locale?: string) {
+      try {
+        await call(
+          z.object({ ok: z.literal(true) }),
+          "/account-sessions/email-change",
+          { email, password, ...(locale ? { locale } : {}) },
+          jwt,
+        );
+      } catch (error) {
+        const { status, reason } = cmsRefusal(error);
+        if (reason === "wrong_password" || reason === "password_required")
+          throw new AuthError("WRONG_CURRENT_PASSWORD");
+        if (reason === "sign_in_again") throw new AuthError("SIGN_IN_AGAIN_EMAIL");
+        if (reason === "same_email") throw new AuthError("SAME_EMAIL");
+        if (status === 400)
+          throw new AuthError("INVALID_INPUT", { fieldErrors: { email: "Enter a valid email address." } });
+        if (status === 401 || status === 403) throw new AuthError("SESSION_EXPIRED");
+        throw cmsUnavailable(error);
+      }
+    },
+
+    /**
+     * Confirms a change of email with the token of the mail's link. With `jwt` (the confirming
+     * browser's session), a new JWT and user come back when that session is the same user's.
+     */
+    async confirmEmailChange(token: string, jwt?: string): Promise<{ email: string; auth?: CmsAuth }> {
+      try {
+        const answer = await call(emailChangeConfirmedSchema, "/account-sessions/email-change/confirm", { token }, jwt);
+        return {
+          email: answer.email,
+          ...(answer.jwt && answer.user ? { auth: { jwt: answer.jwt, user: answer.user } } : {}),
+        };
+      } catch (error) {
+        const { status, reason } = cmsRefusal(error);
+        if (reason === "expired") throw new AuthError("EMAIL_CHANGE_EXPIRED");
+        if (reason === "taken") throw new AuthError("EMAIL_CHANGE_TAKEN");
+        if (status === 400) throw new AuthError("EMAIL_CHANGE_INVALID");
         throw cmsUnavailable(error);
       }
     },

@@ -37,6 +37,8 @@ export const OPEN_ENDPOINTS: readonly Endpoint[] = [
   { method: "POST", path: /^\/update-password-cms$/, budget: "change-password" },
   { method: "POST", path: /^\/change-username-cms$/, budget: "change-password" },
   { method: "POST", path: /^\/delete-account-cms$/, budget: "change-password" },
+  { method: "POST", path: /^\/request-email-change-cms$/, budget: "change-password" },
+  { method: "POST", path: /^\/confirm-email-change-cms$/, budget: "reset-password" },
   { method: "POST", path: /^\/sync-oauth-cms$/, budget: "oauth" },
   { method: "POST", path: /^\/sign-in\/social$/, budget: "oauth" },
   { method: "POST", path: /^\/sign-in\/oauth2$/, budget: "oauth" },
@@ -58,6 +60,8 @@ export const FORM_BUDGETS: Record<AuthPagePath, RateLimitBudget> = {
   [AUTH_PAGES.resetPassword]: "reset-password",
   [AUTH_PAGES.account]: "change-password",
   [AUTH_PAGES.signOut]: "sign-out",
+  // Its button tries a token from a mail, as reset does.
+  [AUTH_PAGES.confirmEmailChange]: "reset-password",
   // Its two forms try a code from a mail or send a mail to an address anyone can type, as reset does.
   [AUTH_PAGES.confirmEmail]: "reset-password",
 };

@@ -82,6 +82,30 @@ export const AUTH_ERRORS = {
     message: "For your safety, sign in again, then delete the account within 5 minutes.",
   },
 
+  // The change of email (issue 15, point 2; docs/decisions/0020-account-lifecycle.md).
+  SIGN_IN_AGAIN_EMAIL: {
+    status: 401,
+    message: "For your safety, sign in again, then change the email address within 5 minutes.",
+  },
+  SAME_EMAIL: {
+    status: 400,
+    message: "This is already your email address.",
+    fieldErrors: { email: "Enter a different address from the one you have." },
+  },
+  EMAIL_CHANGE_INVALID: {
+    status: 400,
+    message: "This link is invalid or was already used. Nothing was changed. Ask for a new one on your account page.",
+  },
+  EMAIL_CHANGE_EXPIRED: {
+    status: 400,
+    message:
+      "This link has expired (it works for an hour). Nothing was changed. Ask for a new one on your account page.",
+  },
+  EMAIL_CHANGE_TAKEN: {
+    status: 409,
+    message: "This address now belongs to another account, so nothing was changed.",
+  },
+
   // The session.
   UNAUTHORIZED: { status: 401, message: "Please sign in first." },
   SESSION_EXPIRED: { status: 401, message: "Your session has expired. Please sign in again." },
@@ -177,6 +201,28 @@ const AUTH_ERRORS_DE: Record<AuthErrorCode, TranslatedEntry> = {
   },
   SIGN_IN_AGAIN: {
     message: "Zu Ihrer Sicherheit: Melden Sie sich erneut an und löschen Sie das Konto dann innerhalb von 5 Minuten.",
+  },
+  // The change of email.
+  SIGN_IN_AGAIN_EMAIL: {
+    message:
+      "Zu Ihrer Sicherheit: Melden Sie sich erneut an und ändern Sie die E-Mail-Adresse dann innerhalb von 5 Minuten.",
+  },
+  SAME_EMAIL: {
+    message: "Das ist schon Ihre E-Mail-Adresse.",
+    fieldErrors: { email: "Geben Sie eine andere Adresse als Ihre jetzige ein." },
+  },
+  EMAIL_CHANGE_INVALID: {
+    message:
+      "Dieser Link ist ungültig oder wurde schon benutzt. Es wurde nichts geändert. Fordern Sie auf Ihrer Kontoseite " +
+      "einen neuen an.",
+  },
+  EMAIL_CHANGE_EXPIRED: {
+    message:
+      "Dieser Link ist abgelaufen (er gilt eine Stunde). Es wurde nichts geändert. Fordern Sie auf Ihrer Kontoseite " +
+      "einen neuen an.",
+  },
+  EMAIL_CHANGE_TAKEN: {
+    message: "Diese Adresse gehört inzwischen zu einem anderen Konto, deshalb wurde nichts geändert.",
   },
   UNAUTHORIZED: { message: "Bitte melden Sie sich zuerst an." },
   SESSION_EXPIRED: { message: "Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an." },

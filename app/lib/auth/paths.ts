@@ -13,6 +13,8 @@ export const AUTH_PAGES = {
   resetPassword: "/reset-password",
   account: "/account",
   signOut: "/sign-out",
+  // The link of the change-of-email mail (docs/decisions/0020-account-lifecycle.md, "Change of email").
+  confirmEmailChange: "/confirm-email-change",
   // Where the email-confirmation mail's link lands (docs/decisions/0020-account-lifecycle.md).
   confirmEmail: "/confirm-email",
 } as const;

@@ -13,9 +13,15 @@ export interface SessionUser {
   emailVerified: boolean;
   /** Signed in with a provider: the provider's id for the account (OpenID Connect `sub`). Server only. */
   oauthSubject?: string;
+  /**
+   * Signed in with a provider: when that sign-in went to the provider and back (ms, the CMS's
+   * clock: the JWT's `authAtMs`). Set only by the OAuth callback; a re-sync or a re-issued session
+   * carries it on (decision 0020). Server only.
+   */
+  authAt?: number;
 }
 
-export type PublicSessionUser = Omit<SessionUser, "cmsJWT" | "oauthSubject">;
+export type PublicSessionUser = Omit<SessionUser, "cmsJWT" | "oauthSubject" | "authAt">;
 
 /**
  * The session user's fields beyond better-auth's own (id, email, name, emailVerified, ...), as
@@ -27,6 +33,7 @@ export const SESSION_USER_FIELDS = {
   blocked: { type: "boolean", required: false, input: false },
   provider: { type: "string", required: false, input: false },
   oauthSubject: { type: "string", required: false, input: false },
+  authAt: { type: "number", required: false, input: false },
 } as const;
 
 export interface StoredUserFields {
@@ -34,10 +41,11 @@ export interface StoredUserFields {
   blocked?: boolean | null;
   provider?: string | null;
   oauthSubject?: string | null;
+  authAt?: number | null;
 }
 
 type UserLike = Pick<SessionUser, "id" | "email" | "name" | "emailVerified"> &
-  Omit<StoredUserFields, "cmsJWT" | "oauthSubject">;
+  Omit<StoredUserFields, "cmsJWT" | "oauthSubject" | "authAt">;
 
 export function toPublicUser(user: UserLike): PublicSessionUser {
   return {

@@ -93,6 +93,32 @@ const en = {
   "account.signOutEverywhereSubmit": "Sign out everywhere",
   "account.signOutEverywherePending": "Signing out…",
 
+  // Change of email (issue 15, point 2): the /account form and the /confirm-email-change page.
+  "account.changeEmail": "Change your email address",
+  "account.changeEmailIntro":
+    "We send a link to the new address; your address changes once it is opened and confirmed, within an hour. " +
+    "Enter your password. No password (you sign in with a provider)? Leave it empty: a sign-in of the last " +
+    "5 minutes counts.",
+  "account.newEmail": "New email address",
+  "account.changeEmailPassword": "Password (to confirm it is you)",
+  "account.changeEmailSubmit": "Send the confirmation link",
+  "account.changeEmailPending": "Sending…",
+  "account.emailChangeRequested":
+    "Check the new address's inbox: if it can be used, we have sent it a link to confirm the change. Your email " +
+    "address stays as it is until then (the link works for an hour).",
+  "account.emailChanged": "Your email address has been changed.",
+  "confirmEmailChange.title": "Confirm your new email address",
+  "confirmEmailChange.intro":
+    "Press the button to make this the email address of your account. Every other session of the account ends.",
+  "confirmEmailChange.submit": "Confirm the new address",
+  "confirmEmailChange.pending": "Confirming…",
+  "confirmEmailChange.doneTitle": "Email address changed",
+  "confirmEmailChange.done": "Your account's email address is now {email}. Sign in with it from now on.",
+  "confirmEmailChange.failedTitle": "This link did not work",
+  "confirmEmailChange.incomplete": "This link is incomplete. Ask for a new one on your account page.",
+  "confirmEmailChange.toAccount": "Your account",
+  "confirmEmailChange.signIn": "Sign in",
+
   // Sign out.
   "signOut.title": "Sign out",
   "signOut.submit": "Sign out",
@@ -223,6 +249,32 @@ const de: Messages = {
     "Beendet jede Sitzung Ihres Kontos, auf jedem Gerät und in jedem Browser, auch diese.",
   "account.signOutEverywhereSubmit": "Überall abmelden",
   "account.signOutEverywherePending": "Abmeldung läuft…",
+
+  // Change of email.
+  "account.changeEmail": "E-Mail-Adresse ändern",
+  "account.changeEmailIntro":
+    "Wir senden einen Link an die neue Adresse; Ihre Adresse ändert sich, sobald er geöffnet und bestätigt wird, " +
+    "innerhalb einer Stunde. Geben Sie Ihr Passwort ein. Kein Passwort (Sie melden sich über einen Anbieter an)? " +
+    "Lassen Sie das Feld leer: Eine Anmeldung in den letzten 5 Minuten genügt.",
+  "account.newEmail": "Neue E-Mail-Adresse",
+  "account.changeEmailPassword": "Passwort (zur Bestätigung, dass Sie es sind)",
+  "account.changeEmailSubmit": "Bestätigungslink senden",
+  "account.changeEmailPending": "Wird gesendet…",
+  "account.emailChangeRequested":
+    "Sehen Sie im Postfach der neuen Adresse nach: Falls sie verwendet werden kann, haben wir ihr einen Link zur " +
+    "Bestätigung gesendet. Bis dahin bleibt Ihre E-Mail-Adresse, wie sie ist (der Link gilt eine Stunde).",
+  "account.emailChanged": "Ihre E-Mail-Adresse wurde geändert.",
+  "confirmEmailChange.title": "Neue E-Mail-Adresse bestätigen",
+  "confirmEmailChange.intro":
+    "Drücken Sie den Knopf, um dies zur E-Mail-Adresse Ihres Kontos zu machen. Jede andere Sitzung des Kontos endet.",
+  "confirmEmailChange.submit": "Neue Adresse bestätigen",
+  "confirmEmailChange.pending": "Wird bestätigt…",
+  "confirmEmailChange.doneTitle": "E-Mail-Adresse geändert",
+  "confirmEmailChange.done": "Die E-Mail-Adresse Ihres Kontos ist jetzt {email}. Melden Sie sich ab jetzt damit an.",
+  "confirmEmailChange.failedTitle": "Dieser Link hat nicht funktioniert",
+  "confirmEmailChange.incomplete": "Dieser Link ist unvollständig. Fordern Sie auf Ihrer Kontoseite einen neuen an.",
+  "confirmEmailChange.toAccount": "Ihr Konto",
+  "confirmEmailChange.signIn": "Anmelden",
 
   "signOut.title": "Abmelden",
   "signOut.submit": "Abmelden",

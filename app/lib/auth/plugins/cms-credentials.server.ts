@@ -6,6 +6,7 @@ import type { CmsUsers } from "../cms-users.server.ts";
 import { AuthError, cmsUnavailable } from "../errors.server.ts";
 import { schemaBody } from "../input.server.ts";
 import type { AccountLockout } from "../rate-limit.server.ts";
+import { withPasswordLockout } from "../reauth-lockout.server.ts";
 import type { SessionRevocations } from "../revocations.server.ts";
 import { inBackground, REGISTER_ANSWER_MS, settleAfter } from "../same-answer.server.ts";
 import {
@@ -135,7 +136,10 @@ export function cmsCredentials(cms: () => CmsUsers, revocations: SessionRevocati
           throw cmsUnavailable(check.error);
         }
         const { stored, cmsJWT } = check;
-        const result = await cms().changePassword(cmsJWT, ctx.body.currentPassword, ctx.body.password);
+        // Wrong current passwords count per account too (reauth-lockout.server.ts).
+        const result = await withPasswordLockout(lockout, stored.user.id, ctx.body.currentPassword, () =>
+          cms().changePassword(cmsJWT, ctx.body.currentPassword, ctx.body.password),
+        );
         // The CMS issues a new JWT with the new password: keep that one.
         const user = await startCmsSession(
           ctx,

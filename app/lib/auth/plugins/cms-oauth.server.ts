@@ -146,6 +146,8 @@ export function cmsOAuth(config: CmsOAuthConfig) {
           // Not the provider's word (nobody asked it now); with refresh the CMS does not use it.
           emailVerified: false,
           refresh: true,
+          // The provider sign-in stays the one of the callback: a re-sync never makes it fresh (decision 0020).
+          ...(typeof stored.user.authAt === "number" ? { authAt: stored.user.authAt } : {}),
         });
         if (String(result.user.id) !== String(stored.user.id)) throw new AuthError("OAUTH_LINK_GONE");
         const user = await startCmsSession(ctx, result, provider, oauthSubject);

@@ -7,6 +7,8 @@ import type { CmsUser, CmsUsers } from "../cms-users.server.ts";
 import { AuthError, cmsUnavailable } from "../errors.server.ts";
 import { schemaBody } from "../input.server.ts";
 import { changeUsernameSchema, deleteAccountSchema } from "../schemas.ts";
+import type { AccountLockout } from "../rate-limit.server.ts";
+import { withPasswordLockout } from "../reauth-lockout.server.ts";
 import type { SessionRevocations } from "../revocations.server.ts";
 import { SESSION_USER_FIELDS, toPublicUser, type PublicSessionUser, type StoredUserFields } from "../session-user.ts";
 import { logger } from "../../logger.server.ts";
@@ -132,7 +134,7 @@ export function cmsSession(cms: () => CmsUsers, revocations: SessionRevocations)
  * instance: the CMS refuses every JWT of the user issued until now (sessionsValidAfter). It
  * needs the CMS: if the CMS cannot confirm, nothing is ended and the caller is told.
  */
-export function sessionRevocation(cms: () => CmsUsers, revocations: SessionRevocations) {
+export function sessionRevocation(cms: () => CmsUsers, revocations: SessionRevocations, lockout?: AccountLockout) {
   return {
     id: "session-revocation",
     endpoints: {
@@ -152,7 +154,11 @@ export function sessionRevocation(cms: () => CmsUsers, revocations: SessionRevoc
         const check = await readCheckedSession(ctx, cms(), revocations);
         if (check.state === "invalid") throw new AuthError("UNAUTHORIZED");
         if (check.state === "unknown") throw cmsUnavailable(check.error);
-        await cms().deleteAccount(check.cmsJWT, ctx.body.currentPassword || undefined);
+        const password = ctx.body.currentPassword || undefined;
+        // Wrong passwords count per account too (reauth-lockout.server.ts).
+        await withPasswordLockout(lockout, check.stored.user.id, password, () =>
+          cms().deleteAccount(check.cmsJWT, password),
+        );
         await revocations.revoke(check.stored.session.id, new Date(check.stored.session.expiresAt));
         deleteSessionCookie(ctx);
         return ctx.json({ ok: true });

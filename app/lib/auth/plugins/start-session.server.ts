@@ -17,7 +17,8 @@ const NOT_REMEMBERED_SECONDS = 24 * 60 * 60;
  */
 export async function startCmsSession(
   ctx: GenericEndpointContext,
-  cms: CmsAuth,
+  // authAt: the provider sign-in this session rests on (the OAuth sync's answer; a re-issue passes the old one on).
+  cms: CmsAuth & { authAt?: number | null },
   provider: string,
   oauthSubject?: string,
   rememberMe?: boolean,
@@ -40,6 +41,7 @@ export async function startCmsSession(
     blocked: cms.user.blocked,
     provider,
     ...(oauthSubject ? { oauthSubject } : {}),
+    ...(typeof cms.authAt === "number" ? { authAt: cms.authAt } : {}),
   };
   const session = {
     id: randomBytes(16).toString("base64url"),

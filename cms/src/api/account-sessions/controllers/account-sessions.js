@@ -2,7 +2,7 @@
 
 const { callerOf } = require("../lib/caller");
 const { checkUsername } = require("../lib/username");
-const { reauthentication, authAtOf } = require("../lib/reauthentication");
+const { reauthentication, authAtOf, freshSignInMs } = require("../lib/reauthentication");
 const {
   EMAIL_CHANGE_TTL_MS,
   checkNewEmail,
@@ -56,7 +56,12 @@ module.exports = ({ strapi }) => {
    */
   async function reauthenticationFailure(userId, payload, password) {
     const { password: hash } = await users().findOne({ where: { id: userId }, select: ["id", "password"] });
-    const needs = reauthentication({ hasPassword: Boolean(hash), authAtMs: authAtOf(payload), nowMs: Date.now() });
+    const needs = reauthentication({
+      hasPassword: Boolean(hash),
+      authAtMs: authAtOf(payload),
+      nowMs: Date.now(),
+      windowMs: freshSignInMs(),
+    });
     if (needs === "stale") return { reason: "sign_in_again", message: "Sign in again first" };
     if (needs === "fresh") return null;
     if (typeof password !== "string" || password.length === 0) {
