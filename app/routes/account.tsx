@@ -212,46 +212,6 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <input type="hidden" name="intent" value={SIGN_OUT_EVERYWHERE} />
       </AuthForm>
 
-      <h2>{t(locale, "account.changePassword")}</h2>
-      {passwordChanged && !failure && (
-        <p role="status" className="form-success">
-          {t(locale, "account.passwordChanged")}
-        </p>
-      )}
-      <AuthForm state={failed} submitLabel={t(locale, "account.submit")} pendingLabel={t(locale, "account.pending")}>
-        <Field
-          name="currentPassword"
-          label={t(locale, "field.currentPassword")}
-          type="password"
-          autoComplete="current-password"
-          state={failed}
-        />
-        <Field
-          name="password"
-          label={t(locale, "field.newPassword")}
-          type="password"
-          autoComplete="new-password"
-          state={failed}
-        />
-        <Field
-          name="passwordConfirmation"
-          label={t(locale, "field.repeatNewPassword")}
-          type="password"
-          autoComplete="new-password"
-          state={failed}
-        />
-      </AuthForm>
-
-      <h2>{t(locale, "account.signOutEverywhere")}</h2>
-      <p>{t(locale, "account.signOutEverywhereIntro")}</p>
-      <AuthForm
-        state={everywhereFailed}
-        submitLabel={t(locale, "account.signOutEverywhereSubmit")}
-        pendingLabel={t(locale, "account.signOutEverywherePending")}
-      >
-        <input type="hidden" name="intent" value={SIGN_OUT_EVERYWHERE} />
-      </AuthForm>
-
       <h2>{t(locale, "account.delete")}</h2>
       <p>{t(locale, "account.deleteIntro")}</p>
       <AuthForm
