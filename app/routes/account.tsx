@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, Link } from "react-router";
 
 import type { Route } from "./+types/account";
 import { AuthForm, Field } from "../components/auth-form.tsx";
@@ -211,6 +211,15 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       >
         <input type="hidden" name="intent" value={SIGN_OUT_EVERYWHERE} />
       </AuthForm>
+
+      <h2>{t(locale, "twoFactor.title")}</h2>
+      <p>{t(locale, "account.twoFactorIntro")}</p>
+      <p>
+        {/* app/routes/account/two-factor.tsx, under this page's path in any locale. */}
+        <Link to="two-factor" relative="path">
+          {t(locale, "account.twoFactorLink")}
+        </Link>
+      </p>
 
       <h2>{t(locale, "account.delete")}</h2>
       <p>{t(locale, "account.deleteIntro")}</p>

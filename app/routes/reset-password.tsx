@@ -8,6 +8,7 @@ import { redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server
 import { parseInput } from "../lib/auth/input.server.ts";
 import { AUTH_PAGES, authPath } from "../lib/auth/paths.ts";
 import { resetPasswordSchema } from "../lib/auth/schemas.ts";
+import { secondStepOf } from "../lib/auth/two-factor-form.server.ts";
 import { t } from "../lib/i18n/messages.ts";
 import { pageLocale } from "../lib/i18n/page-locale.server.ts";
 import { localeConfigOf } from "../lib/locales.server.ts";
@@ -24,15 +25,24 @@ export function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const locale = pageLocale(params, context);
-  const result = await runAuthForm(request, context, AUTH_PAGES.resetPassword, (fields) =>
-    getAuth(context).api.resetPasswordCms({
-      body: parseInput(resetPasswordSchema, fields),
-      headers: request.headers,
-      returnHeaders: true,
-    }),
-  );
+  const account = authPath("account", locale, localeConfigOf(context.get(configContext)));
+  const result = await runAuthForm(request, context, AUTH_PAGES.resetPassword, async (fields) => {
+    try {
+      const reset = await getAuth(context).api.resetPasswordCms({
+        body: parseInput(resetPasswordSchema, fields),
+        headers: request.headers,
+        returnHeaders: true,
+      });
+      return { headers: reset.headers, response: { location: account } };
+    } catch (error) {
+      // Two-factor on: the new password is saved, and the code is asked before a session starts.
+      const secondStep = secondStepOf(error, context, locale, account);
+      if (secondStep) return secondStep;
+      throw error;
+    }
+  });
   if (!result.ok) return result.failure;
-  return redirectWithCookies(authPath("account", locale, localeConfigOf(context.get(configContext))), result.headers);
+  return redirectWithCookies(result.response.location, result.headers);
 }
 
 export default function ResetPassword({ loaderData: { locale, code, forgot }, actionData }: Route.ComponentProps) {

@@ -16,6 +16,7 @@ import { pageLocale } from "../lib/i18n/page-locale.server.ts";
 import { localeConfigOf } from "../lib/locales.server.ts";
 import { safeRedirectPath } from "../lib/redirect-target.ts";
 import { getServerSession } from "../lib/auth/session.server.ts";
+import { secondStepOf } from "../lib/auth/two-factor-form.server.ts";
 import { configContext } from "../lib/request-context.server.ts";
 
 export const handle: AuthPageHandle = { authPage: "signIn" };
@@ -66,12 +67,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!location) throw new AuthError("OAUTH_FAILED");
       return { headers: started.headers, response: { location } };
     }
-    const signedIn = await auth.api.signInCms({
-      body: parseInput(signInSchema, fields),
-      headers: request.headers,
-      returnHeaders: true,
-    });
-    return { headers: signedIn.headers, response: { location: redirectTo } };
+    try {
+      const signedIn = await auth.api.signInCms({
+        body: parseInput(signInSchema, fields),
+        headers: request.headers,
+        returnHeaders: true,
+      });
+      return { headers: signedIn.headers, response: { location: redirectTo } };
+    } catch (error) {
+      // Two-factor on: no session yet; the code is asked on its own page (routes/sign-in/two-factor.tsx).
+      const secondStep = secondStepOf(error, context, locale, redirectTo);
+      if (secondStep) return secondStep;
+      throw error;
+    }
   });
   if (!result.ok) return result.failure;
   return redirectWithCookies(result.response.location, result.headers);

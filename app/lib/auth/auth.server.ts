@@ -6,11 +6,13 @@ import { createContext, type RouterContextProvider } from "react-router";
 
 import type { Env } from "../env.server.ts";
 import { localeConfigOf } from "../locales.server.ts";
+import { createCmsTwoFactor, type CmsTwoFactor } from "./cms-two-factor.server.ts";
 import { createCmsUsers } from "./cms-users.server.ts";
 import { cmsCredentials } from "./plugins/cms-credentials.server.ts";
 import { cmsOAuth } from "./plugins/cms-oauth.server.ts";
 import { cmsSession, sessionRevocation } from "./plugins/cms-session.server.ts";
 import { emailChange } from "./plugins/email-change.server.ts";
+import { twoFactor } from "./plugins/two-factor.server.ts";
 import { startMemoryRowSweeper } from "./memory-rows.server.ts";
 import { betterAuthProviders } from "./providers.ts";
 import { LocalRevocations, RedisRevocations } from "./revocations.server.ts";
@@ -26,9 +28,10 @@ import { SESSION_USER_FIELDS } from "./session-user.ts";
 
 const WEEK_SECONDS = 7 * 24 * 60 * 60;
 
-function createAuth(env: Env, redis: Redis | undefined) {
+function createAuth(env: Env, redis: Redis | undefined, cmsTwoFactor: CmsTwoFactor) {
   const cmsUsers = createCmsUsers({ baseUrl: env.CMS_URL, timeoutMs: env.CMS_FETCH_TIMEOUT_MS });
   const revocations = redis ? new RedisRevocations(redis) : new LocalRevocations();
+  const twoFactorRoutes = () => cmsTwoFactor;
   // Per account, beside the per-IP budgets: wrong passwords at sign-in (keyed by address) and on the
   // account page (keyed by user id: reauth-lockout.server.ts).
   const lockout = createAccountLockout({ redis });
@@ -57,7 +60,8 @@ function createAuth(env: Env, redis: Redis | undefined) {
     },
     telemetry: { enabled: false },
     plugins: [
-      cmsCredentials(() => cmsUsers, revocations, lockout),
+      cmsCredentials(() => cmsUsers, revocations, lockout, twoFactorRoutes),
+      twoFactor(() => cmsUsers, twoFactorRoutes, revocations),
       cmsSession(() => cmsUsers, revocations),
       sessionRevocation(() => cmsUsers, revocations, lockout),
       emailChange(() => cmsUsers, revocations, lockout),
@@ -80,6 +84,8 @@ export type Auth = ReturnType<typeof createAuth>;
 export interface AuthServices {
   auth: Auth;
   rateLimiter: RateLimiter;
+  /** The CMS's two-factor routes, for the pages that read the state (the forms go through auth.api). */
+  cmsTwoFactor: CmsTwoFactor;
 }
 
 /** Route modules reach them through the router context (createRequestContext sets it). */
@@ -90,7 +96,8 @@ export const authContext = createContext<AuthServices>();
  * the process's shared Redis connection (revocations and rate limits hold across instances).
  */
 export function createAuthServices(config: Env, redis: Redis | undefined): AuthServices {
-  const auth = createAuth(config, redis);
+  const cmsTwoFactor = createCmsTwoFactor({ baseUrl: config.CMS_URL, timeoutMs: config.CMS_FETCH_TIMEOUT_MS });
+  const auth = createAuth(config, redis, cmsTwoFactor);
   // Without a database, OAuth sign-ins leave rows in better-auth's memory adapter: swept.
   startMemoryRowSweeper(async () => (await auth.$context).adapter);
   const rateLimiter = createRateLimiter({
@@ -98,7 +105,7 @@ export function createAuthServices(config: Env, redis: Redis | undefined): AuthS
     windowSeconds: config.AUTH_RATE_LIMIT_WINDOW_SECONDS,
     redis,
   });
-  return { auth, rateLimiter };
+  return { auth, rateLimiter, cmsTwoFactor };
 }
 
 /** This process's better-auth instance. */
@@ -109,4 +116,9 @@ export function getAuth(context: Readonly<RouterContextProvider>): Auth {
 /** The rate limiter shared by the auth forms and the /api/auth endpoints. */
 export function getAuthRateLimiter(context: Readonly<RouterContextProvider>): RateLimiter {
   return context.get(authContext).rateLimiter;
+}
+
+/** The CMS's two-factor routes (the status the settings page shows). */
+export function getCmsTwoFactor(context: Readonly<RouterContextProvider>): CmsTwoFactor {
+  return context.get(authContext).cmsTwoFactor;
 }

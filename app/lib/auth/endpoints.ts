@@ -12,7 +12,15 @@ import { AUTH_PAGES, type AuthPagePath } from "./paths.ts";
  * sent, so random paths create no rate-limit state.
  */
 export type RateLimitBudget =
-  "sign-in" | "register" | "forgot-password" | "reset-password" | "change-password" | "oauth" | "sign-out";
+  | "sign-in"
+  | "register"
+  | "forgot-password"
+  | "reset-password"
+  | "change-password"
+  | "oauth"
+  | "sign-out"
+  // The sign-in's second step (the CMS also limits codes per account).
+  | "two-factor";
 
 interface Endpoint {
   method: "GET" | "POST";
@@ -44,6 +52,9 @@ export const OPEN_ENDPOINTS: readonly Endpoint[] = [
   { method: "POST", path: /^\/sign-in\/oauth2$/, budget: "oauth" },
   { method: "POST", path: /^\/sign-out$/, budget: "sign-out" },
   { method: "POST", path: /^\/sign-out-everywhere-cms$/, budget: "sign-out" },
+  // Two-factor authentication (plugins/two-factor.server.ts): the sign-in's second step, and the settings.
+  { method: "POST", path: /^\/two-factor-cms$/, budget: "two-factor" },
+  { method: "POST", path: /^\/two-factor-(setup|enable|disable|recovery-codes)-cms$/, budget: "change-password" },
 ];
 
 /** The open endpoint for a method and a path under /api/auth (`/sign-in-cms`), or null (404). */
@@ -64,6 +75,8 @@ export const FORM_BUDGETS: Record<AuthPagePath, RateLimitBudget> = {
   [AUTH_PAGES.confirmEmailChange]: "reset-password",
   // Its two forms try a code from a mail or send a mail to an address anyone can type, as reset does.
   [AUTH_PAGES.confirmEmail]: "reset-password",
+  [AUTH_PAGES.twoFactor]: "two-factor",
+  [AUTH_PAGES.accountTwoFactor]: "change-password",
 };
 
 /**

@@ -141,6 +141,38 @@ export const AUTH_ERRORS = {
     message: "This form could not be accepted: it may have been open for too long. Please send it again.",
   },
 
+  // Two-factor authentication (issue 15, point 4; app/lib/auth/plugins/two-factor.server.ts).
+  TWO_FACTOR_REQUIRED: {
+    status: 403,
+    message: "Enter the code from your authenticator app to finish signing in.",
+  },
+  TWO_FACTOR_EXPIRED: {
+    status: 401,
+    message: "This sign-in has expired (the code must follow the password within 5 minutes). Please sign in again.",
+  },
+  TWO_FACTOR_WRONG_CODE: {
+    status: 400,
+    message: "That code is not correct. Check the time on your device, or use a recovery code.",
+    fieldErrors: { code: "Enter the current 6-digit code from your app, or one of your recovery codes." },
+  },
+  TWO_FACTOR_CODE_USED: {
+    status: 400,
+    message: "That code was already used. Wait for the next code in your app.",
+    fieldErrors: { code: "Wait for the next code, then enter it." },
+  },
+  TWO_FACTOR_NO_PASSWORD: {
+    status: 400,
+    message:
+      "This account has no password (it signs in with a provider): two-factor authentication is for accounts " +
+      "with a password.",
+  },
+  TWO_FACTOR_NO_SETUP: {
+    status: 400,
+    message: "Start again: enter your password to get a new QR code.",
+  },
+  TWO_FACTOR_ALREADY_ENABLED: { status: 409, message: "Two-factor authentication is already on." },
+  TWO_FACTOR_NOT_ENABLED: { status: 409, message: "Two-factor authentication is not on." },
+
   // Something else.
   CMS_UNAVAILABLE: { status: 503, message: "Accounts are unavailable right now. Please try again in a moment." },
   UNEXPECTED: { status: 500, message: "Something went wrong. Please try again." },
@@ -259,6 +291,34 @@ const AUTH_ERRORS_DE: Record<AuthErrorCode, TranslatedEntry> = {
       "Dieses Formular konnte nicht angenommen werden: Vielleicht war es zu lange geöffnet. Bitte senden Sie es " +
       "noch einmal.",
   },
+  // Two-factor authentication (issue 15, point 4).
+  TWO_FACTOR_REQUIRED: {
+    message: "Geben Sie den Code aus Ihrer Authenticator-App ein, um die Anmeldung abzuschließen.",
+  },
+  TWO_FACTOR_EXPIRED: {
+    message:
+      "Diese Anmeldung ist abgelaufen (der Code muss innerhalb von 5 Minuten nach dem Passwort folgen). Bitte " +
+      "melden Sie sich erneut an.",
+  },
+  TWO_FACTOR_WRONG_CODE: {
+    message:
+      "Dieser Code stimmt nicht. Prüfen Sie die Uhrzeit Ihres Geräts oder verwenden Sie einen Wiederherstellungscode.",
+    fieldErrors: { code: "Geben Sie den aktuellen 6-stelligen Code Ihrer App oder einen Wiederherstellungscode ein." },
+  },
+  TWO_FACTOR_CODE_USED: {
+    message: "Dieser Code wurde schon benutzt. Warten Sie auf den nächsten Code in Ihrer App.",
+    fieldErrors: { code: "Warten Sie auf den nächsten Code und geben Sie ihn dann ein." },
+  },
+  TWO_FACTOR_NO_PASSWORD: {
+    message:
+      "Dieses Konto hat kein Passwort (es meldet sich über einen Anmeldedienst an): Die Zwei-Faktor-Authentifizierung " +
+      "ist für Konten mit Passwort.",
+  },
+  TWO_FACTOR_NO_SETUP: {
+    message: "Beginnen Sie noch einmal: Geben Sie Ihr Passwort ein, um einen neuen QR-Code zu erhalten.",
+  },
+  TWO_FACTOR_ALREADY_ENABLED: { message: "Die Zwei-Faktor-Authentifizierung ist schon eingeschaltet." },
+  TWO_FACTOR_NOT_ENABLED: { message: "Die Zwei-Faktor-Authentifizierung ist nicht eingeschaltet." },
   CMS_UNAVAILABLE: {
     message: "Konten sind gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.",
   },

@@ -34,7 +34,16 @@ describe("isAuthPagePath (never cached)", () => {
   });
 
   it("leaves other paths alone", () => {
-    for (const path of ["/", "/de", "/company", "/de/company", "/a/b/sign-in", "/sign-in/x", "/sign-inx", "/de/x"]) {
+    const others = ["/", "/de", "/company", "/de/company", "/a/b/sign-in", "/sign-in/x", "/sign-inx", "/de/x"];
+    // Pages of two segments (`/sign-in/two-factor`) are matched whole, never by a part.
+    others.push(
+      "/two-factor",
+      "/de/two-factor",
+      "/sign-in/two-factor/x",
+      "/de/account/two-factor/x",
+      "/a/b/account/two-factor",
+    );
+    for (const path of others) {
       expect(isAuthPagePath(path), path).toBe(false);
     }
   });

@@ -17,6 +17,9 @@ export const AUTH_PAGES = {
   confirmEmailChange: "/confirm-email-change",
   // Where the email-confirmation mail's link lands (docs/decisions/0020-account-lifecycle.md).
   confirmEmail: "/confirm-email",
+  // Two-factor authentication (issue 15, point 4): the sign-in's second step, and its settings.
+  twoFactor: "/sign-in/two-factor",
+  accountTwoFactor: "/account/two-factor",
 } as const;
 
 export type AuthPage = keyof typeof AUTH_PAGES;
@@ -36,9 +39,9 @@ export function authPath(page: AuthPage, locale: string, config: LocaleConfig): 
 /**
  * Whether a (canonical) path is an auth page in either spelling: `/sign-in`, or `/<x>/sign-in`
  * for any first segment (the router sends all of these to the auth page, which answers 404 for
- * a segment that is not a locale), so none of them is ever stored in the page cache.
+ * a segment that is not a locale), so none of them is ever stored in the page cache. Some pages
+ * have two segments of their own (`/sign-in/two-factor`).
  */
 export function isAuthPagePath(pathname: string): boolean {
-  const unprefixed = pathname.replace(/^\/[^/]+(?=\/[^/]+$)/, "");
-  return AUTH_PAGE_PATHS.includes(unprefixed);
+  return AUTH_PAGE_PATHS.includes(pathname) || AUTH_PAGE_PATHS.includes(pathname.replace(/^\/[^/]+/, ""));
 }

@@ -126,6 +126,51 @@ const en = {
   // The bot check's honeypot (docs/decisions/0021): read only by a screen reader that ignores aria-hidden.
   "botCheck.leaveEmpty": "Leave this field empty",
 
+  // Two-factor authentication (issue 15, point 4): the sign-in's second step, and the settings.
+  "twoFactorSignIn.title": "Enter your code",
+  "twoFactorSignIn.intro":
+    "Your account has two-factor authentication on. Enter the 6-digit code from your authenticator app, or one " +
+    "of your recovery codes.",
+  "twoFactorSignIn.submit": "Verify",
+  "twoFactorSignIn.pending": "Checking…",
+  "twoFactorSignIn.signInAgain": "Sign in again",
+  "twoFactor.codeLabel": "Code",
+  "twoFactor.title": "Two-factor authentication",
+  "twoFactor.on": "Two-factor authentication is on. Recovery codes left: {count}.",
+  "twoFactor.off":
+    "Two-factor authentication is off. With it on, signing in asks for a code from an authenticator app after " +
+    "your password.",
+  "twoFactor.unknown": "The state of two-factor authentication cannot be read right now. Please try again in a moment.",
+  "twoFactor.setupIntro": "To turn it on, enter your password; then scan a QR code with your authenticator app.",
+  "twoFactor.setupSubmit": "Set up two-factor authentication",
+  "twoFactor.setupPending": "Preparing…",
+  "twoFactor.scanTitle": "Scan the QR code",
+  "twoFactor.scan": "Scan this QR code with your authenticator app, then enter the 6-digit code it shows.",
+  "twoFactor.qrLabel": "QR code for your authenticator app",
+  "twoFactor.manual": "Cannot scan it? Enter this key in the app instead:",
+  "twoFactor.enableCode": "Code from your app",
+  "twoFactor.enableSubmit": "Turn on",
+  "twoFactor.enablePending": "Turning on…",
+  "twoFactor.enableAgain": "Lost the QR code? Set it up again with your password.",
+  "twoFactor.enabled": "Two-factor authentication is now on. Every other session of your account has been signed out.",
+  "twoFactor.codesTitle": "Your recovery codes",
+  "twoFactor.codesIntro":
+    "Save these codes somewhere safe now: they will not be shown again. Each one signs you in once, should you " +
+    "lose your authenticator app.",
+  "twoFactor.newCodesTitle": "New recovery codes",
+  "twoFactor.newCodesIntro": "Makes 10 new recovery codes; the old ones stop working. Enter a code from your app.",
+  "twoFactor.newCodesSubmit": "Make new recovery codes",
+  "twoFactor.newCodesPending": "Making…",
+  "twoFactor.newCodesMade": "Your new recovery codes are ready; the old ones no longer work.",
+  "twoFactor.disableTitle": "Turn off two-factor authentication",
+  "twoFactor.disableIntro": "Enter your password and a code from your app (or a recovery code).",
+  "twoFactor.disableSubmit": "Turn off",
+  "twoFactor.disablePending": "Turning off…",
+  "twoFactor.disabled": "Two-factor authentication is now off.",
+  "twoFactor.backToAccount": "Back to your account",
+  "account.twoFactorIntro": "Ask for a code from an authenticator app after the password when you sign in.",
+  "account.twoFactorLink": "Manage two-factor authentication",
+
   // Confirm email (the confirmation mail's link lands here).
   "confirmEmail.title": "Confirm your email address",
   "confirmEmail.confirmedTitle": "Email address confirmed",
@@ -281,6 +326,58 @@ const de: Messages = {
 
   // The bot check (docs/decisions/0021).
   "botCheck.leaveEmpty": "Lassen Sie dieses Feld leer",
+
+  // Two-factor authentication (issue 15, point 4).
+  "twoFactorSignIn.title": "Code eingeben",
+  "twoFactorSignIn.intro":
+    "Für Ihr Konto ist die Zwei-Faktor-Authentifizierung eingeschaltet. Geben Sie den 6-stelligen Code aus Ihrer " +
+    "Authenticator-App oder einen Ihrer Wiederherstellungscodes ein.",
+  "twoFactorSignIn.submit": "Bestätigen",
+  "twoFactorSignIn.pending": "Wird geprüft…",
+  "twoFactorSignIn.signInAgain": "Erneut anmelden",
+  "twoFactor.codeLabel": "Bestätigungscode",
+  "twoFactor.title": "Zwei-Faktor-Authentifizierung",
+  "twoFactor.on": "Die Zwei-Faktor-Authentifizierung ist eingeschaltet. Verbleibende Wiederherstellungscodes: {count}.",
+  "twoFactor.off":
+    "Die Zwei-Faktor-Authentifizierung ist ausgeschaltet. Eingeschaltet fragt die Anmeldung nach dem Passwort " +
+    "nach einem Code aus einer Authenticator-App.",
+  "twoFactor.unknown":
+    "Der Stand der Zwei-Faktor-Authentifizierung kann gerade nicht gelesen werden. Bitte versuchen Sie es gleich " +
+    "noch einmal.",
+  "twoFactor.setupIntro":
+    "Zum Einschalten geben Sie Ihr Passwort ein; dann scannen Sie einen QR-Code mit Ihrer Authenticator-App.",
+  "twoFactor.setupSubmit": "Zwei-Faktor-Authentifizierung einrichten",
+  "twoFactor.setupPending": "Wird vorbereitet…",
+  "twoFactor.scanTitle": "QR-Code scannen",
+  "twoFactor.scan":
+    "Scannen Sie diesen QR-Code mit Ihrer Authenticator-App und geben Sie dann den 6-stelligen Code ein.",
+  "twoFactor.qrLabel": "QR-Code für Ihre Authenticator-App",
+  "twoFactor.manual": "Scannen klappt nicht? Geben Sie stattdessen diesen Schlüssel in der App ein:",
+  "twoFactor.enableCode": "Code aus Ihrer App",
+  "twoFactor.enableSubmit": "Einschalten",
+  "twoFactor.enablePending": "Wird eingeschaltet…",
+  "twoFactor.enableAgain": "QR-Code verloren? Richten Sie es mit Ihrem Passwort neu ein.",
+  "twoFactor.enabled":
+    "Die Zwei-Faktor-Authentifizierung ist jetzt eingeschaltet. Alle anderen Sitzungen Ihres Kontos wurden beendet.",
+  "twoFactor.codesTitle": "Ihre Wiederherstellungscodes",
+  "twoFactor.codesIntro":
+    "Bewahren Sie diese Codes jetzt sicher auf: Sie werden nicht noch einmal angezeigt. Jeder meldet Sie einmal " +
+    "an, falls Sie Ihre Authenticator-App verlieren.",
+  "twoFactor.newCodesTitle": "Neue Wiederherstellungscodes",
+  "twoFactor.newCodesIntro":
+    "Erzeugt 10 neue Wiederherstellungscodes; die alten gelten dann nicht mehr. Geben Sie einen Code aus Ihrer App ein.",
+  "twoFactor.newCodesSubmit": "Neue Wiederherstellungscodes erzeugen",
+  "twoFactor.newCodesPending": "Wird erzeugt…",
+  "twoFactor.newCodesMade": "Ihre neuen Wiederherstellungscodes sind bereit; die alten gelten nicht mehr.",
+  "twoFactor.disableTitle": "Zwei-Faktor-Authentifizierung ausschalten",
+  "twoFactor.disableIntro":
+    "Geben Sie Ihr Passwort und einen Code aus Ihrer App (oder einen Wiederherstellungscode) ein.",
+  "twoFactor.disableSubmit": "Ausschalten",
+  "twoFactor.disablePending": "Wird ausgeschaltet…",
+  "twoFactor.disabled": "Die Zwei-Faktor-Authentifizierung ist jetzt ausgeschaltet.",
+  "twoFactor.backToAccount": "Zurück zu Ihrem Konto",
+  "account.twoFactorIntro": "Bei der Anmeldung nach dem Passwort einen Code aus einer Authenticator-App verlangen.",
+  "account.twoFactorLink": "Zwei-Faktor-Authentifizierung verwalten",
 
   "confirmEmail.title": "Bestätigen Sie Ihre E-Mail-Adresse",
   "confirmEmail.confirmedTitle": "E-Mail-Adresse bestätigt",

@@ -19,6 +19,8 @@ import {
 import { toPublicUser } from "../session-user.ts";
 import { readCheckedSession } from "./cms-session.server.ts";
 import { startCmsSession } from "./start-session.server.ts";
+import type { CmsTwoFactor } from "../cms-two-factor.server.ts";
+import { requireSecondFactor, secondFactorEnabled } from "./two-factor.server.ts";
 import { logger } from "../../logger.server.ts";
 
 /**
@@ -53,7 +55,12 @@ async function registerQuietly(users: CmsUsers, email: string, password: string)
   }
 }
 
-export function cmsCredentials(cms: () => CmsUsers, revocations: SessionRevocations, lockout?: AccountLockout) {
+export function cmsCredentials(
+  cms: () => CmsUsers,
+  revocations: SessionRevocations,
+  lockout?: AccountLockout,
+  twoFactor?: () => CmsTwoFactor,
+) {
   return {
     id: "cms-credentials",
     endpoints: {
@@ -68,6 +75,10 @@ export function cmsCredentials(cms: () => CmsUsers, revocations: SessionRevocati
             throw error;
           });
         await lockout?.succeeded(email);
+        // Two-factor on: no session yet, the code comes next (plugins/two-factor.server.ts).
+        if (twoFactor && (await secondFactorEnabled(twoFactor(), result))) {
+          await requireSecondFactor(ctx, result, ctx.body.rememberMe);
+        }
         const user = await startCmsSession(ctx, result, "credentials", undefined, ctx.body.rememberMe);
         return ctx.json({ user: toPublicUser(user) });
       }),
@@ -120,9 +131,13 @@ export function cmsCredentials(cms: () => CmsUsers, revocations: SessionRevocati
 
       resetPasswordCms: createAuthEndpoint("/reset-password-cms", schemaBody(resetPasswordSchema), async (ctx) => {
         const result = await cms().resetPassword(ctx.body.code, ctx.body.password);
-        const user = await startCmsSession(ctx, result, "credentials");
         // Proof of the address: a lockout that others' wrong guesses put on it ends here.
-        await lockout?.succeeded(user.email);
+        await lockout?.succeeded(result.user.email);
+        // The mail proves the address, not the second factor: with two-factor on, the code comes next.
+        if (twoFactor && (await secondFactorEnabled(twoFactor(), result))) {
+          await requireSecondFactor(ctx, result, false);
+        }
+        const user = await startCmsSession(ctx, result, "credentials");
         return ctx.json({ user: toPublicUser(user) });
       }),
 

@@ -1,0 +1,158 @@
+import { symmetricDecodeJWT, symmetricEncodeJWT } from "better-auth/crypto";
+import * as z from "zod";
+
+import { cmsUserSchema, type CmsAuth } from "./cms-users.server.ts";
+
+/**
+ * The two short-lived cookies of two-factor authentication, sealed the way better-auth seals its
+ * session cookie (a JWE, `dir` + A256CBC-HS512, with a key derived by HKDF from
+ * SESSION_AUTH_SECRET; better-auth/crypto), each with its own salt so that neither can stand in
+ * for the other or for the session cookie:
+ *
+ * - **pending sign-in**: after a correct password for an account with two-factor on, what the
+ *   second step needs to finish (the CMS JWT, its user, "remember me"). The browser holds it
+ *   but cannot read it; it lasts 5 minutes (Max-Age and the JWE's own `exp`, and `iat` is
+ *   checked again here without the JWE's clock tolerance) and is used once (the step records
+ *   its `jti`: plugins/two-factor.server.ts);
+ * - **recovery codes to show**: the codes the CMS just made, carried over the redirect after
+ *   enabling (post/redirect/get) to the page that shows them once and expires the cookie.
+ *
+ * Both are HttpOnly, SameSite=Lax, Secure (with the `__Secure-` prefix) on https, and limited to
+ * the path that reads them.
+ */
+
+/** How long the code may follow the password, and recovery codes wait to be shown. */
+export const TWO_FACTOR_COOKIE_SECONDS = 5 * 60;
+
+const PENDING = { name: "acme.two_factor_pending", salt: "acme.two-factor-pending" } as const;
+const CODES = { name: "acme.two_factor_codes", salt: "acme.two-factor-recovery-codes" } as const;
+
+type Kind = typeof PENDING | typeof CODES;
+
+const sealedFields = { iat: z.number(), exp: z.number(), jti: z.string().min(1) };
+
+const pendingSchema = z.object({
+  ...sealedFields,
+  jwt: z.string().min(1),
+  user: cmsUserSchema,
+  rememberMe: z.boolean(),
+});
+
+const codesSchema = z.object({
+  ...sealedFields,
+  userId: z.string().min(1),
+  recoveryCodes: z.array(z.string()).max(50),
+});
+
+/** A pending sign-in, opened: the CMS's answer to the password, and the one-use id of the cookie. */
+export interface PendingSignIn {
+  auth: CmsAuth;
+  rememberMe: boolean;
+  /** The sealed cookie's `jti`: recorded once the step succeeds, so the cookie cannot be used again. */
+  id: string;
+  expiresAt: Date;
+}
+
+async function seal(kind: Kind, secret: string, payload: Record<string, unknown>): Promise<string> {
+  return symmetricEncodeJWT(payload, secret, kind.salt, TWO_FACTOR_COOKIE_SECONDS);
+}
+
+/** The payload, when the value is one of ours, intact, and issued less than 5 minutes ago. */
+async function open<S extends z.ZodType<{ iat: number }>>(
+  kind: Kind,
+  schema: S,
+  secret: string,
+  sealed: string | null | undefined,
+  nowMs: number,
+): Promise<z.output<S> | null> {
+  if (!sealed) return null;
+  const parsed = schema.safeParse(await symmetricDecodeJWT(sealed, secret, kind.salt));
+  if (!parsed.success) return null;
+  const ageSeconds = nowMs / 1000 - parsed.data.iat;
+  return ageSeconds >= -15 && ageSeconds <= TWO_FACTOR_COOKIE_SECONDS ? parsed.data : null;
+}
+
+export function sealPendingSignIn(secret: string, auth: CmsAuth, rememberMe: boolean): Promise<string> {
+  return seal(PENDING, secret, { jwt: auth.jwt, user: auth.user, rememberMe });
+}
+
+export async function openPendingSignIn(
+  secret: string,
+  sealed: string | null | undefined,
+  nowMs = Date.now(),
+): Promise<PendingSignIn | null> {
+  const payload = await open(PENDING, pendingSchema, secret, sealed, nowMs);
+  if (!payload) return null;
+  return {
+    auth: { jwt: payload.jwt, user: payload.user },
+    rememberMe: payload.rememberMe,
+    id: payload.jti,
+    expiresAt: new Date(payload.exp * 1000),
+  };
+}
+
+export function sealRecoveryCodes(secret: string, userId: string, recoveryCodes: readonly string[]): Promise<string> {
+  return seal(CODES, secret, { userId, recoveryCodes: [...recoveryCodes] });
+}
+
+/** The codes to show, when the cookie is intact, young enough, and was made for this user. */
+export async function openRecoveryCodes(
+  secret: string,
+  sealed: string | null | undefined,
+  userId: string,
+  nowMs = Date.now(),
+): Promise<string[] | null> {
+  const payload = await open(CODES, codesSchema, secret, sealed, nowMs);
+  return payload && payload.userId === userId ? payload.recoveryCodes : null;
+}
+
+export type TwoFactorCookie = "pending" | "codes";
+
+const kindOf = (cookie: TwoFactorCookie): Kind => (cookie === "pending" ? PENDING : CODES);
+
+/** The cookie's name: with the `__Secure-` prefix on https, as better-auth names its own. */
+export function twoFactorCookieName(cookie: TwoFactorCookie, secure: boolean): string {
+  return `${secure ? "__Secure-" : ""}${kindOf(cookie).name}`;
+}
+
+/** A Set-Cookie header for the cookie, or (value null) one that expires it. */
+export function twoFactorSetCookie(
+  cookie: TwoFactorCookie,
+  value: string | null,
+  options: { path: string; secure: boolean },
+): string {
+  const name = twoFactorCookieName(cookie, options.secure);
+  const maxAge = value === null ? 0 : TWO_FACTOR_COOKIE_SECONDS;
+  return [
+    `${name}=${value ?? ""}`,
+    `Path=${options.path}`,
+    `Max-Age=${maxAge}`,
+    "HttpOnly",
+    "SameSite=Lax",
+    ...(options.secure ? ["Secure"] : []),
+  ].join("; ");
+}
+
+/** The cookie's value in a Cookie request header (the first of the name: browsers send the longest path first). */
+export function twoFactorCookieOf(
+  cookieHeader: string | null,
+  cookie: TwoFactorCookie,
+  secure: boolean,
+): string | null {
+  const name = twoFactorCookieName(cookie, secure);
+  for (const pair of (cookieHeader ?? "").split(";")) {
+    const at = pair.indexOf("=");
+    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
+  }
+  return null;
+}
+
+/** The value of the cookie that a list of Set-Cookie headers sets (not expires), or null. */
+export function twoFactorCookieSetIn(setCookies: readonly string[], cookie: TwoFactorCookie, secure: boolean) {
+  const name = `${twoFactorCookieName(cookie, secure)}=`;
+  const value = setCookies
+    .find((header) => header.startsWith(name))
+    ?.split(";")[0]
+    ?.slice(name.length);
+  return value ? value : null;
+}

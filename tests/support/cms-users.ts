@@ -1,0 +1,12 @@
+import { expect } from "vitest";
+
+/** Registers a user directly in the CMS (test setup, not through the site); the answer's JWT and user. */
+export async function registerCmsUser(cmsUrl: string, email: string, password: string) {
+  const response = await fetch(`${cmsUrl}/api/auth/local/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: email, email, password }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as { jwt: string; user: { id: number; email: string } };
+}
