@@ -61,6 +61,9 @@ export default async function globalSetup() {
       CMS_PREVIEW_SECRET: PREVIEW_SECRET,
       // One failed test would otherwise use up the admin logins of those after it (cms/config/admin.js).
       ADMIN_LOGIN_RATE_LIMIT_MAX: "100",
+      // An OAuth-only account re-authenticates by a provider sign-in this recent (default 5 minutes):
+      // short, so that tests/e2e/auth-account-changes.spec.ts sees one grow too old in seconds.
+      CMS_FRESH_SIGN_IN_SECONDS: "20",
     },
   });
   try {

@@ -30,3 +30,22 @@ export async function signInInBrowser(page: Page, email: string, password: strin
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
+
+/**
+ * Signs in with the run's OpenID Connect provider (tests/support/oidc-provider.ts, "Local OIDC"):
+ * its development login and consent pages; a provider that still has a session from an earlier
+ * sign-in in this browser sends the visitor straight back (still a round trip to the provider).
+ */
+export async function signInWithOidc(page: Page, login: string, path = "/sign-in") {
+  await page.goto(path);
+  await page.getByRole("button", { name: "Sign in with Local OIDC" }).click();
+  const loginField = page.locator("input[name=login]");
+  const backOnSite = page.locator("main h1");
+  await expect(loginField.or(backOnSite)).toBeVisible();
+  if (!(await loginField.isVisible())) return;
+  await loginField.fill(login);
+  await page.locator("input[name=password]").fill("anything");
+  await page.locator("button[type=submit]").click();
+  const consent = page.locator("button[type=submit]", { hasText: /continue/i });
+  if (await consent.isVisible().catch(() => false)) await consent.click();
+}

@@ -22,6 +22,8 @@ export interface CmsMail {
   resetLink?: string;
   /** The first `http(s)://…/confirm-email?confirmation=…` link (the email-confirmation mail), if any. */
   confirmLink?: string;
+  /** The first `http(s)://…/confirm-email-change?token=…` link (the change-of-email mail), if any. */
+  emailChangeLink?: string;
 }
 
 export interface WaitForMailOptions {
@@ -33,6 +35,7 @@ export interface WaitForMailOptions {
 
 const RESET_LINK_RE = /https?:\/\/[^\s"'<>]+\/reset-password\?code=[A-Za-z0-9]+/;
 const CONFIRM_LINK_RE = /https?:\/\/[^\s"'<>]+\/confirm-email\?confirmation=[A-Za-z0-9]+/;
+const EMAIL_CHANGE_LINK_RE = /https?:\/\/[^\s"'<>]+\/confirm-email-change\?token=[0-9a-f]+/;
 
 /** The reset-password link in a message body, if there is one. */
 export function extractResetLink(body: string): string | undefined {
@@ -51,10 +54,20 @@ export async function readMails(dir: string): Promise<CmsMail[]> {
   const mails: CmsMail[] = [];
   for (const name of names.filter((n) => n.endsWith(".json") && !n.startsWith(".")).sort()) {
     const file = path.join(dir, name);
-    const message = JSON.parse(await readFile(file, "utf8")) as Omit<CmsMail, "file" | "resetLink" | "confirmLink">;
+    const message = JSON.parse(await readFile(file, "utf8")) as Omit<
+      CmsMail,
+      "file" | "resetLink" | "confirmLink" | "emailChangeLink"
+    >;
     const resetLink = extractResetLink(message.text ?? "") ?? extractResetLink(message.html ?? "");
     const confirmLink = CONFIRM_LINK_RE.exec(`${message.text ?? ""} ${message.html ?? ""}`)?.[0];
-    mails.push({ ...message, file, ...(resetLink ? { resetLink } : {}), ...(confirmLink ? { confirmLink } : {}) });
+    const emailChangeLink = EMAIL_CHANGE_LINK_RE.exec(`${message.text ?? ""} ${message.html ?? ""}`)?.[0];
+    mails.push({
+      ...message,
+      file,
+      ...(resetLink ? { resetLink } : {}),
+      ...(confirmLink ? { confirmLink } : {}),
+      ...(emailChangeLink ? { emailChangeLink } : {}),
+    });
   }
   return mails;
 }
