@@ -131,6 +131,27 @@ describe("change of email", () => {
     expect(await signInStatus("elsewhere-new@example.com")).toBe(200);
   });
 
+  it("asked on the German account page: the link opens the German confirm page, which confirms", async () => {
+    await register("deutsch@example.com");
+    const cookie = await client.signIn("deutsch@example.com", PASSWORD);
+    const sent = smtp.messages.length;
+    const fields = { intent: "change-email", email: "deutsch-neu@example.com", currentPassword: PASSWORD };
+    const asked = await client.postForm("/de/account", fields, cookie);
+    expect(asked.status).toBe(303);
+    expect(asked.headers.get("location")).toBe("/de/account?changed=email-requested");
+    const link = linkIn(await mailTo("deutsch-neu@example.com", sent))!;
+    expect(link.startsWith(`${site.app.url}/de/confirm-email-change?token=`)).toBe(true);
+    expect(await (await fetch(link)).text()).toContain("Neue E-Mail-Adresse bestätigen");
+    const refused = await client.postForm("/de/confirm-email-change", { token: "0".repeat(64) });
+    expect(await refused.text()).toContain("Dieser Link ist ungültig oder wurde schon benutzt.");
+    const confirmed = await client.postForm("/de/confirm-email-change", { token: tokenOf(link) }, cookie);
+    expect(confirmed.headers.get("location")).toBe("/de/account?changed=email");
+    const page = await fetch(`${site.app.url}/de/account?changed=email`, {
+      headers: { cookie: client.cookieOf(confirmed) },
+    });
+    expect(await page.text()).toContain("Ihre E-Mail-Adresse wurde geändert.");
+  });
+
   it("a taken address gets the same answer; its owner is told someone tried; nothing changes", async () => {
     await register("keeper@example.com");
     await register("taker@example.com");

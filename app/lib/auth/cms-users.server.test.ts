@@ -193,3 +193,52 @@ describe("CMS users: email confirmation", () => {
     );
   });
 });
+
+describe("CMS users: the change of email", () => {
+  it("asks with the user's JWT; the CMS's reasons become the table's codes", async () => {
+    const { users, requests } = cmsUsers(() => Response.json({ ok: true }));
+    await users.requestEmailChange("user-jwt", "new@example.com", "pw", "de");
+    expect(requests[0]).toMatchObject({
+      url: "https://cms.example/api/account-sessions/email-change",
+      method: "POST",
+      body: { email: "new@example.com", password: "pw", locale: "de" },
+    });
+    expect(requests[0]?.headers.authorization).toBe("Bearer user-jwt");
+    const reasons: Array<[number, string, AuthErrorCode]> = [
+      [400, "wrong_password", "WRONG_CURRENT_PASSWORD"],
+      [400, "password_required", "WRONG_CURRENT_PASSWORD"],
+      [400, "sign_in_again", "SIGN_IN_AGAIN_EMAIL"],
+      [400, "same_email", "SAME_EMAIL"],
+      [400, "invalid_email", "INVALID_INPUT"],
+      [401, "", "SESSION_EXPIRED"],
+      [500, "", "CMS_UNAVAILABLE"],
+    ];
+    for (const [status, reason, code] of reasons) {
+      const { users: refusing } = cmsUsers(() => strapiError(status, "refused", { reason }));
+      expect(await authErrorCode(refusing.requestEmailChange("jwt", "new@example.com", undefined)), reason).toBe(code);
+    }
+  });
+
+  it("confirms with the token; a new session only when the CMS sent a JWT; expired, used, taken as codes", async () => {
+    const confirmed = { ok: true, email: "new@example.com" };
+    const { users, requests } = cmsUsers(() => Response.json({ ...confirmed, jwt: "fresh-jwt", user }));
+    expect(await users.confirmEmailChange("t".repeat(64), "old-jwt")).toEqual({
+      email: "new@example.com",
+      auth: { jwt: "fresh-jwt", user: { ...user, provider: "local", confirmed: false, blocked: false } },
+    });
+    expect(requests[0]).toMatchObject({ body: { token: "t".repeat(64) } });
+    expect(requests[0]?.headers.authorization).toBe("Bearer old-jwt");
+    const { users: anonymous, requests: sent } = cmsUsers(() => Response.json(confirmed));
+    expect(await anonymous.confirmEmailChange("t".repeat(64))).toEqual({ email: "new@example.com" });
+    expect(sent[0]?.headers.authorization).toBeUndefined();
+    for (const [status, reason, code] of [
+      [400, "expired", "EMAIL_CHANGE_EXPIRED"],
+      [400, "invalid_token", "EMAIL_CHANGE_INVALID"],
+      [409, "taken", "EMAIL_CHANGE_TAKEN"],
+      [503, "", "CMS_UNAVAILABLE"],
+    ] as const) {
+      const { users: refusing } = cmsUsers(() => strapiError(status, "refused", { reason }));
+      expect(await authErrorCode(refusing.confirmEmailChange("t".repeat(64))), reason).toBe(code);
+    }
+  });
+});
