@@ -5,6 +5,7 @@ import { AuthForm, Field } from "../components/auth-form.tsx";
 import type { AuthPageHandle } from "../components/locale-switcher.tsx";
 import { getAuth } from "../lib/auth/auth.server.ts";
 import { formTokenFor, runAuthForm } from "../lib/auth/form-action.server.ts";
+import { renewFormTokenAfterPost } from "../lib/auth/form-token.ts";
 import { parseInput } from "../lib/auth/input.server.ts";
 import { AUTH_PAGES, authPath } from "../lib/auth/paths.ts";
 import { registerSchema } from "../lib/auth/schemas.ts";
@@ -15,6 +16,9 @@ import { localeConfigOf } from "../lib/locales.server.ts";
 import { configContext } from "../lib/request-context.server.ts";
 
 export const handle: AuthPageHandle = { authPage: "register" };
+
+// Each answer to a post carries a new bot-check token (docs/decisions/0021).
+export const shouldRevalidate = renewFormTokenAfterPost;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = pageLocale(params, context);

@@ -7,6 +7,7 @@ import { getAuth } from "../lib/auth/auth.server.ts";
 import { signInPageMessage } from "../lib/auth/error-codes.ts";
 import { AuthError } from "../lib/auth/errors.server.ts";
 import { formTokenFor, redirectWithCookies, runAuthForm } from "../lib/auth/form-action.server.ts";
+import { renewFormTokenAfterPost } from "../lib/auth/form-token.ts";
 import { parseInput } from "../lib/auth/input.server.ts";
 import { AUTH_PAGES, authPath } from "../lib/auth/paths.ts";
 import { findOAuthProvider, oauthProviders } from "../lib/auth/providers.ts";
@@ -20,6 +21,9 @@ import { secondStepOf } from "../lib/auth/two-factor-form.server.ts";
 import { configContext } from "../lib/request-context.server.ts";
 
 export const handle: AuthPageHandle = { authPage: "signIn" };
+
+// Each answer to a post carries a new bot-check token (docs/decisions/0021).
+export const shouldRevalidate = renewFormTokenAfterPost;
 
 /** Where a sign-in in `locale` leads without a `redirectTo`: the account page in that locale. */
 const accountIn = (locale: string, context: Route.LoaderArgs["context"]) =>

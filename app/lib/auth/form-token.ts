@@ -6,6 +6,8 @@
  * (form-action.server.ts) reads them.
  */
 
+import type { ShouldRevalidateFunction } from "react-router";
+
 export const FORM_TOKEN_FIELD = "formToken";
 
 /** An innocuous name that browsers' and password managers' autofill does not recognise. */
@@ -15,3 +17,12 @@ export const HONEYPOT_FIELD = "remarks";
 export interface FormTokenData {
   formToken?: string;
 }
+
+/**
+ * A bot-checked page's `shouldRevalidate`: after every post its loader runs again, so each answer
+ * carries a new form token (and AuthForm an empty honeypot), as a page rendered anew without
+ * JavaScript does. React Router would otherwise keep the loader's data after a 4xx answer, and a
+ * form refused for its token could never be sent.
+ */
+export const renewFormTokenAfterPost: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod?.toUpperCase() === "POST" || defaultShouldRevalidate;
