@@ -79,6 +79,14 @@ describe("environment validation", () => {
     expect(parseEnv({ ...production, TRUST_PROXY: "loopback,10.0.0.0/8" }).TRUST_PROXY).toBe("loopback,10.0.0.0/8");
   });
 
+  it("reads the bot check's minimum fill time: 1500 ms unless set, 0 allowed, never negative or over a minute", () => {
+    expect(parseEnv(production).AUTH_FORM_MIN_FILL_MS).toBe(1500);
+    expect(parseEnv({ ...production, AUTH_FORM_MIN_FILL_MS: "0" }).AUTH_FORM_MIN_FILL_MS).toBe(0);
+    expect(problemsOf({ ...production, AUTH_FORM_MIN_FILL_MS: "-1" }).join("\n")).toMatch(/AUTH_FORM_MIN_FILL_MS: /);
+    expect(problemsOf({ ...production, AUTH_FORM_MIN_FILL_MS: "90000" }).join("\n")).toMatch(/at most 60000 ms/);
+    expect(problemsOf({ ...production, AUTH_FORM_MIN_FILL_MS: "soon" }).join("\n")).toMatch(/whole number/);
+  });
+
   it("in development works with no variables, reading the token the CMS seed wrote", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "env-test-"));
     const tokenFile = path.join(dir, "token");
