@@ -77,6 +77,24 @@ describe("enrolment", () => {
   );
 });
 
+describe("wrong passwords at the set-up", () => {
+  it("count per account: after five, even the right one waits (429), as on the account page's other forms", async () => {
+    await registerCmsUser(site.cms.url, "guessing@example.com", PASSWORD);
+    const cookie = await client.signIn("guessing@example.com", PASSWORD);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const wrong = await client.postJson(
+        "/api/auth/two-factor-setup-cms",
+        { currentPassword: `Guess-${attempt}` },
+        cookie,
+      );
+      expect(wrong.status).toBe(400);
+    }
+    const locked = await client.postJson("/api/auth/two-factor-setup-cms", { currentPassword: PASSWORD }, cookie);
+    expect(locked.status).toBe(429);
+    expect((await json(locked)).code).toBe("RATE_LIMITED");
+  });
+});
+
 describe("signing in with two-factor on", () => {
   it("the JSON sign-in answers 403 TWO_FACTOR_REQUIRED and starts no session", async () => {
     const response = await client.postJson("/api/auth/sign-in-cms", { email: EMAIL, password: PASSWORD });

@@ -61,7 +61,7 @@ function createAuth(env: Env, redis: Redis | undefined, cmsTwoFactor: CmsTwoFact
     telemetry: { enabled: false },
     plugins: [
       cmsCredentials(() => cmsUsers, revocations, lockout, twoFactorRoutes),
-      twoFactor(() => cmsUsers, twoFactorRoutes, revocations),
+      twoFactor(() => cmsUsers, twoFactorRoutes, revocations, lockout),
       cmsSession(() => cmsUsers, revocations),
       sessionRevocation(() => cmsUsers, revocations, lockout),
       emailChange(() => cmsUsers, revocations, lockout),

@@ -135,6 +135,8 @@ const en = {
   "twoFactorSignIn.pending": "Checking…",
   "twoFactorSignIn.signInAgain": "Sign in again",
   "twoFactor.codeLabel": "Code",
+  "input.codeMissing": "Enter the code.",
+  "input.codeTooLong": "This code is too long: enter the 6 digits, or a recovery code.",
   "twoFactor.title": "Two-factor authentication",
   "twoFactor.on": "Two-factor authentication is on. Recovery codes left: {count}.",
   "twoFactor.off":
@@ -336,6 +338,8 @@ const de: Messages = {
   "twoFactorSignIn.pending": "Wird geprüft…",
   "twoFactorSignIn.signInAgain": "Erneut anmelden",
   "twoFactor.codeLabel": "Bestätigungscode",
+  "input.codeMissing": "Geben Sie den Code ein.",
+  "input.codeTooLong": "Dieser Code ist zu lang: Geben Sie die 6 Ziffern oder einen Wiederherstellungscode ein.",
   "twoFactor.title": "Zwei-Faktor-Authentifizierung",
   "twoFactor.on": "Die Zwei-Faktor-Authentifizierung ist eingeschaltet. Verbleibende Wiederherstellungscodes: {count}.",
   "twoFactor.off":

@@ -5,6 +5,8 @@ import type { CmsAuth, CmsUsers } from "../cms-users.server.ts";
 import type { CmsTwoFactor } from "../cms-two-factor.server.ts";
 import { AuthError, cmsUnavailable } from "../errors.server.ts";
 import { schemaBody } from "../input.server.ts";
+import type { AccountLockout } from "../rate-limit.server.ts";
+import { withPasswordLockout } from "../reauth-lockout.server.ts";
 import type { SessionRevocations } from "../revocations.server.ts";
 import { toPublicUser } from "../session-user.ts";
 import {
@@ -81,7 +83,12 @@ export function setCookiesOfError(error: unknown): string[] {
   return headers instanceof Headers ? headers.getSetCookie() : [];
 }
 
-export function twoFactor(cms: () => CmsUsers, cmsTwoFactor: () => CmsTwoFactor, revocations: SessionRevocations) {
+export function twoFactor(
+  cms: () => CmsUsers,
+  cmsTwoFactor: () => CmsTwoFactor,
+  revocations: SessionRevocations,
+  lockout?: AccountLockout,
+) {
   /** The request's session, re-validated (as every session read is); refused when there is none. */
   async function checkedSession(ctx: GenericEndpointContext) {
     const check = await readCheckedSession(ctx, cms(), revocations);
@@ -103,7 +110,7 @@ export function twoFactor(cms: () => CmsUsers, cmsTwoFactor: () => CmsTwoFactor,
     await revocations.revoke(stored.session.id, new Date(stored.session.expiresAt));
     return startCmsSession(
       ctx,
-      { jwt: jwt ?? cmsJWT, user: current },
+      { jwt: jwt ?? cmsJWT, user: current, authAt: stored.user.authAt },
       stored.user.provider ?? "credentials",
       stored.user.oauthSubject ?? undefined,
     );
@@ -140,8 +147,12 @@ export function twoFactor(cms: () => CmsUsers, cmsTwoFactor: () => CmsTwoFactor,
       }),
 
       twoFactorSetupCms: createAuthEndpoint("/two-factor-setup-cms", schemaBody(twoFactorSetupSchema), async (ctx) => {
-        const { cmsJWT } = await checkedSession(ctx);
-        const { secret, uri } = await cmsTwoFactor().setup(cmsJWT, ctx.body.currentPassword);
+        const { cmsJWT, stored } = await checkedSession(ctx);
+        // Wrong passwords count per account too, as on the account page's other forms (reauth-lockout.server.ts).
+        const { currentPassword } = ctx.body;
+        const { secret, uri } = await withPasswordLockout(lockout, stored.user.id, currentPassword, () =>
+          cmsTwoFactor().setup(cmsJWT, currentPassword),
+        );
         return ctx.json({ secret, uri });
       }),
 
@@ -156,8 +167,11 @@ export function twoFactor(cms: () => CmsUsers, cmsTwoFactor: () => CmsTwoFactor,
         "/two-factor-disable-cms",
         schemaBody(twoFactorDisableSchema),
         async (ctx) => {
-          const { cmsJWT } = await checkedSession(ctx);
-          await cmsTwoFactor().disable(cmsJWT, ctx.body.currentPassword, ctx.body.code);
+          const { cmsJWT, stored } = await checkedSession(ctx);
+          const { currentPassword, code } = ctx.body;
+          await withPasswordLockout(lockout, stored.user.id, currentPassword, () =>
+            cmsTwoFactor().disable(cmsJWT, currentPassword, code),
+          );
           return ctx.json({ ok: true });
         },
       ),
