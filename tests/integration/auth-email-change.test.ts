@@ -312,6 +312,41 @@ describe("OAuth-only accounts: the recent sign-in is the provider's (authAt)", (
   });
 });
 
+describe("the CMS routes on their own", () => {
+  const post = (path: string, body: unknown, jwt?: string) =>
+    fetch(`${site.cms.url}/api/account-sessions/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(jwt ? { authorization: `Bearer ${jwt}` } : {}) },
+      body: JSON.stringify(body),
+    });
+  const answer = async (response: Response) => ({
+    status: response.status,
+    reason: ((await response.json()) as { error?: { details?: { reason?: string } } }).error?.details?.reason,
+  });
+
+  it("a request needs the user's JWT and an address; a confirmation needs a well-formed, known token", async () => {
+    expect((await post("email-change", { email: "a-new@example.com" })).status).toBe(401);
+    expect((await post("email-change", { email: "a-new@example.com" }, "not-a-jwt")).status).toBe(401);
+    await register("direct@example.com");
+    const { jwt } = (await (
+      await fetch(`${site.cms.url}/api/auth/local`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ identifier: "direct@example.com", password: PASSWORD }),
+      })
+    ).json()) as { jwt: string };
+    for (const email of [5, "", "no-at-sign", null, "a@b"]) {
+      expect(await answer(await post("email-change", { email, password: PASSWORD }, jwt))).toEqual({
+        status: 400,
+        reason: "invalid_email",
+      });
+    }
+    for (const body of [{}, { token: 5 }, { token: "g".repeat(64) }, { token: "0".repeat(64) }]) {
+      expect(await answer(await post("email-change/confirm", body))).toEqual({ status: 400, reason: "invalid_token" });
+    }
+  });
+});
+
 describe("wrong current passwords on the account page count per account", () => {
   it("five lock the account's password forms (429 even with the right one); sign-in and other accounts are not affected", async () => {
     await register("guessed@example.com");
