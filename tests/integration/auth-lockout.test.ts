@@ -54,6 +54,38 @@ describe("per-account lockout (real Strapi)", () => {
     expect((await signIn("other@example.com", password)).status).toBe(200);
   }, 60_000);
 
+  it("strangers cannot lock the owner out: a browser that signed in before counts apart (known device)", async () => {
+    const email = "known-device@example.com";
+    const password = "Device-passw0rd!";
+    await register(email, password);
+    const first = await signIn(email, password);
+    expect(first.status).toBe(200);
+    const device = first.cookies.find((cookie) => cookie.startsWith("acme.known_device="));
+    expect(device, first.cookies.join("; ")).toBeDefined();
+    expect(device).not.toContain("known-device%40");
+
+    // The attack: anyone who knows the address keeps it locked with wrong passwords.
+    for (let i = 0; i < 5; i++) expect((await signIn(email, "wrong-password")).status).toBe(401);
+    expect((await signIn(email, password)).status).toBe(429);
+    // The owner's browser still signs in; strangers stay locked out, the right password or not.
+    expect((await signInToSite(site.app.url, email, password, device)).status).toBe(200);
+    expect((await signIn(email, password)).status).toBe(429);
+    // A forged or tampered device cookie is a stranger's.
+    const forged = device!.slice(0, -1) + (device!.endsWith("A") ? "B" : "A");
+    expect((await signInToSite(site.app.url, email, password, forged)).status).toBe(429);
+    // Another account's known device is a stranger here too.
+    await register("device-neighbour@example.com", password);
+    const neighbour = (await signIn("device-neighbour@example.com", password)).cookies.find((cookie) =>
+      cookie.startsWith("acme.known_device="),
+    );
+    expect((await signInToSite(site.app.url, email, password, neighbour)).status).toBe(429);
+    // The known device's own wrong passwords lock it in turn (a stolen cookie gets five guesses).
+    for (let i = 0; i < 5; i++) {
+      expect((await signInToSite(site.app.url, email, "wrong-password", device)).status).toBe(401);
+    }
+    expect((await signInToSite(site.app.url, email, password, device)).status).toBe(429);
+  }, 60_000);
+
   it("a password reset (proof of the address) ends the lockout others' guesses put on it", async () => {
     const email = "reset-unlocks@example.com";
     await register(email, "Before-passw0rd!");

@@ -35,16 +35,28 @@ export async function postRevalidation(
 }
 
 /** A JSON POST to the site from its own origin (as its forms and the auth client send them). */
-export function postToSite(base: string, apiPath: string, body: unknown): Promise<Response> {
+export function postToSite(
+  base: string,
+  apiPath: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${base}${apiPath}`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: base },
+    headers: { "content-type": "application/json", origin: base, ...headers },
     body: JSON.stringify(body),
   });
 }
 
-/** A sign-in through the site's JSON endpoint: its status and the auth answer's code and message. */
-export async function signInToSite(base: string, email: string, password: string) {
-  const response = await postToSite(base, "/api/auth/sign-in-cms", { email, password });
-  return { status: response.status, body: (await response.json()) as { code?: string; message?: string } };
+/**
+ * A sign-in through the site's JSON endpoint, with the browser's `cookie` header if one is given:
+ * its status, the auth answer's code and message, and the cookies it set (`name=value`).
+ */
+export async function signInToSite(base: string, email: string, password: string, cookie?: string) {
+  const response = await postToSite(base, "/api/auth/sign-in-cms", { email, password }, cookie ? { cookie } : {});
+  return {
+    status: response.status,
+    body: (await response.json()) as { code?: string; message?: string },
+    cookies: response.headers.getSetCookie().map((line) => line.split(";")[0]!),
+  };
 }

@@ -3,6 +3,7 @@ import { createAuthEndpoint } from "better-auth/api";
 
 import { confirmEmailSchema, resendConfirmationSchema } from "../confirm-email-schemas.ts";
 import type { CmsUsers } from "../cms-users.server.ts";
+import { isKnownDevice, lockoutKeyOf } from "../known-device.server.ts";
 import { AuthError, cmsUnavailable } from "../errors.server.ts";
 import { schemaBody } from "../input.server.ts";
 import type { AccountLockout } from "../rate-limit.server.ts";
@@ -66,15 +67,17 @@ export function cmsCredentials(
     endpoints: {
       signInCms: createAuthEndpoint("/sign-in-cms", schemaBody(signInSchema), async (ctx) => {
         // Per address, beside the per-IP budget: a locked address is refused before the CMS is asked.
+        // A browser that signed in to it before counts apart, so strangers cannot lock its owner out.
         const { email } = ctx.body;
-        await lockout?.check(email);
+        const lockoutKey = lockoutKeyOf(email, isKnownDevice(ctx.context.secret, ctx.headers?.get("cookie"), email));
+        await lockout?.check(lockoutKey);
         const result = await cms()
           .signIn(email, ctx.body.password)
           .catch(async (error: unknown) => {
-            if (error instanceof AuthError && error.code === "INVALID_CREDENTIALS") await lockout?.failed(email);
+            if (error instanceof AuthError && error.code === "INVALID_CREDENTIALS") await lockout?.failed(lockoutKey);
             throw error;
           });
-        await lockout?.succeeded(email);
+        await lockout?.succeeded(lockoutKey);
         // Two-factor on: no session yet, the code comes next (plugins/two-factor.server.ts).
         if (twoFactor && (await secondFactorEnabled(twoFactor(), result))) {
           await requireSecondFactor(ctx, result, ctx.body.rememberMe);
@@ -131,8 +134,9 @@ export function cmsCredentials(
 
       resetPasswordCms: createAuthEndpoint("/reset-password-cms", schemaBody(resetPasswordSchema), async (ctx) => {
         const result = await cms().resetPassword(ctx.body.code, ctx.body.password);
-        // Proof of the address: a lockout that others' wrong guesses put on it ends here.
+        // Proof of the address: a lockout that others' wrong guesses put on it ends here (and the known devices').
         await lockout?.succeeded(result.user.email);
+        await lockout?.succeeded(lockoutKeyOf(result.user.email, true));
         // The mail proves the address, not the second factor: with two-factor on, the code comes next.
         if (twoFactor && (await secondFactorEnabled(twoFactor(), result))) {
           await requireSecondFactor(ctx, result, false);

@@ -4,6 +4,7 @@ import type { GenericEndpointContext } from "better-auth";
 import { setCookieCache, setSessionCookie } from "better-auth/cookies";
 
 import type { CmsAuth } from "../cms-users.server.ts";
+import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_MAX_AGE_SECONDS, knownDeviceValue } from "../known-device.server.ts";
 
 /** A session not remembered lasts until the browser closes, and a day at most (as better-auth's own). */
 const NOT_REMEMBERED_SECONDS = 24 * 60 * 60;
@@ -54,6 +55,11 @@ export async function startCmsSession(
     userAgent: ctx.headers?.get("user-agent") ?? null,
   };
   await setSessionCookie(ctx, { session, user }, forgetOnClose);
+  // This browser is now known for the account: its password attempts count apart from strangers'.
+  ctx.setCookie(KNOWN_DEVICE_COOKIE, knownDeviceValue(ctx.context.secret, ctx.headers?.get("cookie"), user.email), {
+    ...ctx.context.authCookies.sessionToken.attributes,
+    maxAge: KNOWN_DEVICE_MAX_AGE_SECONDS,
+  });
   // Not remembered, better-auth gives the encrypted cookie a 5-minute life (then refreshes it on a
   // read, or the session is lost): it gets the session's own life instead. The session still ends
   // with the browser, since the session-token cookie does (no Max-Age), and within a day.

@@ -1,0 +1,75 @@
+import { createHash, createHmac, hkdfSync } from "node:crypto";
+
+import { secretMatches } from "../bearer-secret.server.ts";
+
+/**
+ * "Known device" cookies, so that a lockout others cause does not lock the owner out
+ * (docs/security.md, finding 20). The per-account lockout (rate-limit.server.ts) counts wrong
+ * passwords per address, from anywhere: anyone who knows an address could keep it locked for good.
+ * A browser that has signed in to an account carries a signed cookie naming it (as a keyed hash,
+ * never the address); a password attempt from such a browser counts in a lockout of its own
+ * (`lockoutKeyOf`), which strangers' guesses do not fill. A stolen cookie gains its thief no more
+ * than its own five guesses per window.
+ *
+ * The value: up to MAX_ACCOUNTS account ids (HMAC of the address, 16 bytes, base64url), the latest
+ * first, joined by `~`, then `.` and an HMAC over them. The key is derived from SESSION_AUTH_SECRET.
+ */
+
+export const KNOWN_DEVICE_COOKIE = "acme.known_device";
+/** A year: a device stays known while it signs in now and then. */
+export const KNOWN_DEVICE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+/** Accounts one browser is known for (a shared family computer). */
+const MAX_ACCOUNTS = 5;
+
+const keyOf = (secret: string) => Buffer.from(hkdfSync("sha256", secret, "", "known-device/v1", 32));
+
+function accountIdOf(key: Buffer, email: string): string {
+  return createHmac("sha256", key)
+    .update(`account:${email.trim().toLowerCase()}`)
+    .digest()
+    .subarray(0, 16)
+    .toString("base64url");
+}
+
+const macOf = (key: Buffer, ids: string) => createHmac("sha256", key).update(`ids:${ids}`).digest("base64url");
+
+/** The account ids a cookie value vouches for: none when it is missing, garbled or forged. */
+function idsOf(key: Buffer, value: string | undefined): string[] {
+  const match = /^([A-Za-z0-9_~-]{22,130})\.([A-Za-z0-9_-]{43})$/.exec(value ?? "");
+  if (!match || !secretMatches(match[2], macOf(key, match[1]!))) return [];
+  return match[1]!.split("~").slice(0, MAX_ACCOUNTS);
+}
+
+/** The cookie's value in a Cookie header. */
+export function knownDeviceValueOf(cookieHeader: string | null | undefined): string | undefined {
+  for (const part of (cookieHeader ?? "").split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === KNOWN_DEVICE_COOKIE) return rest.join("=");
+  }
+  return undefined;
+}
+
+/** Whether the browser that sent `cookieHeader` has signed in to the account of `email` before. */
+export function isKnownDevice(secret: string, cookieHeader: string | null | undefined, email: string): boolean {
+  const key = keyOf(secret);
+  return idsOf(key, knownDeviceValueOf(cookieHeader)).includes(accountIdOf(key, email));
+}
+
+/** The cookie's new value after a sign-in to `email`: that account first, then the others it named. */
+export function knownDeviceValue(secret: string, cookieHeader: string | null | undefined, email: string): string {
+  const key = keyOf(secret);
+  const id = accountIdOf(key, email);
+  const ids = [id, ...idsOf(key, knownDeviceValueOf(cookieHeader)).filter((other) => other !== id)]
+    .slice(0, MAX_ACCOUNTS)
+    .join("~");
+  return `${ids}.${macOf(key, ids)}`;
+}
+
+/**
+ * What the per-account lockout counts a password attempt under: the address, or, from a device
+ * known for it, that address's known-device lockout (the hash keeps the two keys apart).
+ */
+export function lockoutKeyOf(email: string, knownDevice: boolean): string {
+  if (!knownDevice) return email;
+  return `known-device:${createHash("sha256").update(email.trim().toLowerCase()).digest("hex")}`;
+}
