@@ -398,6 +398,10 @@ describe("who may call", () => {
     const shown = JSON.stringify([list, await admin.call("GET", userPath)]);
     expect(shown).toContain(email);
     for (const key of PRIVATE_KEYS) expect(shown).not.toContain(key);
+    // Nor the other private account fields (cms/src/extensions/users-permissions/hidden-account-fields.js).
+    for (const key of ["sessionsValidAfter", "revokedTokens", "emailChangeTokenHash", "emailChangeNewEmail"]) {
+      expect(shown).not.toContain(key);
+    }
     // Blocking and unblocking (the admin's form), even with planted values, keeps the second factor.
     await admin.setUserBlocked(email, true);
     await admin.call("PUT", userPath, { blocked: false, twoFactorEnabled: false, twoFactorSecret: null });

@@ -4,12 +4,15 @@ const { extendUsersPermissions } = require("./sessions-valid-after");
 const { extendSignInTiming } = require("./sign-in-timing");
 const { extendTwoFactor } = require("./two-factor-fields");
 const { extendEmailChange } = require("./email-change-fields");
+const { extendHiddenAccountFields } = require("./hidden-account-fields");
 
 /**
  * Extension of the users-permissions plugin (Strapi loads this file itself): the user's
  * `sessionsValidAfter`, so that a password change or reset ends every other session
  * (see ./sessions-valid-after.js), and the user's private two-factor fields (./two-factor-fields.js);
  * the pending email change (./email-change-fields.js); a password sign-in that spends the same time
- * for every address (./sign-in-timing.js).
+ * for every address (./sign-in-timing.js). None of the added fields shows in the admin panel
+ * (./hidden-account-fields.js, applied last: it hides every field the others added).
  */
-module.exports = (plugin) => extendSignInTiming(extendEmailChange(extendTwoFactor(extendUsersPermissions(plugin))));
+module.exports = (plugin) =>
+  extendHiddenAccountFields(extendSignInTiming(extendEmailChange(extendTwoFactor(extendUsersPermissions(plugin)))));

@@ -26,7 +26,6 @@ const TWO_FACTOR = Object.freeze({
   lockedUntil: "twoFactorLockedUntil",
 });
 
-const USER_UID = "plugin::users-permissions.user";
 const TWO_FACTOR_WRITE = Symbol("users-permissions.twoFactor");
 
 const hidden = { private: true, configurable: false, writable: false, visible: false };
@@ -65,44 +64,16 @@ function twoFactorLifecycles() {
   return { beforeCreate: one, beforeUpdate: one, beforeCreateMany: many, beforeUpdateMany: many };
 }
 
-/** A document-service result (an entry, a list, a delete's `{ entries }`) without the two-factor fields. */
-function withoutTwoFactor(result) {
-  const strip = (entry) => {
-    if (entry && typeof entry === "object") for (const name of FIELD_NAMES) delete entry[name];
-  };
-  if (Array.isArray(result)) result.forEach(strip);
-  else if (result && typeof result === "object") {
-    strip(result);
-    if (Array.isArray(result.entries)) result.entries.forEach(strip);
-  }
-  return result;
-}
-
 /**
- * The admin panel's content manager returns private fields to administrators (and to editors
- * allowed to read users). These are sealed or hashed, but no one needs them there: a document
- * middleware drops them from every document-service result for the user. The two-factor code
- * reads them with strapi.db.query, which this does not touch.
+ * Adds the attributes and lifecycles to the users-permissions plugin (./strapi-server.js); the admin
+ * panel does not show the fields (./hidden-account-fields.js).
  */
-function hideFromDocuments(strapi) {
-  strapi.documents.use(async (context, next) => {
-    const result = await next();
-    return context.uid === USER_UID ? withoutTwoFactor(result) : result;
-  });
-}
-
-/** Adds the attributes, lifecycles and document middleware to the users-permissions plugin (./strapi-server.js). */
 function extendTwoFactor(plugin) {
   const user = plugin.contentTypes.user;
   for (const [name, attribute] of Object.entries(TWO_FACTOR_ATTRIBUTES)) {
     user.schema.attributes[name] = { ...attribute };
   }
   addLifecycles(user, twoFactorLifecycles());
-  const register = plugin.register;
-  plugin.register = async (context) => {
-    if (register) await register(context);
-    hideFromDocuments(context.strapi);
-  };
   return plugin;
 }
 
@@ -113,5 +84,4 @@ module.exports = {
   TWO_FACTOR_ATTRIBUTES,
   guardTwoFactorData,
   twoFactorLifecycles,
-  withoutTwoFactor,
 };

@@ -3,13 +3,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const {
-  TWO_FACTOR,
-  TWO_FACTOR_WRITE,
-  guardTwoFactorData,
-  extendTwoFactor,
-  withoutTwoFactor,
-} = require("./two-factor-fields");
+const { TWO_FACTOR, TWO_FACTOR_WRITE, guardTwoFactorData, extendTwoFactor } = require("./two-factor-fields");
 
 test("a write's own two-factor fields are dropped; only the marker writes them", () => {
   const sent = { username: "ann", [TWO_FACTOR.enabled]: false, [TWO_FACTOR.secret]: "x", [TWO_FACTOR.failures]: 0 };
@@ -49,27 +43,4 @@ test("extendTwoFactor: private, hidden, not writable attributes; the guard after
   const many = { params: { data: [{ [TWO_FACTOR.enabled]: true }] } };
   plugin.contentTypes.user.lifecycles.beforeUpdateMany(many);
   assert.deepEqual(many.params.data, [{}]);
-
-  // register() (after the plugin's own) adds a document middleware that hides the fields.
-  const middlewares = [];
-  const strapi = { documents: { use: (middleware) => middlewares.push(middleware) } };
-  await plugin.register({ strapi });
-  assert.equal(middlewares.length, 1);
-  const entry = () => ({ id: 1, email: "a@example.com", [TWO_FACTOR.secret]: "v1.x", [TWO_FACTOR.enabled]: true });
-  const user = await middlewares[0]({ uid: "plugin::users-permissions.user" }, async () => [entry()]);
-  assert.deepEqual(user, [{ id: 1, email: "a@example.com" }]);
-  const page = await middlewares[0]({ uid: "api::page.page" }, async () => entry());
-  assert.deepEqual(page, entry(), "other content types are left alone");
-});
-
-test("withoutTwoFactor: an entry, a list, a delete's entries, null", () => {
-  const entry = () => ({ id: 1, [TWO_FACTOR.recoveryCodes]: [], [TWO_FACTOR.lastStep]: 3 });
-  assert.deepEqual(withoutTwoFactor(entry()), { id: 1 });
-  assert.deepEqual(withoutTwoFactor([entry(), null]), [{ id: 1 }, null]);
-  assert.deepEqual(withoutTwoFactor({ documentId: "d", entries: [entry()] }), {
-    documentId: "d",
-    entries: [{ id: 1 }],
-  });
-  assert.equal(withoutTwoFactor(null), null);
-  assert.equal(withoutTwoFactor(3), 3);
 });
