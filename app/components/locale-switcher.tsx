@@ -1,4 +1,4 @@
-import { Link, useMatches } from "react-router";
+import { Link, useLocation, useMatches } from "react-router";
 
 import type { AuthPage } from "../lib/auth/paths.ts";
 import { localeLinks, type SwitcherPage } from "../lib/i18n/locale-switcher.ts";
@@ -37,11 +37,12 @@ function useSwitcherPage(): SwitcherPage {
  */
 export function LocaleSwitcher({ locale, config }: { locale: string; config: LocaleConfig }) {
   const page = useSwitcherPage();
+  const { search } = useLocation();
   if (config.locales.length < 2) return null;
   return (
     <nav aria-label={t(locale, "chrome.localeSwitcher")} className="locale-switcher">
       <ul>
-        {localeLinks(page, locale, config).map((link) => (
+        {localeLinks(page, locale, config, search).map((link) => (
           <li key={link.locale}>
             <Link
               to={link.href}

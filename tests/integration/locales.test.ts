@@ -158,6 +158,15 @@ describe("the locale switcher", () => {
     expect(switcherLinks(page.text).map(({ href }) => href)).toEqual(["/forgot-password", "/de/forgot-password"]);
   });
 
+  it("on a page opened from a mail's link keeps the link's query, so the page still works in the other language", async () => {
+    const page = await getPage(site.app.url, "/reset-password?code=a1b2c3");
+    expect(page.status).toBe(200);
+    expect(switcherLinks(page.text).map(({ href }) => href)).toEqual([
+      "/reset-password?code=a1b2c3",
+      "/de/reset-password?code=a1b2c3",
+    ]);
+  });
+
   it("leaves the hreflang alternates of the page's head as they were", async () => {
     const page = await getPage(site.app.url, "/company");
     expect(page.text).toMatch(/<link rel="alternate" hrefLang="de" href="[^"]*\/de\/company"\/?>/i);

@@ -43,6 +43,17 @@ describe("the locale switcher's targets", () => {
     });
   });
 
+  it("on an auth page opened from a mail's link: the link's query goes along (the page needs it)", () => {
+    const search = "?code=a1b2c3";
+    expect(hrefs(localeLinks({ kind: "auth", page: "resetPassword" }, "en", config, search))).toEqual({
+      en: "/reset-password?code=a1b2c3",
+      de: "/de/reset-password?code=a1b2c3",
+    });
+    // A CMS page's query is its own (tracking parameters...): not carried to another page.
+    const page = { kind: "cms" as const, translations: [{ locale: "de", fullPath: "/unternehmen" }] };
+    expect(hrefs(localeLinks(page, "en", config, "?utm_source=x"))).toEqual({ en: "/", de: "/de/unternehmen" });
+  });
+
   it("elsewhere (a 404): each locale's home page", () => {
     expect(hrefs(localeLinks({ kind: "other" }, "en", config))).toEqual({ en: "/", de: "/de" });
   });

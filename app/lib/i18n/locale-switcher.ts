@@ -22,12 +22,14 @@ export type SwitcherPage =
 
 /**
  * Where each locale's link leads: the same page in that locale when it exists there (the CMS
- * page's published translation, or the auth page), else that locale's home page.
+ * page's published translation, or the auth page), else that locale's home page. An auth page
+ * keeps its query (`search`, e.g. `?code=…` of a reset link, `?redirectTo=…`): the same page in
+ * another language must still work; a CMS page's query is not carried (it is the page's own).
  */
-export function localeLinks(page: SwitcherPage, current: string, config: LocaleConfig): LocaleLink[] {
+export function localeLinks(page: SwitcherPage, current: string, config: LocaleConfig, search = ""): LocaleLink[] {
   return config.locales.map((locale) => {
     let href = localizedPath("/", locale, config);
-    if (page.kind === "auth") href = authPath(page.page, locale, config);
+    if (page.kind === "auth") href = `${authPath(page.page, locale, config)}${search}`;
     if (page.kind === "cms") {
       const translation = page.translations.find((candidate) => candidate.locale === locale);
       if (translation) href = localizedPath(translation.fullPath, locale, config);
