@@ -40,7 +40,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     locale,
     // The bot check's token, which the page's AuthForms carry (docs/decisions/0021).
     formToken: formTokenFor(context, AUTH_PAGES.signIn),
-    links: { forgot: authPath("forgotPassword", locale, config), register: authPath("register", locale, config) },
+    links: {
+      forgot: authPath("forgotPassword", locale, config),
+      register: authPath("register", locale, config),
+      confirmEmail: authPath("confirmEmail", locale, config),
+    },
     redirectTo,
     providers: oauthProviders(context.get(configContext)).map(({ id, name }) => ({ id, name })),
     // Set by the OAuth callback when the sign-in was refused: the code's message (error-codes.ts).
@@ -97,6 +101,11 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
       {loaderData.oauthError && (
         <p role="alert" className="form-error">
           {loaderData.oauthError}
+        </p>
+      )}
+      {actionData?.code === "EMAIL_NOT_CONFIRMED" && (
+        <p>
+          <Link to={links.confirmEmail}>{t(locale, "signIn.newConfirmationMail")}</Link>
         </p>
       )}
       <AuthForm state={actionData} submitLabel={t(locale, "signIn.submit")} pendingLabel={t(locale, "signIn.pending")}>

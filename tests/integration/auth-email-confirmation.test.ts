@@ -75,6 +75,11 @@ describe("email confirmation (real Strapi, SMTP)", () => {
     const early = await signIn(email, password);
     expect(early.status).toBe(403);
     expect(early.body.code).toBe("EMAIL_NOT_CONFIRMED");
+    // The sign-in form links to the page that sends a new mail, in the page's language.
+    const germanForm = await formPost("/de/sign-in", { email, password });
+    expect(germanForm.status).toBe(403);
+    expect(germanForm.html).toContain("Bestätigungsseite");
+    expect(germanForm.html).toMatch(/<a href="\/de\/confirm-email"[^>]*>Neue Bestätigungs-E-Mail anfordern<\/a>/);
 
     // Opening the link changes nothing (a mail scanner may open it): it shows a button.
     const page = await fetch(link!);

@@ -48,7 +48,7 @@ export const AUTH_ERRORS = {
     status: 403,
     message:
       "Please confirm your email address first: follow the link in the mail we sent you. " +
-      "No mail? Ask for a new one at /confirm-email.",
+      "No mail? Ask for a new one on the confirmation page.",
   },
   INVALID_CONFIRMATION: {
     status: 400,
@@ -205,7 +205,7 @@ const AUTH_ERRORS_DE: Record<AuthErrorCode, TranslatedEntry> = {
   EMAIL_NOT_CONFIRMED: {
     message:
       "Bitte bestätigen Sie zuerst Ihre E-Mail-Adresse: Folgen Sie dem Link in unserer E-Mail. " +
-      "Keine E-Mail erhalten? Fordern Sie unter /confirm-email eine neue an.",
+      "Keine E-Mail erhalten? Fordern Sie auf der Bestätigungsseite eine neue an.",
   },
   INVALID_CONFIRMATION: {
     message:

@@ -35,6 +35,7 @@ const en = {
   "signIn.register": "Register",
   "signIn.withProvider": "Sign in with {provider}",
   "signIn.rememberMe": "Remember me",
+  "signIn.newConfirmationMail": "Ask for a new confirmation mail",
 
   // Register.
   "register.title": "Create an account",
@@ -239,6 +240,7 @@ const de: Messages = {
   "signIn.register": "Registrieren",
   "signIn.withProvider": "Mit {provider} anmelden",
   "signIn.rememberMe": "Angemeldet bleiben",
+  "signIn.newConfirmationMail": "Neue Bestätigungs-E-Mail anfordern",
 
   "register.title": "Konto anlegen",
   "register.submit": "Konto anlegen",
