@@ -7,6 +7,7 @@ import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startCms, type CmsHandle } from "../support/cms-server.ts";
+import { waitForMail } from "../support/cms-mail.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { TOTP_PERIOD_SECONDS, totpCode } from "../support/totp.ts";
 
@@ -114,6 +115,7 @@ const PRIVATE_KEYS = [
   "twoFactorLastStep",
   "twoFactorFailures",
   "twoFactorLockedUntil",
+  "twoFactorVerifiedTokens",
 ];
 
 it("the test's TOTP helper gives RFC 6238's code (SHA-1 key, 59 s)", () => {
@@ -245,16 +247,17 @@ describe("enrolment, sign-in codes, recovery codes, disabling", () => {
     expect(locked.headers.get("retry-after")).toBe(String(locked.body.error.details.retryAfterSeconds));
     expect(locked.body.error.message).toBe("Too many wrong codes. Try again in 5 minutes.");
     // The lock is the account's: a new sign-in (a new JWT) is locked too; the right TOTP code as well,
-    // and the other routes that take a code.
+    // and the other routes that take a code (with a whole session's JWT: the new sign-in's is only
+    // for the code check).
     const again = (await signIn("locked@example.com")).body.jwt as string;
     expectRefused(
       await twoFactor(again, "/verify", { code: totpCode(secret, Date.now() + STEP_MS) }),
       429,
       "TOO_MANY_ATTEMPTS",
     );
-    expectRefused(await twoFactor(again, "/recovery-codes", { code: recoveryCodes[1] }), 429, "TOO_MANY_ATTEMPTS");
+    expectRefused(await twoFactor(jwt, "/recovery-codes", { code: recoveryCodes[1] }), 429, "TOO_MANY_ATTEMPTS");
     expectRefused(
-      await twoFactor(again, "/disable", { password: PASSWORD, code: recoveryCodes[1] }),
+      await twoFactor(jwt, "/disable", { password: PASSWORD, code: recoveryCodes[1] }),
       429,
       "TOO_MANY_ATTEMPTS",
     );
@@ -284,6 +287,66 @@ describe("enrolment, sign-in codes, recovery codes, disabling", () => {
     // Seven garbled tries did not lock: the right code is accepted.
     expect((await twoFactor(jwt, "/verify", { code: totpCode(secret, Date.now() + STEP_MS) })).status).toBe(200);
   });
+});
+
+describe("the CMS asked directly: the password alone opens nothing but the code check", () => {
+  // The CMS's port is public (its admin panel): an attacker who knows the password asks Strapi
+  // itself, past the site's second step. Finding 21 in docs/security.md.
+  it(
+    "a JWT from /auth/local or /auth/reset-password of an account with 2FA: 401 everywhere until a code is verified",
+    async () => {
+      const email = "bypassed@example.com";
+      const { secret } = await enrolled(email);
+      const signedIn = await signIn(email);
+      expect(signedIn.status).toBe(200);
+      const half = signedIn.body.jwt as string;
+      const refusedWith = async (jwt: string) => {
+        expect((await call("GET", "/api/users/me", jwt)).status).toBe(401);
+        const moved = { email: "thief@example.com", password: PASSWORD };
+        expect((await call("POST", "/api/account-sessions/email-change", jwt, moved)).status).toBe(401);
+        const deleted = await call("POST", "/api/account-sessions/delete-account", jwt, { password: PASSWORD });
+        expect(deleted.status).toBe(401);
+        const changed = {
+          currentPassword: PASSWORD,
+          password: "Thief-passw0rd!",
+          passwordConfirmation: "Thief-passw0rd!",
+        };
+        expect((await call("POST", "/api/auth/change-password", jwt, changed)).status).toBe(401);
+        expect((await call("POST", "/api/account-sessions/end-all", jwt, {})).status).toBe(401);
+        expect((await twoFactor(jwt, "/recovery-codes", { code: "AAAAA-AAAAA" })).status).toBe(401);
+      };
+      await refusedWith(half);
+      expect(storedUser(email).email).toBe(email);
+      expect(storedUser(email).two_factor_enabled).toBeTruthy();
+
+      // A password reset proves the mailbox, not the second factor: the same.
+      const sent = Date.now();
+      expect((await call("POST", "/api/auth/forgot-password", null, { email })).status).toBe(200);
+      const mail = await waitForMail(path.join(dir, "mail"), email, { after: sent });
+      const code = new URL(mail.resetLink!).searchParams.get("code");
+      const reset = await call("POST", "/api/auth/reset-password", null, {
+        code,
+        password: PASSWORD,
+        passwordConfirmation: PASSWORD,
+      });
+      expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+      await refusedWith(reset.body.jwt as string);
+
+      // What the site's second step needs still works with it: the state, then the code; after a
+      // right code that JWT is a whole session (the site keeps it).
+      const again = (await signIn(email)).body.jwt as string;
+      const other = (await signIn(email)).body.jwt as string;
+      expect((await status(again)).body).toEqual({ enabled: true, recoveryCodesLeft: 10 });
+      expectRefused(await twoFactor(again, "/verify", { code: "000000" }), 400, "INVALID_CODE");
+      expect((await call("GET", "/api/users/me", again)).status).toBe(401);
+      const verified = await twoFactor(again, "/verify", { code: totpCode(secret, Date.now() + STEP_MS) });
+      expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+      expect((await call("GET", "/api/users/me", again)).body.email).toBe(email);
+      // Another half-signed-in JWT is not opened by that code.
+      expect((await call("GET", "/api/users/me", other)).status).toBe(401);
+    },
+    TIMEOUT,
+  );
 });
 
 describe("bad input to setup and enable changes nothing", () => {

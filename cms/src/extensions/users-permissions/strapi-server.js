@@ -3,6 +3,7 @@
 const { extendUsersPermissions } = require("./sessions-valid-after");
 const { extendSignInTiming } = require("./sign-in-timing");
 const { extendTwoFactor } = require("./two-factor-fields");
+const { extendTwoFactorSignIn } = require("./two-factor-sign-in");
 const { extendEmailChange } = require("./email-change-fields");
 const { extendHiddenAccountFields } = require("./hidden-account-fields");
 
@@ -11,8 +12,11 @@ const { extendHiddenAccountFields } = require("./hidden-account-fields");
  * `sessionsValidAfter`, so that a password change or reset ends every other session
  * (see ./sessions-valid-after.js), and the user's private two-factor fields (./two-factor-fields.js);
  * the pending email change (./email-change-fields.js); a password sign-in that spends the same time
- * for every address (./sign-in-timing.js). None of the added fields shows in the admin panel
+ * for every address (./sign-in-timing.js); with two-factor on, the password alone gives a JWT good for
+ * the code check only (./two-factor-sign-in.js). None of the added fields shows in the admin panel
  * (./hidden-account-fields.js, applied last: it hides every field the others added).
  */
 module.exports = (plugin) =>
-  extendHiddenAccountFields(extendSignInTiming(extendEmailChange(extendTwoFactor(extendUsersPermissions(plugin)))));
+  extendHiddenAccountFields(
+    extendSignInTiming(extendEmailChange(extendTwoFactorSignIn(extendTwoFactor(extendUsersPermissions(plugin))))),
+  );

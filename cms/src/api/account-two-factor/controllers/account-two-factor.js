@@ -13,6 +13,7 @@ const {
   storedHashes,
 } = require("../lib/recovery-codes");
 const { precheck, checkSecondFactor, failureChanges } = require("../lib/second-factor");
+const { isPendingPayload, verifiedTokensWith } = require("../../../extensions/users-permissions/two-factor-sign-in");
 
 const USER_UID = "plugin::users-permissions.user";
 const DEFAULT_ISSUER = "Acme";
@@ -64,9 +65,17 @@ module.exports = ({ strapi }) => {
   const perUser = createKeyedLock();
   const users = () => strapi.db.query(USER_UID);
   const jwt = () => strapi.plugin("users-permissions").service("jwt");
-  const caller = (ctx) =>
+  /**
+   * The JWT's user. `allowPending`: a password step's JWT still waiting for its code (two-factor-sign-in.js)
+   * is accepted too: the state and the code check are what it is for; every other route refuses it.
+   */
+  const caller = (ctx, allowPending = false) =>
     callerOf(ctx, {
-      getToken: (context) => jwt().getToken(context),
+      getToken: (context) => {
+        const [scheme, token, ...rest] = String(context.request.header.authorization ?? "").split(/\s+/);
+        if (scheme.toLowerCase() !== "bearer" || !token || rest.length > 0) return null;
+        return jwt().verify(token, { allowTwoFactorPending: allowPending });
+      },
       findUser: (id) => users().findOne({ where: { id }, select: ["id", "blocked"] }),
     });
   const load = (id) => users().findOne({ where: { id }, select: STATE_FIELDS });
@@ -141,16 +150,18 @@ module.exports = ({ strapi }) => {
     return check;
   }
 
-  /** Runs `handler(ctx, user)` for the JWT's user, one request of that user at a time. */
-  const forCaller = (handler) => async (ctx) => {
-    const { answer, user: who } = await caller(ctx);
-    if (answer) return Object.assign(ctx, answer);
-    return perUser.run(String(who.id), async () => {
-      const user = await load(who.id);
-      if (!user) return Object.assign(ctx, (await caller(ctx)).answer);
-      return handler(ctx, user);
-    });
-  };
+  /** Runs `handler(ctx, user, payload)` for the JWT's user, one request of that user at a time. */
+  const forCaller =
+    (handler, { allowPending = false } = {}) =>
+    async (ctx) => {
+      const { answer, user: who, payload } = await caller(ctx, allowPending);
+      if (answer) return Object.assign(ctx, answer);
+      return perUser.run(String(who.id), async () => {
+        const user = await load(who.id);
+        if (!user) return Object.assign(ctx, (await caller(ctx, allowPending)).answer);
+        return handler(ctx, user, payload);
+      });
+    };
 
   /** Whether the body's password is the user's; answers the refusal when not. */
   async function passwordChecked(ctx, user) {
@@ -181,10 +192,13 @@ module.exports = ({ strapi }) => {
   const enabled = (user) => Boolean(user[TWO_FACTOR.enabled]);
 
   return {
-    status: forCaller(async (ctx, user) => {
-      const on = enabled(user);
-      ctx.body = { enabled: on, recoveryCodesLeft: on ? storedHashes(user[TWO_FACTOR.recoveryCodes]).length : 0 };
-    }),
+    status: forCaller(
+      async (ctx, user) => {
+        const on = enabled(user);
+        ctx.body = { enabled: on, recoveryCodesLeft: on ? storedHashes(user[TWO_FACTOR.recoveryCodes]).length : 0 };
+      },
+      { allowPending: true },
+    ),
 
     setup: forCaller(async (ctx, user) => {
       if (!user.password) return refuse(ctx, 400, "NO_PASSWORD", MESSAGES.NO_PASSWORD);
@@ -225,12 +239,23 @@ module.exports = ({ strapi }) => {
       ctx.body = { recoveryCodes, jwt: jwt().issue({ id: user.id }) };
     }),
 
-    verify: forCaller(async (ctx, user) => {
-      if (!enabled(user)) return refuse(ctx, 409, "NOT_ENABLED", MESSAGES.NOT_ENABLED);
-      const check = await checkCode(ctx, user);
-      if (!check) return;
-      ctx.body = { method: check.method, recoveryCodesLeft: check.recoveryCodesLeft };
-    }),
+    verify: forCaller(
+      async (ctx, user, payload) => {
+        if (!enabled(user)) return refuse(ctx, 409, "NOT_ENABLED", MESSAGES.NOT_ENABLED);
+        // A right code makes the password step's JWT a whole session (two-factor-sign-in.js).
+        const check = await checkCode(ctx, user, {
+          more: () =>
+            isPendingPayload(payload)
+              ? {
+                  [TWO_FACTOR.verifiedTokens]: verifiedTokensWith(payload, user[TWO_FACTOR.verifiedTokens], Date.now()),
+                }
+              : {},
+        });
+        if (!check) return;
+        ctx.body = { method: check.method, recoveryCodesLeft: check.recoveryCodesLeft };
+      },
+      { allowPending: true },
+    ),
 
     disable: forCaller(async (ctx, user) => {
       if (!enabled(user)) return refuse(ctx, 409, "NOT_ENABLED", MESSAGES.NOT_ENABLED);
