@@ -18,6 +18,8 @@ export default [
     ];
   }),
   route("sitemap.xml", "routes/sitemap.xml.ts"),
+  // The parts of a sitemap too large for one file (`/sitemap/1.xml`): routes/sitemap.$part.ts.
+  route("sitemap/:part", "routes/sitemap.$part.ts"),
   route("robots.txt", "routes/robots.txt.ts"),
   route("uploads/*", "routes/uploads.$.ts"),
   // Every path that no other route claims is a CMS page (or a CMS redirect, or a 404),

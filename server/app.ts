@@ -7,6 +7,7 @@ import { getServerSession } from "../app/lib/auth/session.server.ts";
 import type { Env } from "../app/lib/env.server.ts";
 import { useLogger, type Logger } from "../app/lib/logger.server.ts";
 import type { RedisClients } from "../app/lib/redis.server.ts";
+import { isSitemapPartPath } from "../app/lib/seo/sitemap.ts";
 import {
   cmsCallsContext,
   createRequestContext,
@@ -75,13 +76,13 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   }
 
   /**
-   * Paths that are pages (CMS content), and the sitemap (built from the CMS, revalidated by the
-   * page tags like a page); everything else (API, auth pages, files) is never cached here.
+   * Paths that are pages (CMS content), and the sitemap and its part files (built from the CMS,
+   * revalidated by the page tags like a page); everything else (API, auth pages, files) is never cached here.
    */
   function isCacheablePath(pathname: string): boolean {
     // The auth pages in both spellings (`/sign-in`, `/de/sign-in`): personal, never stored.
     if (!production || isAuthPagePath(pathname)) return false;
-    if (pathname === "/sitemap.xml") return true;
+    if (pathname === "/sitemap.xml" || isSitemapPartPath(pathname)) return true;
     // /uploads/*: the CMS's files, streamed through (app/lib/cms/media-proxy.server.ts), never stored here.
     return (
       !/^\/(api|assets|@|__)/.test(pathname) && !/^\/uploads(\/|$)/.test(pathname) && !/\.[a-z0-9]+$/i.test(pathname)

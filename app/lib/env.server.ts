@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import * as z from "zod";
 
 import { LOG_LEVELS } from "./logger.server.ts";
+import { SITEMAP_MAX_URLS } from "./seo/sitemap.ts";
 
 /**
  * The front end's configuration, validated once at boot (server/index.ts parseEnv) into one
@@ -145,6 +146,12 @@ const envSchema = z
       .int()
       .min(0)
       .max(100_000),
+    /** URLs in one sitemap file; past that /sitemap.xml is an index of parts (a lower value: tests). */
+    SITEMAP_MAX_URLS: z.coerce
+      .number({ error: missingOr("must be a whole number") })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(SITEMAP_MAX_URLS, `must be at most ${SITEMAP_MAX_URLS} (the sitemap protocol's limit)`),
     TRUST_PROXY: z
       .string({ error: missingOr("must be a string") })
       .refine((value) => value.trim().toLowerCase() !== "true", {
@@ -230,6 +237,7 @@ function withDefaults(source: NodeJS.ProcessEnv): Record<string, string | undefi
     TRUST_PROXY: "false",
     CDN_PROVIDER: "none",
     LOG_LEVEL: "info",
+    SITEMAP_MAX_URLS: String(SITEMAP_MAX_URLS),
   };
   // Production warms the cache at start; development renders every request anyway.
   if (mode === "production") return { ...shared, CACHE_WARM_PAGES: "200", ...given };

@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 
-import { escapeXml, lastmodOf, SITEMAP_MAX_URLS, sitemapEntry, sitemapStream, type SitemapPage } from "./sitemap.ts";
+import {
+  escapeXml,
+  isSitemapPartPath,
+  lastmodOf,
+  planSitemap,
+  SITEMAP_HEAD,
+  SITEMAP_MAX_URLS,
+  SITEMAP_TAIL,
+  sitemapEntry,
+  sitemapIndex,
+  sitemapPartNumber,
+  sitemapStream,
+  type SitemapPage,
+} from "./sitemap.ts";
 
 const config = { locales: ["en", "de"], defaultLocale: "en" };
 const origin = "https://www.example.com";
@@ -78,14 +91,127 @@ describe("sitemapStream", () => {
     );
   });
 
-  it("stops at the protocol's 50,000 URLs and says how many were left out", async () => {
-    const pages = Array.from({ length: SITEMAP_MAX_URLS + 3 }, (_, index) => ({
-      fullPath: `/p${index}`,
-      locale: "en",
-    }));
-    let leftOut = 0;
-    const { text } = await read(sitemapStream(pages, origin, config, { onOverflow: (count) => (leftOut = count) }));
-    expect(text.match(/<url>/g)).toHaveLength(SITEMAP_MAX_URLS);
-    expect(leftOut).toBe(3);
+  it("writes only the slice a part names, counting entries as the plan does (duplicates and unserved pages skipped)", async () => {
+    const pages: SitemapPage[] = [
+      { fullPath: "/a", locale: "en" },
+      { fullPath: "/a", locale: "en" },
+      { fullPath: "/b", locale: "fr" },
+      { fullPath: "/b", locale: "en" },
+      { fullPath: "/c", locale: "en" },
+      { fullPath: "/d", locale: "en" },
+    ];
+    const slice = (first: number, count: number) =>
+      read(sitemapStream(pages, origin, config, { chunkSize: 1, part: { first, count } }));
+    expect(locs((await slice(1, 2)).text)).toEqual([`${origin}/b`, `${origin}/c`]);
+    expect(locs((await slice(3, 5)).text)).toEqual([`${origin}/d`]);
+    expect((await slice(4, 1)).text).toBe(SITEMAP_HEAD + SITEMAP_TAIL);
+  });
+});
+
+const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]!);
+const numbered = (count: number, locale = "en") =>
+  Array.from({ length: count }, (_, index) => ({ fullPath: `/p${String(index).padStart(3, "0")}`, locale }));
+
+describe("planSitemap", () => {
+  it("cuts the URLs into consecutive parts of at most maxUrls, each with its newest lastmod", () => {
+    const pages: SitemapPage[] = [
+      { fullPath: "/a", locale: "en", updatedAt: "2026-01-03T00:00:00.000Z" },
+      { fullPath: "/a", locale: "de", updatedAt: "2026-01-05T00:00:00+02:00" },
+      { fullPath: "/a", locale: "fr", updatedAt: "2027-01-01T00:00:00.000Z" },
+      { fullPath: "/a", locale: "en", updatedAt: "2027-01-01T00:00:00.000Z" },
+      { fullPath: "/b", locale: "en", updatedAt: "2026-01-04T00:00:00.000Z" },
+      { fullPath: "/c", locale: "en", updatedAt: null },
+      { fullPath: "/d", locale: "en" },
+      { fullPath: "/e", locale: "en", updatedAt: "not a date" },
+      { fullPath: "/f", locale: "de", updatedAt: "2026-02-01T00:00:00.000Z" },
+    ];
+    expect(planSitemap(pages, origin, config, { maxUrls: 3 })).toEqual([
+      { first: 0, count: 3, lastmod: "2026-01-04T22:00:00.000Z" },
+      { first: 3, count: 3, lastmod: null },
+      { first: 6, count: 1, lastmod: "2026-02-01T00:00:00.000Z" },
+    ]);
+    expect(planSitemap(pages, origin, config, { maxUrls: 7 })).toHaveLength(1);
+    expect(planSitemap([], origin, config)).toEqual([]);
+    expect(planSitemap([{ fullPath: "/x", locale: "fr" }], origin, config)).toEqual([]);
+  });
+
+  it("keeps to the protocol's limits by default: 50,000 URLs a file", () => {
+    const parts = planSitemap(numbered(SITEMAP_MAX_URLS + 3), origin, config);
+    expect(parts.map((part) => [part.first, part.count])).toEqual([
+      [0, SITEMAP_MAX_URLS],
+      [SITEMAP_MAX_URLS, 3],
+    ]);
+    expect(planSitemap(numbered(SITEMAP_MAX_URLS), origin, config)).toHaveLength(1);
+  });
+
+  it("starts a new part before a file would pass maxBytes, head and tail included", async () => {
+    const pages = numbered(5);
+    const entryBytes = sitemapEntry(pages[0]!, origin, config).length;
+    const maxBytes = (SITEMAP_HEAD + SITEMAP_TAIL).length + 2 * entryBytes;
+    const parts = planSitemap(pages, origin, config, { maxBytes });
+    expect(parts.map((part) => part.count)).toEqual([2, 2, 1]);
+    for (const part of parts) {
+      const { text } = await read(sitemapStream(pages, origin, config, { part }));
+      expect(new TextEncoder().encode(text).byteLength).toBeLessThanOrEqual(maxBytes);
+    }
+    expect(planSitemap(pages, origin, config, { maxBytes: maxBytes - 1 }).map((part) => part.count)).toEqual([
+      1, 1, 1, 1, 1,
+    ]);
+  });
+
+  it("with its parts streamed one by one, lists every URL exactly once, in order", async () => {
+    const pages = [...numbered(10), ...numbered(4, "de"), { fullPath: "/p001", locale: "en" }];
+    const parts = planSitemap(pages, origin, config, { maxUrls: 3 });
+    expect(parts).toHaveLength(5);
+    const listed: string[] = [];
+    for (const part of parts) {
+      const urls = locs((await read(sitemapStream(pages, origin, config, { part, chunkSize: 2 }))).text);
+      expect(urls.length).toBeLessThanOrEqual(3);
+      listed.push(...urls);
+    }
+    expect(listed).toEqual(locs((await read(sitemapStream(pages, origin, config))).text));
+    expect(new Set(listed).size).toBe(14);
+  });
+});
+
+describe("sitemapIndex", () => {
+  it("lists each part's absolute URL with its lastmod when it has one", () => {
+    expect(
+      sitemapIndex(
+        [
+          { first: 0, count: 3, lastmod: "2026-01-04T00:00:00.000Z" },
+          { first: 3, count: 1, lastmod: null },
+        ],
+        origin,
+      ),
+    ).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
+        "<sitemap><loc>https://www.example.com/sitemap/1.xml</loc><lastmod>2026-01-04T00:00:00.000Z</lastmod></sitemap>\n" +
+        "<sitemap><loc>https://www.example.com/sitemap/2.xml</loc></sitemap>\n" +
+        "</sitemapindex>\n",
+    );
+  });
+});
+
+describe("part file names", () => {
+  it("accept one spelling per part: /sitemap/<n>.xml, n from 1, no leading zero", () => {
+    expect(sitemapPartNumber("1.xml")).toBe(1);
+    expect(sitemapPartNumber("42.xml")).toBe(42);
+    for (const segment of [
+      "0.xml",
+      "01.xml",
+      "-1.xml",
+      "1.XML",
+      "1.json",
+      "abc.xml",
+      "1",
+      "1.xml.gz",
+      "1234567890.xml",
+    ])
+      expect(sitemapPartNumber(segment)).toBeNull();
+    expect(isSitemapPartPath("/sitemap/2.xml")).toBe(true);
+    expect(isSitemapPartPath("/sitemap/2.xml/")).toBe(false);
+    expect(isSitemapPartPath("/de/sitemap/2.xml")).toBe(false);
+    expect(isSitemapPartPath("/sitemap.xml")).toBe(false);
   });
 });

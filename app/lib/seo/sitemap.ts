@@ -2,8 +2,11 @@ import type { LocaleConfig } from "../locale-path.ts";
 import { canonicalPageUrl } from "./site-url.ts";
 
 /**
- * The XML of /sitemap.xml (sitemaps.org protocol 0.9), written as a stream of chunks: one
- * `<url>` per published page the site serves, with its canonical URL and `lastmod`.
+ * The XML of the sitemap (sitemaps.org protocol 0.9): one `<url>` per published page and locale
+ * the site serves, with its canonical URL and `lastmod`, written as a stream of chunks. A site
+ * with more URLs than one file may hold gets a sitemap index (`/sitemap.xml`) and part files
+ * (`/sitemap/1.xml`, …), each a slice of the same sequence: planSitemap cuts it, sitemapStream
+ * writes one slice, sitemapIndex the index. See docs/decisions/0012-seo-head-and-sitemap.md.
  */
 
 /** What one sitemap entry needs of a page (listPublishedPages gives it). */
@@ -13,8 +16,23 @@ export interface SitemapPage {
   updatedAt?: string | null;
 }
 
-/** A protocol limit: one sitemap file lists at most 50,000 URLs. */
+/** A protocol limit: one sitemap file lists at most 50,000 URLs (an index, 50,000 files). */
 export const SITEMAP_MAX_URLS = 50_000;
+/** A protocol limit: one sitemap file is at most 50 MiB (52,428,800 bytes) uncompressed. */
+export const SITEMAP_MAX_BYTES = 52_428_800;
+
+/** How many URLs and bytes one file may hold; the protocol's limits unless told (tests, SITEMAP_MAX_URLS). */
+export interface SitemapLimits {
+  maxUrls?: number;
+  maxBytes?: number;
+}
+
+/** One file of the sitemap: `count` URLs from the `first` (0-based) of the sequence, and their newest lastmod. */
+export interface SitemapPart {
+  first: number;
+  count: number;
+  lastmod: string | null;
+}
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
 
@@ -32,8 +50,9 @@ export function lastmodOf(updatedAt: string | null | undefined): string | null {
   return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
 
-export const SITEMAP_HEAD =
-  '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const NAMESPACE = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+export const SITEMAP_HEAD = `${XML_DECLARATION}<urlset ${NAMESPACE}>\n`;
 export const SITEMAP_TAIL = "</urlset>\n";
 
 /** One `<url>` element, or "" for a page no site URL leads to (a locale the site does not serve...). */
@@ -45,46 +64,119 @@ export function sitemapEntry(page: SitemapPage, origin: string, config: LocaleCo
 }
 
 /**
- * The whole document as a byte stream, `chunkSize` entries per chunk: never one string of
- * every entry. Pages listed twice (a listing that shifted between two CMS requests) appear
- * once; past SITEMAP_MAX_URLS the rest are left out and `onOverflow` is told how many.
+ * The sequence of `<url>` entries, in the pages' order: a page listed twice (a listing that
+ * shifted between two CMS requests) once, a page no site URL leads to not at all. Every
+ * function below reads this one sequence, so the plan and the files agree.
+ */
+function* entriesOf(
+  pages: Iterable<SitemapPage>,
+  origin: string,
+  config: LocaleConfig,
+): Generator<{ xml: string; lastmod: string | null }> {
+  const seen = new Set<string>();
+  for (const page of pages) {
+    const key = `${page.locale} ${page.fullPath}`;
+    if (seen.has(key)) continue;
+    const xml = sitemapEntry(page, origin, config);
+    if (!xml) continue;
+    seen.add(key);
+    yield { xml, lastmod: lastmodOf(page.updatedAt) };
+  }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * How the sitemap is cut into files: consecutive slices of at most `maxUrls` URLs and
+ * `maxBytes` bytes (the file's head and tail included). No URL: no part; one part: the plain
+ * sitemap is enough; more: a sitemap index and one file for each.
+ */
+export function planSitemap(
+  pages: Iterable<SitemapPage>,
+  origin: string,
+  config: LocaleConfig,
+  { maxUrls = SITEMAP_MAX_URLS, maxBytes = SITEMAP_MAX_BYTES }: SitemapLimits = {},
+): SitemapPart[] {
+  const frame = encoder.encode(SITEMAP_HEAD + SITEMAP_TAIL).byteLength;
+  const parts: SitemapPart[] = [];
+  let current: SitemapPart | undefined;
+  let bytes = 0;
+  let index = 0;
+  for (const { xml, lastmod } of entriesOf(pages, origin, config)) {
+    const size = encoder.encode(xml).byteLength;
+    if (!current || current.count >= maxUrls || bytes + size > maxBytes) {
+      current = { first: index, count: 0, lastmod: null };
+      parts.push(current);
+      bytes = frame;
+    }
+    current.count++;
+    bytes += size;
+    // W3C datetimes from lastmodOf, all in UTC: their text sorts as their time.
+    if (lastmod && (!current.lastmod || lastmod > current.lastmod)) current.lastmod = lastmod;
+    index++;
+  }
+  return parts;
+}
+
+/**
+ * One sitemap file as a byte stream, `chunkSize` entries per chunk: never one string of every
+ * entry. `part` picks the slice (planSitemap); without it, every entry.
  */
 export function sitemapStream(
   pages: Iterable<SitemapPage>,
   origin: string,
   config: LocaleConfig,
-  { chunkSize = 500, onOverflow }: { chunkSize?: number; onOverflow?: (leftOut: number) => void } = {},
+  { chunkSize = 500, part }: { chunkSize?: number; part?: Pick<SitemapPart, "first" | "count"> } = {},
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const iterator = pages[Symbol.iterator]();
-  const seen = new Set<string>();
-  let leftOut = 0;
+  const entries = entriesOf(pages, origin, config);
+  const first = part?.first ?? 0;
+  const end = part ? part.first + part.count : Infinity;
+  let index = 0;
   let started = false;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
       let chunk = started ? "" : SITEMAP_HEAD;
       started = true;
       for (let count = 0; count < chunkSize;) {
-        const next = iterator.next();
-        if (next.done) {
+        const next = index < end ? entries.next() : undefined;
+        if (!next || next.done) {
           controller.enqueue(encoder.encode(chunk + SITEMAP_TAIL));
-          if (leftOut > 0) onOverflow?.(leftOut);
           controller.close();
           return;
         }
-        const key = `${next.value.locale} ${next.value.fullPath}`;
-        if (seen.has(key)) continue;
-        const entry = sitemapEntry(next.value, origin, config);
-        if (!entry) continue;
-        if (seen.size >= SITEMAP_MAX_URLS) {
-          leftOut++;
-          continue;
-        }
-        seen.add(key);
-        chunk += entry;
+        if (index++ < first) continue;
+        chunk += next.value.xml;
         count++;
       }
       controller.enqueue(encoder.encode(chunk));
     },
   });
+}
+
+/** The path of part file `number` (1-based): `/sitemap/1.xml`. */
+export function sitemapPartPath(number: number): string {
+  return `/sitemap/${number}.xml`;
+}
+
+/**
+ * The number of the part file a path segment names (`3.xml`: 3), or null for anything else:
+ * a leading zero, a sign, another extension, more than nine digits. One spelling per file.
+ */
+export function sitemapPartNumber(segment: string): number | null {
+  const match = /^([1-9][0-9]{0,8})\.xml$/.exec(segment);
+  return match ? Number(match[1]) : null;
+}
+
+/** Whether a request path is one a part file could be served under (`/sitemap/<n>.xml`). */
+export function isSitemapPartPath(pathname: string): boolean {
+  return pathname.startsWith("/sitemap/") && sitemapPartNumber(pathname.slice("/sitemap/".length)) !== null;
+}
+
+/** The sitemap index: one `<sitemap>` a part, with the newest lastmod of its URLs. */
+export function sitemapIndex(parts: readonly SitemapPart[], origin: string): string {
+  const entries = parts.map((part, index) => {
+    const loc = escapeXml(`${origin}${sitemapPartPath(index + 1)}`);
+    return `<sitemap><loc>${loc}</loc>${part.lastmod ? `<lastmod>${part.lastmod}</lastmod>` : ""}</sitemap>\n`;
+  });
+  return `${XML_DECLARATION}<sitemapindex ${NAMESPACE}>\n${entries.join("")}</sitemapindex>\n`;
 }

@@ -1,0 +1,68 @@
+import type { RouterContextProvider } from "react-router";
+
+import { CMS_REVALIDATE, cmsTag } from "../cms/client.server.ts";
+import { CONTENT_TYPES, listPublishedPages, type PageRef } from "../cms/content.server.ts";
+import { CmsError } from "../cms/errors.server.ts";
+import type { LocaleConfig } from "../locale-path.ts";
+import { localeConfigOf } from "../locales.server.ts";
+import { logger } from "../logger.server.ts";
+import { cmsContext, configContext } from "../request-context.server.ts";
+import { planSitemap, type SitemapPart } from "./sitemap.ts";
+
+/**
+ * What /sitemap.xml and /sitemap/<n>.xml both start from: every published page, listed in a
+ * stable order, and the plan that cuts its URLs into files (SITEMAP_MAX_URLS a file). Each
+ * request lists the pages anew; its CMS requests carry the page type's tag, which the CMS
+ * sends with every page publish, unpublish and delete, so any of them revalidates the index
+ * and every part. See docs/decisions/0012-seo-head-and-sitemap.md.
+ */
+
+export interface SitemapSource {
+  pages: PageRef[];
+  parts: SitemapPart[];
+  origin: string;
+  locales: LocaleConfig;
+}
+
+export const XML_HEADERS = { "content-type": "application/xml; charset=utf-8" };
+
+/** How long a crawler is asked to wait when the sitemap cannot be built (seconds). */
+const RETRY_AFTER_SECONDS = 120;
+
+function unavailable(): Response {
+  // A 5xx is never stored: the cache keeps serving the last good copy, if it has one.
+  return new Response("The sitemap is temporarily unavailable. Please try again later.\n", {
+    status: 503,
+    headers: { "content-type": "text/plain; charset=utf-8", "retry-after": String(RETRY_AFTER_SECONDS) },
+  });
+}
+
+/** The pages and the plan, or a 503 to answer with when the CMS failed or listed nothing. */
+export async function loadSitemap(context: Readonly<RouterContextProvider>): Promise<SitemapSource | Response> {
+  const cms = context.get(cmsContext);
+  // Every page is listed before the first byte: the status must be known by then, and a
+  // listing cut short by a CMS failure must never be sent (or cached) as the whole sitemap.
+  const pages: PageRef[] = [];
+  try {
+    const listing = listPublishedPages(cms, {
+      sort: ["fullPath:asc", "locale:asc"],
+      concurrency: 4,
+      revalidate: CMS_REVALIDATE.pageData,
+      tags: [cmsTag(CONTENT_TYPES.page)],
+    });
+    for await (const page of listing) pages.push(page);
+  } catch (error) {
+    if (!(error instanceof CmsError)) throw error;
+    logger().error(`[sitemap] not built: ${error.message}`);
+    return unavailable();
+  }
+  if (pages.length === 0) {
+    // Far likelier a CMS or permission problem than a site with nothing published.
+    logger().error("[sitemap] not built: the CMS lists no published page");
+    return unavailable();
+  }
+  const config = context.get(configContext);
+  const origin = new URL(config.APP_PUBLIC_URL).origin;
+  const locales = localeConfigOf(config);
+  return { pages, parts: planSitemap(pages, origin, locales, { maxUrls: config.SITEMAP_MAX_URLS }), origin, locales };
+}
