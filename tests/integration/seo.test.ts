@@ -136,6 +136,13 @@ describe("/sitemap.xml", () => {
     expect(text).not.toContain("/x<");
   });
 
+  it("is one plain file while the pages fit in it: there is no part file (sitemap-index.test.ts)", async () => {
+    expect((await get("/sitemap.xml")).text).not.toContain("<sitemapindex");
+    const part = await get("/sitemap/1.xml");
+    expect(part.status).toBe(404);
+    expect(part.text).not.toContain("<urlset");
+  });
+
   it("is served from the cache, tagged with the page type, without asking the CMS again", async () => {
     const before = listRequests(site.cms);
     const { cache, response } = await get("/sitemap.xml");
