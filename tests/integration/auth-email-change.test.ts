@@ -131,6 +131,26 @@ describe("change of email", () => {
     expect(await signInStatus("elsewhere-new@example.com")).toBe(200);
   });
 
+  it("a reset link mailed to the old address before the change opens nothing after it", async () => {
+    // The owner moves the account away from a mailbox someone else reads (finding 22 in docs/security.md).
+    await register("leaky@example.com");
+    const cookie = await client.signIn("leaky@example.com", PASSWORD);
+    const sent = smtp.messages.length;
+    expect((await client.postJson("/api/auth/forgot-password-cms", { email: "leaky@example.com" })).status).toBe(200);
+    const code = /\/reset-password\?code=([A-Za-z0-9]+)/.exec(mailText(await mailTo("leaky@example.com", sent)))?.[1];
+    expect(code).toBeDefined();
+    const link = await requestChange(cookie, "safe@example.com");
+    expect((await confirm(tokenOf(link), cookie)).status).toBe(303);
+    const taken = "Taken-over-1";
+    const reset = await fetch(`${site.cms.url}/api/auth/reset-password`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ code, password: taken, passwordConfirmation: taken }),
+    });
+    expect(reset.status).toBe(400);
+    expect(await signInStatus("safe@example.com")).toBe(200);
+  });
+
   it("asked on the German account page: the link opens the German confirm page, which confirms", async () => {
     await register("deutsch@example.com");
     const cookie = await client.signIn("deutsch@example.com", PASSWORD);

@@ -179,7 +179,16 @@ module.exports = ({ strapi }) => {
           await clear();
           return { reason: "taken" };
         }
-        const data = { email: newEmail, confirmed: true, [END_SESSIONS]: true, ...pendingEmailChangeWrite(null) };
+        // A reset or confirmation link mailed to the old address before must not open the account
+        // after it has moved away from that mailbox (docs/security.md, finding 22).
+        const data = {
+          email: newEmail,
+          confirmed: true,
+          resetPasswordToken: null,
+          confirmationToken: null,
+          [END_SESSIONS]: true,
+          ...pendingEmailChangeWrite(null),
+        };
         // Strapi signs in by email OR username: a username that is the old address would still
         // open the account with it. New accounts have their address as username: it follows.
         if (String(found.username).toLowerCase() === String(found.email).toLowerCase()) data.username = newEmail;
