@@ -151,6 +151,22 @@ describe("change of email", () => {
     expect(await signInStatus("safe@example.com")).toBe(200);
   });
 
+  it("signing out everywhere after the request, as the old address's mail advises, ends its link", async () => {
+    // A thief with the session and the password asks for their own address; the owner, told at the
+    // old address, signs out everywhere. The link must not move the account after that (finding 23).
+    await register("robbed@example.com");
+    const thief = await client.signIn("robbed@example.com", PASSWORD);
+    const link = await requestChange(thief, "thief@example.com");
+    const owner = await client.signIn("robbed@example.com", PASSWORD);
+    const ended = await client.postForm("/account", { intent: "sign-out-everywhere" }, owner);
+    expect(ended.status, await ended.clone().text()).toBe(303);
+    const confirmed = await confirm(tokenOf(link));
+    expect(confirmed.status).toBe(400);
+    expect(await confirmed.text()).toContain("This link is invalid or was already used. Nothing was changed.");
+    expect(await signInStatus("robbed@example.com")).toBe(200);
+    expect(await signInStatus("thief@example.com")).toBe(401);
+  });
+
   it("asked on the German account page: the link opens the German confirm page, which confirms", async () => {
     await register("deutsch@example.com");
     const cookie = await client.signIn("deutsch@example.com", PASSWORD);

@@ -11,14 +11,17 @@ const {
   newToken,
   hashToken,
   pendingState,
+  askedBeforeSessionsEnded,
   confirmLink,
   emailChangeMails,
 } = require("../lib/email-change");
 const { normaliseClientUrl } = require("../../../auth-settings/settings");
 const {
   END_SESSIONS,
+  FIELD: SESSIONS_VALID_AFTER_FIELD,
   REVOKED_FIELD,
   revokeTokenWrite,
+  validAfterMs,
 } = require("../../../extensions/users-permissions/sessions-valid-after");
 const {
   TOKEN_HASH_FIELD,
@@ -166,13 +169,18 @@ module.exports = ({ strapi }) => {
       const outcome = await strapi.db.transaction(async () => {
         const found = await users().findOne({
           where: { [TOKEN_HASH_FIELD]: hashToken(token) },
-          select: ["id", "email", "username", "blocked", NEW_EMAIL_FIELD, EXPIRES_FIELD],
+          select: ["id", "email", "username", "blocked", NEW_EMAIL_FIELD, EXPIRES_FIELD, SESSIONS_VALID_AFTER_FIELD],
         });
         if (!found || found.blocked || !found[NEW_EMAIL_FIELD]) return { reason: "invalid_token" };
         const clear = () => users().update({ where: { id: found.id }, data: pendingEmailChangeWrite(null) });
         if (pendingState(found[EXPIRES_FIELD], Date.now()) === "expired") {
           await clear();
           return { reason: "expired" };
+        }
+        // Asked by a session that has been ended since (docs/security.md, finding 23): void.
+        if (askedBeforeSessionsEnded(found[EXPIRES_FIELD], validAfterMs(found[SESSIONS_VALID_AFTER_FIELD]))) {
+          await clear();
+          return { reason: "invalid_token" };
         }
         const newEmail = found[NEW_EMAIL_FIELD];
         if (await otherUserWith(newEmail, found.id)) {
