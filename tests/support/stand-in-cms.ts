@@ -21,6 +21,9 @@ export interface StandInPage {
   paragraphs?: number;
 }
 
+/** The CMS's account two-factor status (docs/cms-contract.md, "Account two-factor"), asked after every password. */
+const TWO_FACTOR = "/api/account-two-factor";
+
 export class StandInCms {
   mode: "healthy" | "garbage" | "error" = "healthy";
   /** Answers content requests this much later (a slow CMS). */
@@ -74,7 +77,7 @@ export class StandInCms {
     if (this.mode === "error") return res.writeHead(500).end("{}");
     const json = (body: unknown) =>
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
-    if (url.pathname.startsWith("/api/auth/") || url.pathname === "/api/users/me")
+    if (url.pathname.startsWith("/api/auth/") || url.pathname === "/api/users/me" || url.pathname === TWO_FACTOR)
       return this.answerAuth(req, res, url);
     const locale = url.searchParams.get("locale") ?? "en";
     const documentIdOf = (page: StandInPage) => page.documentId ?? `doc-${page.fullPath}`;
@@ -155,6 +158,12 @@ export class StandInCms {
       confirmed: true,
       blocked: user.blocked,
     });
+    if (url.pathname === TWO_FACTOR) {
+      // Nobody here has two-factor on (the real CMS's routes: tests/integration/cms-two-factor.test.ts).
+      const id = Number(/^Bearer stand-in-jwt-(\d+)$/.exec(req.headers.authorization ?? "")?.[1]);
+      const known = [...this.users.values()].some((user) => user.id === id && !user.blocked);
+      return known ? json(200, { enabled: false, recoveryCodesLeft: 0 }) : fail(401, "Missing or invalid credentials");
+    }
     if (url.pathname === "/api/users/me") {
       if (this.meStatus) return fail(this.meStatus, "forced");
       const id = Number(/^Bearer stand-in-jwt-(\d+)$/.exec(req.headers.authorization ?? "")?.[1]);
