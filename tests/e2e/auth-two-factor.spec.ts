@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 
-import { registerInCms, signInInBrowser as signIn } from "../support/accounts.ts";
+import { registerInCms, signInInBrowser as signIn, signInWithOidc } from "../support/accounts.ts";
+import { waitForMail } from "../support/cms-mail.ts";
 import { totpCode } from "../support/totp.ts";
 import { stepTime, withinOneStep } from "../support/totp-step.ts";
 
@@ -8,6 +9,9 @@ import { stepTime, withinOneStep } from "../support/totp-step.ts";
 // enrolment on /account/two-factor, the code asked after the password, recovery codes, turning it
 // off, and the new forms refusing another site. Codes come from the secret the page shows
 // (tests/support/totp.ts), as an authenticator app would make them.
+
+// Each test enrols and signs in several times, some through the provider: more than the default 30 s.
+test.describe.configure({ timeout: 60_000 });
 
 let counter = 0;
 const newEmail = (project: string) => `e2e-two-factor-${project}-${Date.now()}-${counter++}@example.com`;
@@ -24,6 +28,8 @@ async function enrol(page: Page) {
   await page.getByLabel("Current password").fill("Not-the-password-1");
   await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
   await expect(page.getByText("This is not your current password.")).toBeVisible();
+  // The page empties password fields after a refusal (with JavaScript, once it has shown it).
+  await expect(page.getByLabel("Current password")).toHaveValue("");
   await page.getByLabel("Current password").fill(PASSWORD);
   await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
   await expect(page.getByRole("img", { name: "QR code for your authenticator app" }).locator("svg")).toBeVisible();
@@ -45,7 +51,25 @@ async function enrol(page: Page) {
 async function signOut(page: Page) {
   await page.goto("/account");
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).not.toHaveURL(/\/account$/);
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Faccount$/);
+}
+
+const mailDir = () => process.env.E2E_MAIL_DIR ?? "";
+
+/** Asks for a reset mail and sets `password` from its link: the reset form's answer is left on `page`. */
+async function resetPassword(page: Page, email: string, password: string) {
+  const before = Date.now();
+  await page.goto("/forgot-password");
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send the link" }).click();
+  await expect(page.getByRole("status")).toContainText("If an account exists for");
+  const mail = await waitForMail(mailDir(), email, { after: before });
+  await page.goto(mail.resetLink!);
+  await page.getByLabel("New password", { exact: true }).fill(password);
+  await page.getByLabel("Repeat the new password").fill(password);
+  await page.getByRole("button", { name: "Save the new password" }).click();
 }
 
 /** The password step, then the code step with `code`. */
@@ -128,6 +152,7 @@ test("a used code is refused, a recovery code works once, and turning it off nee
   await off.getByLabel("Code").fill("000000");
   await off.getByRole("button", { name: "Turn off" }).click();
   await expect(page.getByRole("alert")).toContainText("That code is not correct.");
+  await expect(off.getByLabel("Current password")).toHaveValue("");
   await off.getByLabel("Current password").fill(PASSWORD);
   await off.getByLabel("Code").fill(recoveryCodes[2]!);
   await off.getByRole("button", { name: "Turn off" }).click();
@@ -193,4 +218,49 @@ test("each new form refuses a post from another site, and nothing changes", asyn
   expect(step.headers()["set-cookie"] ?? "").not.toContain("session_token=");
   await page.goto("/account");
   await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Faccount$/);
+});
+
+test("a password reset does not skip the code: the new password is saved, then the code is asked", async ({
+  page,
+}, info) => {
+  const email = newEmail(info.project.name);
+  await registerInCms(email, PASSWORD);
+  await signIn(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/account$/);
+  const { recoveryCodes } = await enrol(page);
+  await signOut(page);
+
+  await resetPassword(page, email, "Reset-with-2fa-1");
+  await expect(page).toHaveURL(/\/sign-in\/two-factor\?redirectTo=%2Faccount$/);
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Faccount$/);
+  await page.goto("/sign-in/two-factor?redirectTo=%2Faccount");
+  await page.getByLabel("Code").fill(recoveryCodes[0]!);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByTestId("account-email")).toHaveText(email);
+});
+
+test("a provider's sign-in into an account with two-factor on asks for the code too", async ({ page }, info) => {
+  // An account made by the provider's first sign-in, which then got a password (reset by mail).
+  const login = `two-factor-oidc-${info.project.name}-${Date.now()}`;
+  const email = `${login}@example.com`;
+  await signInWithOidc(page, login);
+  await expect(page.getByTestId("account-email")).toHaveText(email);
+  await signOut(page);
+  await resetPassword(page, email, PASSWORD);
+  await expect(page.getByTestId("account-email")).toHaveText(email);
+  const { recoveryCodes } = await enrol(page);
+  await signOut(page);
+
+  await signInWithOidc(page, login);
+  await expect(page).toHaveURL(/\/sign-in\/two-factor\?redirectTo=%2Faccount$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Enter your code");
+  await page.goto("/account");
+  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Faccount$/);
+  await page.goto("/sign-in/two-factor?redirectTo=%2Faccount");
+  await page.getByLabel("Code").fill(recoveryCodes[0]!);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByTestId("account-email")).toHaveText(email);
+  // The session is the provider's, as without two-factor ("Signed in with").
+  await expect(page.getByText("local-oidc", { exact: true })).toBeVisible();
 });

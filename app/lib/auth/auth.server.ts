@@ -72,6 +72,7 @@ function createAuth(env: Env, redis: Redis | undefined, cmsTwoFactor: CmsTwoFact
         cms: () => cmsUsers,
         revocations,
         locales: localeConfigOf(env),
+        twoFactor: twoFactorRoutes,
       }),
       ...(oidcProviders.length > 0 ? [genericOAuth({ config: oidcProviders })] : []),
     ],

@@ -33,6 +33,13 @@ describe("the pending sign-in cookie", () => {
     expect((await openPendingSignIn(SECRET, await sealPendingSignIn(SECRET, auth, true)))?.id).not.toBe(opened?.id);
   });
 
+  it("carries a provider's sign-in (provider, subject, when) to the session it starts", async () => {
+    const via = { provider: "local-oidc", oauthSubject: "sub-1", authAt: 1_700_000_000_000 };
+    const opened = await openPendingSignIn(SECRET, await sealPendingSignIn(SECRET, auth, true, via));
+    expect(opened?.via).toEqual(via);
+    expect((await openPendingSignIn(SECRET, await sealPendingSignIn(SECRET, auth, true)))?.via).toBeUndefined();
+  });
+
   it("does not show the CMS JWT or the address to whoever holds it", async () => {
     const sealed = await sealPendingSignIn(SECRET, auth, false);
     const readable = sealed

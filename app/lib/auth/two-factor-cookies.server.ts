@@ -36,7 +36,18 @@ const pendingSchema = z.object({
   jwt: z.string().min(1),
   user: cmsUserSchema,
   rememberMe: z.boolean(),
+  provider: z.string().min(1).optional(),
+  oauthSubject: z.string().min(1).optional(),
+  authAt: z.number().optional(),
 });
+
+/** A sign-in with a provider (OAuth) rather than the password: what its session carries. */
+export interface SignedInVia {
+  provider: string;
+  oauthSubject: string;
+  /** When the provider round trip happened (the OAuth sync's answer), if known. */
+  authAt?: number;
+}
 
 const codesSchema = z.object({
   ...sealedFields,
@@ -48,6 +59,8 @@ const codesSchema = z.object({
 export interface PendingSignIn {
   auth: CmsAuth;
   rememberMe: boolean;
+  /** Signed in with a provider; none: with the password. */
+  via?: SignedInVia;
   /** The sealed cookie's `jti`: recorded once the step succeeds, so the cookie cannot be used again. */
   id: string;
   expiresAt: Date;
@@ -72,8 +85,13 @@ async function open<S extends z.ZodType<{ iat: number }>>(
   return ageSeconds >= -15 && ageSeconds <= TWO_FACTOR_COOKIE_SECONDS ? parsed.data : null;
 }
 
-export function sealPendingSignIn(secret: string, auth: CmsAuth, rememberMe: boolean): Promise<string> {
-  return seal(PENDING, secret, { jwt: auth.jwt, user: auth.user, rememberMe });
+export function sealPendingSignIn(
+  secret: string,
+  auth: CmsAuth,
+  rememberMe: boolean,
+  via?: SignedInVia,
+): Promise<string> {
+  return seal(PENDING, secret, { jwt: auth.jwt, user: auth.user, rememberMe, ...via });
 }
 
 export async function openPendingSignIn(
@@ -83,9 +101,13 @@ export async function openPendingSignIn(
 ): Promise<PendingSignIn | null> {
   const payload = await open(PENDING, pendingSchema, secret, sealed, nowMs);
   if (!payload) return null;
+  const { provider, oauthSubject, authAt } = payload;
   return {
     auth: { jwt: payload.jwt, user: payload.user },
     rememberMe: payload.rememberMe,
+    ...(provider && oauthSubject
+      ? { via: { provider, oauthSubject, ...(authAt === undefined ? {} : { authAt }) } }
+      : {}),
     id: payload.jti,
     expiresAt: new Date(payload.exp * 1000),
   };

@@ -4,7 +4,8 @@ import { deleteSessionCookie } from "better-auth/cookies";
 import * as z from "zod";
 
 import { syncOAuthUserWithCms, type OAuthIdentity } from "../cms-oauth-sync.server.ts";
-import type { CmsUsers } from "../cms-users.server.ts";
+import type { CmsTwoFactor } from "../cms-two-factor.server.ts";
+import type { CmsAuth, CmsUsers } from "../cms-users.server.ts";
 import type { AuthErrorCode } from "../error-codes.ts";
 import { AuthError, cmsUnavailable } from "../errors.server.ts";
 import { authPath } from "../paths.ts";
@@ -12,7 +13,9 @@ import type { SessionRevocations } from "../revocations.server.ts";
 import { toPublicUser } from "../session-user.ts";
 import { readCheckedSession } from "./cms-session.server.ts";
 import { startCmsSession } from "./start-session.server.ts";
+import { secondFactorEnabled, setPendingSignIn } from "./two-factor.server.ts";
 import { parseLocalePath, type LocaleConfig } from "../../locale-path.ts";
+import { safeRedirectPath } from "../../redirect-target.ts";
 import { logger } from "../../logger.server.ts";
 
 /**
@@ -35,6 +38,8 @@ export interface CmsOAuthConfig {
   revocations: SessionRevocations;
   /** The site's locales: a refused sign-in goes back to the sign-in page of the one it started in. */
   locales: LocaleConfig;
+  /** The CMS's two-factor routes: an account with it on is asked for the code after the provider too. */
+  twoFactor?: () => CmsTwoFactor;
 }
 
 const callbackParams = z.object({ id: z.string().optional(), providerId: z.string().optional() });
@@ -67,12 +72,46 @@ async function signedInSubject(ctx: GenericEndpointContext, userId: string, prov
  * that URL: the address is built here (authPath), so nothing a client sent can send it elsewhere.
  */
 export async function signInPageOfFlow(locales: LocaleConfig): Promise<string> {
+  return authPath("signIn", await localeOfFlow(locales), locales);
+}
+
+/** The locale the OAuth flow started in (see signInPageOfFlow). */
+async function localeOfFlow(locales: LocaleConfig): Promise<string> {
   const state = await getOAuthState().catch(() => null);
   let locale = locales.defaultLocale;
   if (typeof state?.errorURL === "string" && URL.canParse(state.errorURL)) {
     locale = parseLocalePath(new URL(state.errorURL).pathname, locales)?.locale ?? locale;
   }
-  return authPath("signIn", locale, locales);
+  return locale;
+}
+
+/**
+ * Two-factor on for the account the provider signed in to: no session (better-auth's own is
+ * dropped), the pending sign-in under the sign-in page's path of the flow's locale, and the
+ * address of the code page, which then leads to where the flow was going (its callback URL,
+ * kept as a path of this site only).
+ */
+async function secondStepOfFlow(
+  ctx: GenericEndpointContext,
+  config: CmsOAuthConfig,
+  auth: CmsAuth & { authAt?: number },
+  via: { provider: string; oauthSubject: string },
+): Promise<string> {
+  deleteSessionCookie(ctx);
+  const locale = await localeOfFlow(config.locales);
+  const authAt = typeof auth.authAt === "number" ? { authAt: auth.authAt } : {};
+  // Signing in with a provider is remembered (as without two-factor).
+  await setPendingSignIn(ctx, auth, true, {
+    path: authPath("signIn", locale, config.locales),
+    via: { ...via, ...authAt },
+  });
+  const state = await getOAuthState().catch(() => null);
+  const callback =
+    typeof state?.callbackURL === "string" && URL.canParse(state.callbackURL) ? new URL(state.callbackURL) : null;
+  const account = authPath("account", locale, config.locales);
+  const redirectTo = safeRedirectPath(callback ? `${callback.pathname}${callback.search}` : null, account);
+  const page = authPath("twoFactor", locale, config.locales);
+  return `${ctx.context.baseURL.replace(/\/api\/auth$/, "")}${page}?redirectTo=${encodeURIComponent(redirectTo)}`;
 }
 
 async function syncWithCms(config: CmsOAuthConfig, identity: OAuthIdentity) {
@@ -91,6 +130,7 @@ export function cmsOAuth(config: CmsOAuthConfig) {
             const created = ctx.context.newSession;
             const provider = callbackProvider(ctx);
             if (!created || !provider) return;
+            let secondStep: string | null = null;
             try {
               const subject = await signedInSubject(ctx, created.user.id, provider);
               if (!subject) throw new Error(`no ${provider} account behind the new session`);
@@ -101,7 +141,12 @@ export function cmsOAuth(config: CmsOAuthConfig) {
                 emailVerified: Boolean(created.user.emailVerified),
                 name: created.user.name,
               });
-              await startCmsSession(ctx, result, provider, subject);
+              // A provider account linked to an account with a password and two-factor on: the code comes next.
+              if (config.twoFactor && (await secondFactorEnabled(config.twoFactor(), result))) {
+                secondStep = await secondStepOfFlow(ctx, config, result, { provider, oauthSubject: subject });
+              } else {
+                await startCmsSession(ctx, result, provider, subject);
+              }
             } catch (error) {
               deleteSessionCookie(ctx);
               const code: AuthErrorCode = error instanceof AuthError ? error.code : "OAUTH_FAILED";
@@ -118,6 +163,7 @@ export function cmsOAuth(config: CmsOAuthConfig) {
                 logger().warn(`[auth] could not drop the in-memory OAuth user: ${(error as Error).message}`);
               });
             }
+            if (secondStep) throw ctx.redirect(secondStep);
           }),
         },
       ],

@@ -12,6 +12,7 @@ import { toPublicUser } from "../session-user.ts";
 import {
   openPendingSignIn,
   sealPendingSignIn,
+  type SignedInVia,
   twoFactorCookieName,
   twoFactorCookieOf,
   TWO_FACTOR_COOKIE_SECONDS,
@@ -25,7 +26,8 @@ import { startCmsSession } from "./start-session.server.ts";
  * site's half (docs/architecture.md, "Two-factor sign-in"):
  *
  * - **the sign-in's second step**: the password step (`/sign-in-cms`, and `/reset-password-cms`)
- *   of an account with two-factor on starts no session. It seals what finishing needs into the
+ *   of an account with two-factor on starts no session, nor does a provider's sign-in (OAuth
+ *   callback, plugins/cms-oauth.server.ts) into such an account. It seals what finishing needs into the
  *   pending sign-in cookie (two-factor-cookies.server.ts) and answers 403 TWO_FACTOR_REQUIRED;
  *   `/two-factor-cms` `{ code }` has the CMS check the code, then starts the session exactly as
  *   the password step would have (startCmsSession), and the cookie can never be used again;
@@ -45,23 +47,34 @@ const isSecure = (ctx: GenericEndpointContext) => ctx.context.baseURL.startsWith
 const secondStepPath = (ctx: GenericEndpointContext) => `${new URL(ctx.context.baseURL).pathname}${SECOND_STEP_PATH}`;
 
 /**
- * The password was right, and the account has two-factor on: no session. The pending sign-in
- * goes into its sealed cookie (for the JSON second step's path; the sign-in form moves it to
- * its page's path), and the caller is told a code is needed.
+ * The first factor was right (the password, or a provider's sign-in linked to an account with a
+ * password), and the account has two-factor on: no session. The pending sign-in goes into its
+ * sealed cookie, for `path`: by default the JSON second step's (the sign-in form moves it to its
+ * page's path; an OAuth callback sets it there at once).
  */
-export async function requireSecondFactor(
+export async function setPendingSignIn(
   ctx: GenericEndpointContext,
   auth: CmsAuth,
   rememberMe: boolean,
-): Promise<never> {
-  const sealed = await sealPendingSignIn(ctx.context.secret, auth, rememberMe);
+  options: { path?: string; via?: SignedInVia } = {},
+): Promise<void> {
+  const sealed = await sealPendingSignIn(ctx.context.secret, auth, rememberMe, options.via);
   ctx.setCookie(twoFactorCookieName("pending", isSecure(ctx)), sealed, {
-    path: secondStepPath(ctx),
+    path: options.path ?? secondStepPath(ctx),
     maxAge: TWO_FACTOR_COOKIE_SECONDS,
     httpOnly: true,
     sameSite: "lax",
     secure: isSecure(ctx),
   });
+}
+
+/** The password was right, and the account has two-factor on: the pending sign-in, and 403 TWO_FACTOR_REQUIRED. */
+export async function requireSecondFactor(
+  ctx: GenericEndpointContext,
+  auth: CmsAuth,
+  rememberMe: boolean,
+): Promise<never> {
+  await setPendingSignIn(ctx, auth, rememberMe);
   throw new AuthError("TWO_FACTOR_REQUIRED");
 }
 
@@ -142,7 +155,15 @@ export function twoFactor(
         const verified = await cmsTwoFactor().verify(pending.auth.jwt, ctx.body.code);
         await revocations.revoke(pendingKey(pending.id), pending.expiresAt);
         expire();
-        const user = await startCmsSession(ctx, pending.auth, "credentials", undefined, pending.rememberMe);
+        // As the first step would have: with the password, or with the provider (and its subject).
+        const { via } = pending;
+        const user = await startCmsSession(
+          ctx,
+          { ...pending.auth, authAt: via?.authAt },
+          via?.provider ?? "credentials",
+          via?.oauthSubject,
+          pending.rememberMe,
+        );
         return ctx.json({ user: toPublicUser(user), recoveryCodesLeft: verified.recoveryCodesLeft });
       }),
 
