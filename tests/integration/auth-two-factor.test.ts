@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { postAuthForm } from "../support/auth-form.ts";
 import { registerCmsUser } from "../support/cms-users.ts";
+import { getPage } from "../support/site-requests.ts";
 import { siteSession } from "../support/site-session.ts";
 import { strapiSite } from "../support/strapi-site.ts";
 import { totpCode } from "../support/totp.ts";
@@ -179,6 +180,31 @@ describe("signing in with two-factor on", () => {
     expect(response.headers.get("location")).toBe("/de/sign-in/two-factor?redirectTo=%2Fde%2Faccount");
     expect(setCookieOf(response, "two_factor_pending")).toMatch(/; Path=\/de\/sign-in;/);
     expect(setCookieOf(response, "session_token")).toBeUndefined();
+  });
+});
+
+describe("the new pages", () => {
+  it("are never stored in the page cache, in either spelling, signed in or not", async () => {
+    await registerCmsUser(site.cms.url, "pages@example.com", PASSWORD);
+    const cookie = await client.signIn("pages@example.com", PASSWORD);
+    const pages: Array<[string, Record<string, string>, number]> = [
+      ["/sign-in/two-factor", {}, 200],
+      ["/de/sign-in/two-factor", {}, 200],
+      ["/account/two-factor", { cookie }, 200],
+      ["/de/account/two-factor", { cookie }, 200],
+      ["/account/two-factor", {}, 302],
+    ];
+    for (const [path, headers, status] of pages) {
+      for (let round = 0; round < 2; round++) {
+        const page = await getPage(site.app.url, path, headers);
+        expect(page.status, path).toBe(status);
+        expect(page.headers.get("x-cache"), `${path} #${round + 1}`).toBeNull();
+        expect(page.headers.get("cache-control") ?? "", path).not.toMatch(/public|s-maxage/);
+      }
+    }
+    expect((await getPage(site.app.url, "/de/account/two-factor", { cookie })).text).toContain(
+      "Zwei-Faktor-Authentifizierung ist ausgeschaltet",
+    );
   });
 });
 
