@@ -170,6 +170,23 @@ describe("signing in with two-factor on", () => {
     expect((await json(forged)).code).toBe("TWO_FACTOR_EXPIRED");
   });
 
+  it("the session keeps the password step's remember me", async () => {
+    const signIn = (rememberMe: boolean) =>
+      client.postJson("/api/auth/sign-in-cms", { email: EMAIL, password: PASSWORD, rememberMe });
+    const remembered = await client.postJson(
+      "/api/auth/two-factor-cms",
+      { code: recoveryCodes[5] },
+      pendingCookieOf(await signIn(true)),
+    );
+    expect(setCookieOf(remembered, "session_token")).toMatch(/Max-Age=604800/);
+    const forgotten = await client.postJson(
+      "/api/auth/two-factor-cms",
+      { code: recoveryCodes[6] },
+      pendingCookieOf(await signIn(false)),
+    );
+    expect(setCookieOf(forgotten, "session_token")).not.toMatch(/Max-Age|Expires/i);
+  });
+
   it("the sign-in form sends the browser to the code page, the cookie under the sign-in page's path", async () => {
     const response = await postAuthForm(site.app.url, "/de/sign-in", {
       email: EMAIL,
