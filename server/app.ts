@@ -6,6 +6,7 @@ import { isAuthPagePath } from "../app/lib/auth/paths.ts";
 import { getServerSession } from "../app/lib/auth/session.server.ts";
 import type { Env } from "../app/lib/env.server.ts";
 import { useLogger, type Logger } from "../app/lib/logger.server.ts";
+import { NO_STORE_ANYWHERE } from "../app/lib/no-store.ts";
 import type { RedisClients } from "../app/lib/redis.server.ts";
 import { isSitemapPartPath } from "../app/lib/seo/sitemap.ts";
 import {
@@ -19,7 +20,12 @@ import * as serverBuild from "virtual:react-router/server-build";
 import { hasSessionCookie } from "./cache/cache-key.ts";
 import { declaredQueryParams } from "./cache/declared-query.ts";
 import { PAGE_REVALIDATE_SECONDS, type PageCache } from "./cache/index.ts";
-import { createResponseCacheMiddleware, type PageRender, type RenderVariant } from "./cache/response-cache.ts";
+import {
+  createResponseCacheMiddleware,
+  pagePathOf,
+  type PageRender,
+  type RenderVariant,
+} from "./cache/response-cache.ts";
 import { canonicalRequests } from "./canonical-request.ts";
 import { securityHeaderList } from "./security-headers.ts";
 import { sendWebResponse, toWebRequest, trustProxySetting } from "./web-http.ts";
@@ -116,7 +122,15 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
       const request = webRequest(req, res);
       const variant = { signedIn: hasSessionCookie(req.headers.cookie) };
       const context = createRequestContext(config, services, sessionJWTOf(request), variant);
-      await sendWebResponse(res, await handleRequest(request, context), req.method);
+      const response = await handleRequest(request, context);
+      // Auth pages (and their .data) are personal: no browser, proxy or CDN keeps them, whatever its
+      // defaults (the page cache never does: isCacheablePath). A header the route sets itself wins.
+      if (isAuthPagePath(pagePathOf(req.path))) {
+        for (const [name, value] of Object.entries(NO_STORE_ANYWHERE)) {
+          if (!response.headers.has(name)) res.setHeader(name, value);
+        }
+      }
+      await sendWebResponse(res, response, req.method);
     } catch (error) {
       next(error);
     }

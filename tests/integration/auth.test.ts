@@ -97,6 +97,29 @@ describe("auth endpoints and sessions", () => {
     expect(await response.json()).toMatchObject({ code, message });
   });
 
+  it("auth pages and their data tell browsers, proxies and CDNs to store nothing; site pages do not", async () => {
+    const cookie = await signIn("cid@example.com", "Right-password-3");
+    const answers: Array<[string, Record<string, string>, number]> = [
+      ["/sign-in", {}, 200],
+      ["/register", {}, 200],
+      ["/reset-password?code=abc", {}, 200],
+      ["/account", {}, 302],
+      ["/account", { cookie }, 200],
+      ["/account.data", { cookie }, 200],
+      ["/sign-in.data", {}, 200],
+    ];
+    for (const [path, headers, status] of answers) {
+      const response = await fetch(`${app.url}${path}`, { headers, redirect: "manual" });
+      expect(response.status, path).toBe(status);
+      expect(response.headers.get("cache-control"), path).toBe("private, no-store");
+      expect(response.headers.get("cdn-cache-control"), path).toBe("no-store");
+      expect(response.headers.get("surrogate-control"), path).toBe("no-store");
+      await response.body?.cancel();
+    }
+    const page = await fetch(`${app.url}/company`);
+    expect(page.headers.get("cache-control")).not.toMatch(/no-store/);
+  });
+
   it("register-cms answers a taken email as it answers a new one: 200, one message, no session", async () => {
     const register = (email: string) =>
       postJson(app.url, "/api/auth/register-cms", {

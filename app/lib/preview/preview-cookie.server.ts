@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 
 import { secretMatches } from "../bearer-secret.server.ts";
 import { PREVIEW_COOKIE, PUBLISHED_VIEW_COOKIE } from "./cookie-name.ts";
+import { NO_STORE_ANYWHERE } from "../no-store.ts";
 
 /**
  * The preview cookie: `v1.<expiry, Unix seconds>.<HMAC-SHA256 of it, base64url>`, keyed with
@@ -87,8 +88,4 @@ export function previewCookies(
 }
 
 /** Headers of every preview answer: never stored by a browser, a CDN or any cache between. */
-export const PREVIEW_NO_STORE: Record<string, string> = {
-  "cache-control": "private, no-store",
-  "cdn-cache-control": "no-store",
-  "surrogate-control": "no-store",
-};
+export const PREVIEW_NO_STORE: Record<string, string> = { ...NO_STORE_ANYWHERE };
