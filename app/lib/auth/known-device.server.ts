@@ -1,6 +1,7 @@
 import { createHash, createHmac, hkdfSync } from "node:crypto";
 
 import { secretMatches } from "../bearer-secret.server.ts";
+import { cookieValueOf } from "../cookie-header.ts";
 
 /**
  * "Known device" cookies, so that a lockout others cause does not lock the owner out
@@ -42,11 +43,7 @@ function idsOf(key: Buffer, value: string | undefined): string[] {
 
 /** The cookie's value in a Cookie header. */
 export function knownDeviceValueOf(cookieHeader: string | null | undefined): string | undefined {
-  for (const part of (cookieHeader ?? "").split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name === KNOWN_DEVICE_COOKIE) return rest.join("=");
-  }
-  return undefined;
+  return cookieValueOf(cookieHeader, KNOWN_DEVICE_COOKIE);
 }
 
 /** Whether the browser that sent `cookieHeader` has signed in to the account of `email` before. */

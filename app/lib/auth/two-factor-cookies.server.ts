@@ -2,6 +2,7 @@ import { symmetricDecodeJWT, symmetricEncodeJWT } from "better-auth/crypto";
 import * as z from "zod";
 
 import { cmsUserSchema, type CmsAuth } from "./cms-users.server.ts";
+import { cookieValueOf } from "../cookie-header.ts";
 
 /**
  * The two short-lived cookies of two-factor authentication, sealed the way better-auth seals its
@@ -161,12 +162,7 @@ export function twoFactorCookieOf(
   cookie: TwoFactorCookie,
   secure: boolean,
 ): string | null {
-  const name = twoFactorCookieName(cookie, secure);
-  for (const pair of (cookieHeader ?? "").split(";")) {
-    const at = pair.indexOf("=");
-    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
-  }
-  return null;
+  return cookieValueOf(cookieHeader, twoFactorCookieName(cookie, secure)) ?? null;
 }
 
 /** The value of the cookie that a list of Set-Cookie headers sets (not expires), or null. */

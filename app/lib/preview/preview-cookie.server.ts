@@ -3,6 +3,7 @@ import { createHmac } from "node:crypto";
 import { secretMatches } from "../bearer-secret.server.ts";
 import { PREVIEW_COOKIE, PUBLISHED_VIEW_COOKIE } from "./cookie-name.ts";
 import { NO_STORE_ANYWHERE } from "../no-store.ts";
+import { cookieValueOf } from "../cookie-header.ts";
 
 /**
  * The preview cookie: `v1.<expiry, Unix seconds>.<HMAC-SHA256 of it, base64url>`, keyed with
@@ -33,14 +34,9 @@ export function verifyPreviewCookie(value: string | undefined, secret: string, n
   return valid && expires > now && expires <= now + PREVIEW_MAX_AGE_SECONDS;
 }
 
-/** The preview cookie's value in a Cookie header, if any (the last one wins, as for browsers' order). */
+/** The preview cookie's value in a Cookie header, if any. */
 export function previewCookieOf(cookieHeader: string | null | undefined): string | undefined {
-  let found: string | undefined;
-  for (const part of (cookieHeader ?? "").split(";")) {
-    const at = part.indexOf("=");
-    if (at !== -1 && part.slice(0, at).trim() === PREVIEW_COOKIE) found = part.slice(at + 1).trim();
-  }
-  return found;
+  return cookieValueOf(cookieHeader, PREVIEW_COOKIE);
 }
 
 /** Whether the request carries a valid preview cookie: the render shows drafts. */
