@@ -89,6 +89,11 @@ const envSchema = z
       .min(32, "must be at least 32 characters (e.g. openssl rand -base64 32)"),
     /** Server-to-server secret for the CMS's OAuth sync route; unset: OAuth sign-in is off. */
     CMS_OAUTH_SYNC_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    /**
+     * Server-to-server secret the CMS wants (X-Site-Secret) on its account routes /api/auth/*,
+     * /api/connect/* (security finding 24); set it on both sides. Unset: the site sends none.
+     */
+    CMS_ACCOUNT_API_SECRET: z.string().trim().min(16, "must be at least 16 characters").optional(),
     GITHUB_CLIENT_ID: z.string().min(1).optional(),
     GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),

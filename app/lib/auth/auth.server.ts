@@ -29,7 +29,11 @@ import { SESSION_USER_FIELDS } from "./session-user.ts";
 const WEEK_SECONDS = 7 * 24 * 60 * 60;
 
 function createAuth(env: Env, redis: Redis | undefined, cmsTwoFactor: CmsTwoFactor) {
-  const cmsUsers = createCmsUsers({ baseUrl: env.CMS_URL, timeoutMs: env.CMS_FETCH_TIMEOUT_MS });
+  const cmsUsers = createCmsUsers({
+    baseUrl: env.CMS_URL,
+    timeoutMs: env.CMS_FETCH_TIMEOUT_MS,
+    siteSecret: env.CMS_ACCOUNT_API_SECRET,
+  });
   const revocations = redis ? new RedisRevocations(redis) : new LocalRevocations();
   const twoFactorRoutes = () => cmsTwoFactor;
   // Per account, beside the per-IP budgets: wrong passwords at sign-in (keyed by address) and on the

@@ -41,6 +41,8 @@ export interface CmsUsersConfig {
   baseUrl: string;
   timeoutMs: number;
   fetch?: typeof fetch;
+  /** CMS_ACCOUNT_API_SECRET: sent as X-Site-Secret on every call (the CMS's account API guard). */
+  siteSecret?: string;
 }
 
 /** What the CMS said when it refused a call: its status, Strapi's message and, for our routes, `details.reason`. */

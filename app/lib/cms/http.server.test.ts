@@ -52,6 +52,19 @@ describe("CMS HTTP helper: the request", () => {
     expect(requests.every((request) => request.headers.accept === "application/json")).toBe(true);
   });
 
+  it("a client given the site secret (CMS_ACCOUNT_API_SECRET) sends it as X-Site-Secret on every call; others never", async () => {
+    const guarded = http(json(200, {}), { siteSecret: "site-secret-0123456789" });
+    await guarded.cms.json({ path: "/api/auth/local", method: "POST", body: {} });
+    await guarded.cms.send({ path: "/api/users/me", headers: {}, credential: { userJWT: "j" } });
+    expect(guarded.requests.map((request) => request.headers["x-site-secret"])).toEqual([
+      "site-secret-0123456789",
+      "site-secret-0123456789",
+    ]);
+    const plain = http(json(200, {}));
+    await plain.cms.json({ path: "/api/auth/local", method: "POST", body: {} });
+    expect(plain.requests[0]?.headers).not.toHaveProperty("x-site-secret");
+  });
+
   it("sends the caller's headers instead of the default accept, with the credential still added", async () => {
     const { cms, requests } = http(() => new Response("x"));
     await cms.send({ path: "/uploads/a.png", method: "HEAD", headers: { range: "bytes=0-3" } });

@@ -29,6 +29,12 @@ export interface CmsHttpConfig {
   /** How long a call may take, its answer's body included (CMS_FETCH_TIMEOUT_MS). */
   timeoutMs: number;
   fetch?: typeof fetch;
+  /**
+   * CMS_ACCOUNT_API_SECRET, sent as `X-Site-Secret` on every call of this client: the CMS answers
+   * its account routes (/api/auth/*, /api/connect/*) only with it (docs/cms-contract.md). Given
+   * by the account clients only, never by the browser's proxy; never logged.
+   */
+  siteSecret?: string;
 }
 
 export interface CmsRequest {
@@ -100,6 +106,7 @@ export function createCmsHttp(config: CmsHttpConfig): CmsHttp {
     const headers: Record<string, string> = { ...(request.headers ?? { accept: "application/json" }) };
     if (request.body !== undefined) headers["content-type"] = "application/json";
     if (request.credential) headers.authorization = `Bearer ${bearerOf(request.credential)}`;
+    if (config.siteSecret) headers["x-site-secret"] = config.siteSecret;
     const target = url(request.path, request.query);
     try {
       const response = await doFetch(target, {

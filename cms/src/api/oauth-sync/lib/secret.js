@@ -19,11 +19,19 @@ function checkBearerSecret(authorization, secret) {
   const match = typeof header === "string" ? /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header) : null;
   // Still hash and compare something, so "missing" and "invalid" cost the same.
   const given = match ? match[1] : "";
-  const equal = crypto.timingSafeEqual(sha256(given), sha256(secret.trim()));
+  const equal = sameSecret(given, secret);
   if (!match) return "missing";
   return equal ? "ok" : "invalid";
 }
 
+/**
+ * Whether `given` is the configured `secret` (trimmed), in constant time: SHA-256 of both, then
+ * crypto.timingSafeEqual on the two 32-byte digests. Also used by src/account-api-guard.
+ */
+function sameSecret(given, secret) {
+  return crypto.timingSafeEqual(sha256(given), sha256(secret.trim()));
+}
+
 const sha256 = (value) => crypto.createHash("sha256").update(value, "utf8").digest();
 
-module.exports = { checkBearerSecret };
+module.exports = { checkBearerSecret, sameSecret };
