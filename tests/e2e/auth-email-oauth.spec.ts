@@ -1,8 +1,9 @@
 import { expect, test, type Cookie, type Page, type PlaywrightWorkerArgs } from "@playwright/test";
 
-import { registerInCms } from "../support/accounts.ts";
+import { registerInCms, signInWithOidc } from "../support/accounts.ts";
 import { formTokenOf } from "../support/auth-form.ts";
 import { waitForMail } from "../support/cms-mail.ts";
+import { SITE_SECRET_HEADERS } from "../support/site-secret.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 
 // The flows that leave the site and come back: the reset email's link, and signing in
@@ -16,7 +17,7 @@ async function cmsUserIdFor(email: string, password?: string): Promise<number | 
   if (!password) return null;
   const response = await fetch(`${cmsUrl()}/api/auth/local`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...SITE_SECRET_HEADERS },
     body: JSON.stringify({ identifier: email, password }),
   });
   return response.ok ? ((await response.json()) as { user: { id: number } }).user.id : null;
@@ -69,26 +70,6 @@ test("an unknown address gets the same answer and status as a known one", async 
   expect(strip(await forUnknown.text())).toBe(strip(await forKnown.text()));
 });
 
-async function signInWithOidc(
-  page: Page,
-  login: string,
-  from = { path: "/sign-in", button: "Sign in with Local OIDC" },
-) {
-  await page.goto(from.path);
-  await page.getByRole("button", { name: from.button }).click();
-  // The provider's own (development) login and consent pages; a provider that still has
-  // a session from the last time sends the visitor straight back.
-  const loginField = page.locator("input[name=login]");
-  const backOnSite = page.locator("main h1");
-  await expect(loginField.or(backOnSite)).toBeVisible();
-  if (!(await loginField.isVisible())) return;
-  await loginField.fill(login);
-  await page.locator("input[name=password]").fill("anything");
-  await page.locator("button[type=submit]").click();
-  const consent = page.locator("button[type=submit]", { hasText: /continue/i });
-  if (await consent.isVisible().catch(() => false)) await consent.click();
-}
-
 test("signing in with an OpenID Connect provider creates the CMS user, and reuses it next time", async ({
   page,
 }, info) => {
@@ -123,7 +104,7 @@ test("an unverified provider email that matches a password account is refused wi
 test("a provider sign-in refused from /de/sign-in comes back to /de/sign-in, in German", async ({ page }, info) => {
   const login = `unverified-de-${unique(info.project.name)}`;
   await registerInCms(`${login}@example.com`, "Password-account-1");
-  await signInWithOidc(page, login, { path: "/de/sign-in", button: "Mit Local OIDC anmelden" });
+  await signInWithOidc(page, login, "/de/sign-in", "Mit Local OIDC anmelden");
   await expect(page).toHaveURL(/\/de\/sign-in\?error=OAUTH_EMAIL_EXISTS$/);
   await expect(page.getByRole("alert")).toContainText("Melden Sie sich stattdessen mit Ihrem Passwort an.");
 });

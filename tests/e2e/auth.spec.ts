@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 
 import { registerInBrowser, registerInCms, signInInBrowser as signIn } from "../support/accounts.ts";
 import { formTokenOf } from "../support/auth-form.ts";
+import { SITE_SECRET_HEADERS } from "../support/site-secret.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 
 // Accounts against the real Strapi, in Chromium with JavaScript on and off.
@@ -209,7 +210,7 @@ test("a filled honeypot refuses the registration, keeps the email, creates no ac
   const cmsSignIn = () =>
     fetch(`${cmsUrl()}/api/auth/local`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...SITE_SECRET_HEADERS },
       body: JSON.stringify({ identifier: email, password: "Honeypot-pass-1" }),
     });
   expect((await cmsSignIn()).status).toBe(400);

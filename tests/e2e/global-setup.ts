@@ -9,6 +9,7 @@ import { E2E_APP_PORT } from "../../playwright.config.ts";
 import { projectRoot, startApp } from "../support/app-server.ts";
 import { ensureAdminBuild, startCms } from "../support/cms-server.ts";
 import { startOidcProvider } from "../support/oidc-provider.ts";
+import { TEST_ACCOUNT_API_SECRET } from "../support/site-secret.ts";
 import { startVarnish } from "../support/varnish.ts";
 
 const REVALIDATE_SECRET = "e2e-revalidate-secret-0123456789";
@@ -59,6 +60,8 @@ export default async function globalSetup() {
       CMS_REVALIDATE_SECRET: REVALIDATE_SECRET,
       CMS_CDN_PURGE_SECRET: CDN_PURGE_SECRET,
       CMS_PREVIEW_SECRET: PREVIEW_SECRET,
+      // The CMS's /api/auth/* answers the site only (security finding 24); specs add SITE_SECRET_HEADERS.
+      CMS_ACCOUNT_API_SECRET: TEST_ACCOUNT_API_SECRET,
       // One failed test would otherwise use up the admin logins of those after it (cms/config/admin.js).
       ADMIN_LOGIN_RATE_LIMIT_MAX: "100",
       // An OAuth-only account re-authenticates by a provider sign-in this recent (default 5 minutes):
@@ -77,6 +80,7 @@ export default async function globalSetup() {
         CMS_OAUTH_SYNC_SECRET: OAUTH_SYNC_SECRET,
         CMS_CDN_PURGE_SECRET: CDN_PURGE_SECRET,
         CMS_PREVIEW_SECRET: PREVIEW_SECRET,
+        CMS_ACCOUNT_API_SECRET: TEST_ACCOUNT_API_SECRET,
         CDN_PROVIDER: "http",
         CDN_PURGE_URL: cdn.url,
         OIDC_ISSUER: oidc.issuer,

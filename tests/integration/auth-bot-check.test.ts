@@ -3,6 +3,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 
 import { formTokenOf, postAuthForm } from "../support/auth-form.ts";
+import { SITE_SECRET_HEADERS } from "../support/site-secret.ts";
 import { postToSite } from "../support/site-requests.ts";
 import { strapiSite } from "../support/strapi-site.ts";
 
@@ -34,7 +35,7 @@ function send(pagePath: string, fields: Record<string, string>) {
 async function cmsUserExists(email: string): Promise<boolean> {
   const response = await fetch(`${site.cms.url}/api/auth/local`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...SITE_SECRET_HEADERS },
     body: JSON.stringify({ identifier: email, password: PASSWORD }),
   });
   return response.ok;

@@ -4,6 +4,7 @@ import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { oauthSyncInCms, registerCmsUser, runOnCmsDatabase } from "../support/cms-accounts.ts";
+import { SITE_SECRET_HEADERS } from "../support/site-secret.ts";
 import { siteSession } from "../support/site-session.ts";
 import { mailHeader, mailText, startFakeSmtp, type FakeSmtp, type SmtpMessage } from "../support/smtp-server.ts";
 import { strapiSite } from "../support/strapi-site.ts";
@@ -144,7 +145,7 @@ describe("change of email", () => {
     const taken = "Taken-over-1";
     const reset = await fetch(`${site.cms.url}/api/auth/reset-password`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...SITE_SECRET_HEADERS },
       body: JSON.stringify({ code, password: taken, passwordConfirmation: taken }),
     });
     expect(reset.status).toBe(400);
@@ -367,7 +368,7 @@ describe("the CMS routes on their own", () => {
     const { jwt } = (await (
       await fetch(`${site.cms.url}/api/auth/local`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", ...SITE_SECRET_HEADERS },
         body: JSON.stringify({ identifier: "direct@example.com", password: PASSWORD }),
       })
     ).json()) as { jwt: string };

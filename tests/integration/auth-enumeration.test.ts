@@ -2,6 +2,7 @@ import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { formTokenOf } from "../support/auth-form.ts";
+import { registerCmsUser } from "../support/cms-users.ts";
 import { startFakeSmtp, type FakeSmtp } from "../support/smtp-server.ts";
 import { strapiSite } from "../support/strapi-site.ts";
 
@@ -32,12 +33,7 @@ const site = strapiSite("auth-enumeration", {
 });
 
 beforeAll(async () => {
-  const registered = await fetch(`${site.cms.url}/api/auth/local/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: KNOWN, email: KNOWN, password: KNOWN_PASSWORD }),
-  });
-  expect(registered.status).toBe(200);
+  await registerCmsUser(site.cms.url, KNOWN, KNOWN_PASSWORD);
 }, TIMEOUT);
 
 interface Sample {
@@ -142,12 +138,7 @@ describe("no account enumeration (real Strapi)", () => {
     const rounds = 7;
     for (let i = 0; i < rounds; i++) {
       const email = `timing-${i}@example.com`;
-      const registered = await fetch(`${site.cms.url}/api/auth/local/register`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ username: email, email, password: KNOWN_PASSWORD }),
-      });
-      expect(registered.status).toBe(200);
+      await registerCmsUser(site.cms.url, email, KNOWN_PASSWORD);
     }
     const signIn = (email: string) => timedPost("/api/auth/sign-in-cms", { email, password: "Wrong-passw0rd!" });
     const [known, unknown] = await interleaved(

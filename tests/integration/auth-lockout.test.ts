@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { waitForMail } from "../support/cms-mail.ts";
+import { registerCmsUser } from "../support/cms-users.ts";
 import { postToSite, signInToSite } from "../support/site-requests.ts";
 import { strapiSite } from "../support/strapi-site.ts";
 
@@ -22,14 +23,7 @@ const signIn = (email: string, password: string) => signInToSite(site.app.url, e
 
 const post = (apiPath: string, body: unknown) => postToSite(site.app.url, apiPath, body);
 
-async function register(email: string, password: string) {
-  const response = await fetch(`${site.cms.url}/api/auth/local/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: email, email, password }),
-  });
-  expect(response.status).toBe(200);
-}
+const register = (email: string, password: string) => registerCmsUser(site.cms.url, email, password);
 
 describe("per-account lockout (real Strapi)", () => {
   it("five wrong passwords lock the address, known or not, even for the right password; others are unaffected", async () => {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { waitForMail } from "../support/cms-mail.ts";
+import { SITE_SECRET_HEADERS } from "../support/site-secret.ts";
 import { siteSession } from "../support/site-session.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { strapiSite } from "../support/strapi-site.ts";
@@ -36,7 +37,7 @@ async function postSite(apiPath: string, body: unknown, cookie = "") {
 async function postCms(apiPath: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${site.cms.url}${apiPath}`, {
     method: "POST",
-    headers: { "content-type": "application/json", ...headers },
+    headers: { "content-type": "application/json", ...SITE_SECRET_HEADERS, ...headers },
     body: JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as Json };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 
+import { registerCmsUser } from "../support/cms-users.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { siteSession } from "../support/site-session.ts";
 import { strapiSite } from "../support/strapi-site.ts";
@@ -20,14 +21,7 @@ const site = strapiSite("auth-session-control", {
 const client = siteSession(() => site.app.url);
 const PASSWORD = "Session-passw0rd!";
 
-async function registerInCms(email: string, password = PASSWORD) {
-  const response = await fetch(`${site.cms.url}/api/auth/local/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: email, email, password }),
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-}
+const registerInCms = (email: string, password = PASSWORD) => registerCmsUser(site.cms.url, email, password);
 
 /** The Set-Cookie header of one cookie (by the end of its name). */
 function setCookie(response: Response, name: string): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { postAuthForm } from "../support/auth-form.ts";
+import { registerCmsUser } from "../support/cms-users.ts";
 import { getPage } from "../support/site-requests.ts";
 import { strapiSite } from "../support/strapi-site.ts";
 
@@ -120,12 +121,7 @@ describe("auth pages under the locale prefix", () => {
 
     const email = `locale-${Date.now()}@example.com`;
     const password = "locale-password-123";
-    const registered = await fetch(`${site.cms.url}/api/auth/local/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: email, email, password }),
-    });
-    expect(registered.status, await registered.clone().text()).toBe(200);
+    await registerCmsUser(site.cms.url, email, password);
     const signedIn = await postForm("/de/sign-in", { email, password });
     expect(signedIn.status).toBe(303);
     expect(signedIn.location).toBe("/de/account");

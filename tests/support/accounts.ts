@@ -1,14 +1,16 @@
 import { expect, type Page } from "@playwright/test";
 
+import { SITE_SECRET_HEADERS } from "./site-secret.ts";
+
 /** Account helpers for the end-to-end specs (the CMS is the real Strapi of the run). */
 
 const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
 
-/** Registers a CMS user directly, as setup (not through the site). */
+/** Registers a CMS user directly, as setup (not through the site), with the site's X-Site-Secret. */
 export async function registerInCms(email: string, password: string) {
   const response = await fetch(`${cmsUrl()}/api/auth/local/register`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...SITE_SECRET_HEADERS },
     body: JSON.stringify({ username: email, email, password }),
   });
   expect(response.status, await response.clone().text()).toBe(200);
@@ -36,9 +38,9 @@ export async function signInInBrowser(page: Page, email: string, password: strin
  * its development login and consent pages; a provider that still has a session from an earlier
  * sign-in in this browser sends the visitor straight back (still a round trip to the provider).
  */
-export async function signInWithOidc(page: Page, login: string, path = "/sign-in") {
+export async function signInWithOidc(page: Page, login: string, path = "/sign-in", button = "Sign in with Local OIDC") {
   await page.goto(path);
-  await page.getByRole("button", { name: "Sign in with Local OIDC" }).click();
+  await page.getByRole("button", { name: button }).click();
   const loginField = page.locator("input[name=login]");
   const backOnSite = page.locator("main h1");
   await expect(loginField.or(backOnSite)).toBeVisible();

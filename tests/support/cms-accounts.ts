@@ -3,17 +3,19 @@ import path from "node:path";
 
 import { expect } from "vitest";
 
+import { SITE_SECRET_HEADERS } from "./site-secret.ts";
+
 /**
  * Accounts made straight in the real CMS, as set-up for integration tests (not through the site):
  * a password account, an OAuth sync (what the site's OAuth callback or re-sync sends), and a
  * direct write to the CMS's SQLite database for states no route can reach in a test's time.
  */
 
-/** Registers a password account with Strapi (username = email, as the site does). */
+/** Registers a password account with Strapi (username = email, as the site does), with the site's X-Site-Secret. */
 export async function registerCmsUser(cmsUrl: string, email: string, password: string): Promise<void> {
   const response = await fetch(`${cmsUrl}/api/auth/local/register`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...SITE_SECRET_HEADERS },
     body: JSON.stringify({ username: email, email, password }),
   });
   expect(response.status, await response.clone().text()).toBe(200);

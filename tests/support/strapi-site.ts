@@ -7,6 +7,7 @@ import { afterAll, beforeAll } from "vitest";
 
 import { startApp, type AppHandle } from "./app-server.ts";
 import { startCms, type CmsHandle } from "./cms-server.ts";
+import { TEST_ACCOUNT_API_SECRET } from "./site-secret.ts";
 import { startVarnish } from "./varnish.ts";
 
 export interface StrapiSite {
@@ -28,7 +29,9 @@ export interface StrapiSite {
  * address (CLIENT_URL); the site reads the CMS with the token the seed wrote. `cmsEnv` (called
  * when the CMS starts, after the test file's own earlier beforeAll) and `appEnv` add to their
  * environments. `cdn: true` puts a real Varnish in front of the site, which purges it
- * (CDN_PROVIDER http). Read `site.cms`, `site.app`, `site.cdn` inside tests.
+ * (CDN_PROVIDER http). Read `site.cms`, `site.app`, `site.cdn` inside tests. Both sides share
+ * CMS_ACCOUNT_API_SECRET (site-secret.ts): the CMS's /api/auth/* answers the site only, so a
+ * test's own call there carries SITE_SECRET_HEADERS.
  */
 export function strapiSite(
   name: string,
@@ -54,7 +57,11 @@ export function strapiSite(
       port: cmsPort,
       dbFile: path.join(dir, "cms.db"),
       fresh: true,
-      env: { CLIENT_URL: `http://127.0.0.1:${appPort}`, ...options.cmsEnv?.(dir) },
+      env: {
+        CLIENT_URL: `http://127.0.0.1:${appPort}`,
+        CMS_ACCOUNT_API_SECRET: TEST_ACCOUNT_API_SECRET,
+        ...options.cmsEnv?.(dir),
+      },
     };
     site.cms = await startCms(startOptions);
     const cdnEnv = { CDN_PROVIDER: "http", CDN_PURGE_URL: `http://127.0.0.1:${cdnPort}` };
@@ -63,6 +70,7 @@ export function strapiSite(
       env: {
         CMS_URL: site.cms.url,
         CMS_REST_READONLY_API_KEY: site.cms.token,
+        CMS_ACCOUNT_API_SECRET: TEST_ACCOUNT_API_SECRET,
         ...(options.cdn ? cdnEnv : {}),
         ...options.appEnv,
       },
