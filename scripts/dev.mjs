@@ -4,6 +4,7 @@
 // token the site's development configuration reads. With CMS_URL set, no CMS is started:
 // the site talks to that one.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +14,12 @@ const cmsPort = process.env.CMS_PORT ?? "1337";
 const cmsUrl = `http://127.0.0.1:${cmsPort}`;
 const tokenFile = path.join(root, "cms/.tmp/frontend-readonly-token");
 const children = [];
+// The CMS started here answers its account routes (/api/auth/*) only to the site started here
+// (docs/security.md, finding 24): both get one secret, the shell's or a new one for this run.
+const shared =
+  process.env.CMS_URL || process.env.CMS_ACCOUNT_API_SECRET
+    ? {}
+    : { CMS_ACCOUNT_API_SECRET: randomBytes(32).toString("hex") };
 
 function start(name, command, args, options) {
   const child = spawn(command, args, { stdio: "inherit", ...options });
@@ -51,7 +58,7 @@ if (!process.env.CMS_URL) {
   console.log(`[dev] starting the CMS at ${cmsUrl} (first start builds its admin panel: allow a minute)`);
   start("cms", "npm", ["run", "--silent", "develop"], {
     cwd: path.join(root, "cms"),
-    env: { ...process.env, PORT: cmsPort, NODE_ENV: "development" },
+    env: { ...process.env, ...shared, PORT: cmsPort, NODE_ENV: "development" },
   });
   await waitForCms(Date.now() + 5 * 60_000);
   console.log(`[dev] CMS ready: admin at ${cmsUrl}/admin (see cms/README.md for the development login)`);
@@ -60,6 +67,6 @@ if (!process.env.CMS_URL) {
 if (!stopping) {
   start("site", path.join(root, "node_modules/.bin/tsx"), ["server/index.ts"], {
     cwd: root,
-    env: { CMS_URL: cmsUrl, ...process.env, NODE_ENV: "development" },
+    env: { CMS_URL: cmsUrl, ...process.env, ...shared, NODE_ENV: "development" },
   });
 }

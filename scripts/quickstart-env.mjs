@@ -18,6 +18,8 @@ export const SHARED_SECRETS = [
   "CMS_OAUTH_SYNC_SECRET",
   // The CMS admin's Preview tab opens the site's GET /api/preview?secret=… with it (draft pages).
   "CMS_PREVIEW_SECRET",
+  // The site sends it (X-Site-Secret) on its account calls; the CMS's /api/auth/* answers no one else.
+  "CMS_ACCOUNT_API_SECRET",
 ];
 
 const HEADER = [

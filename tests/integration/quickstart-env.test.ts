@@ -85,6 +85,7 @@ describe("quickstart environments", () => {
       "CMS_CDN_PURGE_SECRET",
       "CMS_OAUTH_SYNC_SECRET",
       "CMS_PREVIEW_SECRET",
+      "CMS_ACCOUNT_API_SECRET",
     ]) {
       expect(cms[name]).toBeTruthy();
       expect(cms[name]).toBe(site[name]);
