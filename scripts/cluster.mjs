@@ -3,7 +3,8 @@
 // Redis, behind a small round-robin load balancer on PORT (default 4000, so it runs beside
 // `npm run dev` or the quick start, whose site is on 3000). Redis is Debian's
 // redis-server started here on REDIS_PORT (default 6390) unless REDIS_URL points at one.
-// The CMS must be running (npm run dev starts it; or set CMS_URL and CMS_REST_READONLY_API_KEY).
+// The CMS must be running (npm run dev starts it; or set CMS_URL, CMS_REST_READONLY_API_KEY and
+// CMS_ACCOUNT_API_SECRET, the quick start's from .env.quickstart for its CMS).
 // Needs `npm run build` first. For trying scaling out locally, not for production.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -54,6 +55,8 @@ if (!redisUrl) {
 }
 
 const tokenFile = path.join(root, "cms/.tmp/frontend-readonly-token");
+// What `npm run dev` gave its CMS (scripts/dev.mjs): the CMS's /api/auth/* answers only with it.
+const accountSecretFile = path.join(root, "cms/.tmp/account-api-secret");
 const env = {
   ...process.env,
   NODE_ENV: "production",
@@ -63,6 +66,9 @@ const env = {
   CMS_URL: process.env.CMS_URL ?? "http://127.0.0.1:1337",
   CMS_REST_READONLY_API_KEY:
     process.env.CMS_REST_READONLY_API_KEY ?? (existsSync(tokenFile) ? readFileSync(tokenFile, "utf8").trim() : ""),
+  CMS_ACCOUNT_API_SECRET:
+    process.env.CMS_ACCOUNT_API_SECRET ??
+    (existsSync(accountSecretFile) ? readFileSync(accountSecretFile, "utf8").trim() : undefined),
   // One secret for all instances, so a session made by one is read by the others.
   SESSION_AUTH_SECRET: process.env.SESSION_AUTH_SECRET ?? randomBytes(32).toString("base64"),
   TRUST_PROXY: "loopback",

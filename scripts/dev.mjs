@@ -5,7 +5,7 @@
 // the site talks to that one.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -14,12 +14,20 @@ const cmsPort = process.env.CMS_PORT ?? "1337";
 const cmsUrl = `http://127.0.0.1:${cmsPort}`;
 const tokenFile = path.join(root, "cms/.tmp/frontend-readonly-token");
 const children = [];
-// The CMS started here answers its account routes (/api/auth/*) only to the site started here
-// (docs/security.md, finding 24): both get one secret, the shell's or a new one for this run.
+// The CMS started here answers its account routes (/api/auth/*) only to the site (docs/security.md,
+// finding 24): both get one secret, the shell's or the one kept in cms/.tmp (made on the first run;
+// `npm run start:cluster` reads it too).
+const accountSecretFile = path.join(root, "cms/.tmp/account-api-secret");
+function accountApiSecret() {
+  const kept = existsSync(accountSecretFile) ? readFileSync(accountSecretFile, "utf8").trim() : "";
+  if (kept.length >= 16) return kept;
+  const made = randomBytes(32).toString("hex");
+  mkdirSync(path.dirname(accountSecretFile), { recursive: true });
+  writeFileSync(accountSecretFile, `${made}\n`, { mode: 0o600 });
+  return made;
+}
 const shared =
-  process.env.CMS_URL || process.env.CMS_ACCOUNT_API_SECRET
-    ? {}
-    : { CMS_ACCOUNT_API_SECRET: randomBytes(32).toString("hex") };
+  process.env.CMS_URL || process.env.CMS_ACCOUNT_API_SECRET ? {} : { CMS_ACCOUNT_API_SECRET: accountApiSecret() };
 
 function start(name, command, args, options) {
   const child = spawn(command, args, { stdio: "inherit", ...options });
