@@ -87,6 +87,16 @@ describe("environment validation", () => {
     expect(problemsOf({ ...production, AUTH_FORM_MIN_FILL_MS: "soon" }).join("\n")).toMatch(/whole number/);
   });
 
+  it("reads CMS_ACCOUNT_API_SECRET as optional, 16+ characters, never quoting it", () => {
+    expect(parseEnv(production).CMS_ACCOUNT_API_SECRET).toBeUndefined();
+    expect(parseEnv({ ...production, CMS_ACCOUNT_API_SECRET: "k".repeat(32) }).CMS_ACCOUNT_API_SECRET).toBe(
+      "k".repeat(32),
+    );
+    const problems = problemsOf({ ...production, CMS_ACCOUNT_API_SECRET: "short-one" }).join("\n");
+    expect(problems).toContain("CMS_ACCOUNT_API_SECRET: must be at least 16 characters");
+    expect(problems).not.toContain("short-one");
+  });
+
   it("in development works with no variables, reading the token the CMS seed wrote", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "env-test-"));
     const tokenFile = path.join(dir, "token");
