@@ -83,9 +83,11 @@ describe("CMS users: Strapi's answers as codes", () => {
     );
   });
 
-  it("reset-password: a refused code is INVALID_CODE", async () => {
+  it("reset-password: a refused code is INVALID_CODE, an expired one RESET_LINK_EXPIRED", async () => {
     const { users } = cmsUsers(() => strapiError(400, "Incorrect code provided"));
     expect(await authErrorCode(users.resetPassword("code", "new-password"))).toBe("INVALID_CODE");
+    const expired = cmsUsers(() => strapiError(400, "Reset link expired")).users;
+    expect(await authErrorCode(expired.resetPassword("code", "new-password"))).toBe("RESET_LINK_EXPIRED");
   });
 
   it.each<[Response, AuthErrorCode]>([

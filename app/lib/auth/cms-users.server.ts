@@ -142,6 +142,7 @@ export function createCmsUsers(config: CmsUsersConfig) {
         });
       } catch (error) {
         const { status, message } = cmsRefusal(error);
+        if (/reset link expired/i.test(message)) throw new AuthError("RESET_LINK_EXPIRED");
         if (/incorrect code/i.test(message) || status === 400) throw new AuthError("INVALID_CODE");
         throw cmsUnavailable(error);
       }

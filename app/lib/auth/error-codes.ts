@@ -60,6 +60,10 @@ export const AUTH_ERRORS = {
     message: "This email address or password was not accepted. Please check them and try again.",
   },
   INVALID_CODE: { status: 400, message: "This reset link is invalid or was already used. Ask for a new one." },
+  RESET_LINK_EXPIRED: {
+    status: 400,
+    message: "This reset link has expired (links work for an hour). Nothing was changed. Ask for a new one.",
+  },
   WRONG_CURRENT_PASSWORD: {
     status: 400,
     message: "Your current password is not right.",
@@ -218,6 +222,11 @@ const AUTH_ERRORS_DE: Record<AuthErrorCode, TranslatedEntry> = {
   },
   INVALID_CODE: {
     message: "Dieser Link zum Zurücksetzen ist ungültig oder wurde schon benutzt. Fordern Sie einen neuen an.",
+  },
+  RESET_LINK_EXPIRED: {
+    message:
+      "Dieser Link zum Zurücksetzen ist abgelaufen (Links gelten eine Stunde). Nichts wurde geändert. " +
+      "Fordern Sie einen neuen an.",
   },
   WRONG_CURRENT_PASSWORD: {
     message: "Ihr aktuelles Passwort stimmt nicht.",
