@@ -1,6 +1,7 @@
 import type { Route } from "./+types/api.preview";
 import { localeConfigOf } from "../lib/locales.server.ts";
-import { PREVIEW_NO_STORE, previewCookies } from "../lib/preview/preview-cookie.server.ts";
+import { NO_STORE_ANYWHERE } from "../lib/no-store.ts";
+import { previewCookies } from "../lib/preview/preview-cookie.server.ts";
 import { readPreviewRequest } from "../lib/preview/preview-request.server.ts";
 import { configContext } from "../lib/request-context.server.ts";
 
@@ -17,10 +18,10 @@ export function loader({ request, context }: Route.LoaderArgs) {
   if (!asked.ok) {
     return new Response(`${asked.message}\n`, {
       status: asked.status,
-      headers: { ...PREVIEW_NO_STORE, "content-type": "text/plain; charset=utf-8" },
+      headers: { ...NO_STORE_ANYWHERE, "content-type": "text/plain; charset=utf-8" },
     });
   }
-  const headers = new Headers({ ...PREVIEW_NO_STORE, location: asked.location });
+  const headers = new Headers({ ...NO_STORE_ANYWHERE, location: asked.location });
   const cookies = previewCookies(asked.enter ? "draft" : "published", env.CMS_PREVIEW_SECRET!, env.APP_PUBLIC_URL);
   for (const cookie of cookies) headers.append("set-cookie", cookie);
   return new Response(null, { status: 307, headers });

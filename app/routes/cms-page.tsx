@@ -14,7 +14,8 @@ import { localePrefixedPath, parseLocalePath } from "../lib/locale-path.ts";
 import { localeConfigOf } from "../lib/locales.server.ts";
 import { logger } from "../lib/logger.server.ts";
 import { safeRedirectTarget } from "../lib/redirect-target.ts";
-import { isPreviewRequest, PREVIEW_NO_STORE } from "../lib/preview/preview-cookie.server.ts";
+import { NO_STORE_ANYWHERE } from "../lib/no-store.ts";
+import { isPreviewRequest } from "../lib/preview/preview-cookie.server.ts";
 import { cmsContext, configContext, markDynamic } from "../lib/request-context.server.ts";
 import { headMeta, pageHead, SITE_NAME } from "../lib/seo/head.ts";
 
@@ -28,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // render is marked personal as well, so it is never stored.
   const preview = isPreviewRequest(request, env.CMS_PREVIEW_SECRET);
   if (preview) markDynamic(context);
-  const headers = preview ? PREVIEW_NO_STORE : undefined;
+  const headers = preview ? NO_STORE_ANYWHERE : undefined;
   const target = parseLocalePath(url.pathname, config);
   // The 404's words come from the CMS's Error page (app/lib/cms/error-page.server.ts); its tag
   // goes with the cached 404, so a publish of the Error page reaches it.

@@ -2,7 +2,6 @@ import { createHmac } from "node:crypto";
 
 import { secretMatches } from "../bearer-secret.server.ts";
 import { PREVIEW_COOKIE, PUBLISHED_VIEW_COOKIE } from "./cookie-name.ts";
-import { NO_STORE_ANYWHERE } from "../no-store.ts";
 import { cookieValueOf } from "../cookie-header.ts";
 
 /**
@@ -82,6 +81,3 @@ export function previewCookies(
       : `${PUBLISHED_VIEW_COOKIE}=; ${EXPIRED}; ${attributes}`,
   ];
 }
-
-/** Headers of every preview answer: never stored by a browser, a CDN or any cache between. */
-export const PREVIEW_NO_STORE: Record<string, string> = { ...NO_STORE_ANYWHERE };
