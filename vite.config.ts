@@ -1,14 +1,11 @@
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 
-// Silences one deprecation warning about @react-router/dev's own Vite servers; see the file.
-import "./scripts/quiet-vite-envfile.mjs";
-
-export default defineConfig(({ isSsrBuild }) => ({
-  build: {
+export default defineConfig({
+  environments: {
     // The server build's entry is our request handler (server/app.ts), which wraps
     // React Router's handler; server/index.ts imports it from build/server/index.js.
-    rollupOptions: isSsrBuild ? { input: "./server/app.ts" } : undefined,
+    ssr: { build: { rolldownOptions: { input: "./server/app.ts" } } },
   },
   plugins: [reactRouter()],
-}));
+});

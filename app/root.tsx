@@ -21,9 +21,11 @@ import stylesheet from "./styles.css?url";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const config = localeConfigOf(context.get(configContext));
-  const locale = parseLocalePath(new URL(request.url).pathname, config)?.locale ?? config.defaultLocale;
+  // `url`, not `request.url`: React Router 8 hands loaders the raw request (`/de.data` for the
+  // German home page's client navigation); `url` is the page's own address.
+  const locale = parseLocalePath(url.pathname, config)?.locale ?? config.defaultLocale;
   const cms = context.get(cmsContext);
   let navbar: Navigation | null = null;
   let footer: Navigation | null = null;

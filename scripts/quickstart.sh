@@ -4,5 +4,6 @@
 # (scripts/quickstart.mjs; `node scripts/quickstart.mjs` alone skips the installation).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-runtime.sh
 bash scripts/install.sh
 exec node scripts/quickstart.mjs

@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NO_COLOR=1 FORCE_COLOR=0
 bash scripts/install-system-deps.sh
+source scripts/node-runtime.sh
 bash scripts/install.sh
 
 echo "== lint and format check (ESLint, Prettier)"

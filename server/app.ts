@@ -59,10 +59,8 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   // The modules deep in app/lib log through the process's one logger (app/lib/logger.server.ts).
   useLogger(log);
   const production = config.NODE_ENV === "production";
-  const handleRequest = createRequestHandler(
-    () => import("virtual:react-router/server-build"),
-    production ? "production" : "development",
-  );
+  // The build this module was bundled with (in development Vite reloads this module, build and all).
+  const handleRequest = createRequestHandler(serverBuild, production ? "production" : "development");
   const services: SharedServices = {
     dataCache: cache.dataCache,
     auth: createAuthServices(config, redis.commands()),

@@ -25,7 +25,7 @@ function useSwitcherPage(): SwitcherPage {
   for (const match of [...matches].reverse()) {
     const handle = match.handle as Partial<AuthPageHandle> | undefined;
     if (handle?.authPage) return { kind: "auth", page: handle.authPage };
-    const data = match.data as Partial<SwitcherData> | null | undefined;
+    const data = match.loaderData as Partial<SwitcherData> | null | undefined;
     if (data && Array.isArray(data.translations)) return { kind: "cms", translations: data.translations };
   }
   return { kind: "other" };

@@ -25,7 +25,8 @@ describe("canonicalPath", () => {
     ["/a%20b", "/a%20b"],
     ["/a b", "/a%20b"],
     ["/a:b@c,d;e=f+g$h&i", "/a:b@c,d;e=f+g$h&i"],
-    ["/_root.data", "/_root.data"],
+    ["/_.data", "/_.data"],
+    ["/company/_.data", "/company/_.data"],
   ])("%s becomes %s", (raw, expected) => {
     expect(canonicalPath(raw)).toEqual({ ok: true, path: expected });
   });

@@ -18,9 +18,9 @@ import { configContext } from "../lib/request-context.server.ts";
 
 export const handle: AuthPageHandle = { authPage: "account" };
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context, url }: Route.LoaderArgs) {
   const locale = pageLocale(params, context);
-  const { session, setCookies } = await requireSession(request, context);
+  const { session, setCookies } = await requireSession(request, context, url);
   // The public user only: the CMS JWT never goes into loader data.
   const changed = new URL(request.url).searchParams.get("changed");
   return data(
@@ -69,9 +69,9 @@ function accountCall(
   return auth.api.updatePasswordCms({ body: parseInput(updatePasswordSchema, fields), headers, returnHeaders: true });
 }
 
-export async function action({ request, params, context }: Route.ActionArgs) {
+export async function action({ request, params, context, url }: Route.ActionArgs) {
   const locale = pageLocale(params, context);
-  await requireSession(request, context);
+  await requireSession(request, context, url);
   const result = await runAuthForm<unknown>(request, context, AUTH_PAGES.account, (fields) =>
     accountCall(request, context, fields, locale),
   );
@@ -242,4 +242,6 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `${t(data?.locale ?? "en", "account.title")} | Acme` }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${t(loaderData?.locale ?? "en", "account.title")} | Acme` },
+];

@@ -19,9 +19,9 @@ import { isPreviewRequest } from "../lib/preview/preview-cookie.server.ts";
 import { cmsContext, configContext, markDynamic } from "../lib/request-context.server.ts";
 import { headMeta, pageHead, SITE_NAME } from "../lib/seo/head.ts";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   // The path is canonical already: other spellings were redirected before the router (server/app.ts).
-  const url = new URL(request.url);
+  // `url` is the page's address (React Router 8 passes the raw request: `/company.data` there).
   const env = context.get(configContext);
   const config = localeConfigOf(env);
   // Preview (a valid signed cookie, docs/cms-contract.md "Preview"): the draft, for this visitor
@@ -104,13 +104,13 @@ function errorWords(error: unknown, locale: string) {
   return { ...fallback, ...errorPayloadText(isRouteErrorResponse(error) ? error.data : null) };
 }
 
-export function meta({ data, error, matches }: Route.MetaArgs) {
-  if (!data) return [{ title: `${errorWords(error, localeOf(matches)).title} | ${SITE_NAME}` }];
-  return headMeta(data.head);
+export function meta({ loaderData, error, matches }: Route.MetaArgs) {
+  if (!loaderData) return [{ title: `${errorWords(error, localeOf(matches)).title} | ${SITE_NAME}` }];
+  return headMeta(loaderData.head);
 }
 
 const localeOf = (matches: Route.MetaArgs["matches"]) =>
-  (matches[0]?.data as { locale?: string } | undefined)?.locale ?? "en";
+  (matches[0]?.loaderData as { locale?: string } | undefined)?.locale ?? "en";
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const root = useRouteLoaderData<{ locale?: string }>("root");

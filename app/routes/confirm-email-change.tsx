@@ -101,6 +101,6 @@ export default function ConfirmEmailChange({ loaderData, actionData }: Route.Com
 
 // The token in the URL does not leak to other sites: Referrer-Policy strict-origin-when-cross-origin
 // (server/security-headers.ts) sends them the origin only.
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: `${t(data?.locale ?? "en", "confirmEmailChange.title")} | Acme` },
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${t(loaderData?.locale ?? "en", "confirmEmailChange.title")} | Acme` },
 ];

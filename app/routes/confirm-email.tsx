@@ -123,6 +123,6 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
 
 // The code in the URL does not leak to other sites: Referrer-Policy strict-origin-when-cross-origin
 // (server/security-headers.ts) sends them the origin only.
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: `${t(data?.locale ?? "en", "confirmEmail.title")} | Acme` },
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${t(loaderData?.locale ?? "en", "confirmEmail.title")} | Acme` },
 ];

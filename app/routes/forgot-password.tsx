@@ -71,6 +71,6 @@ export default function ForgotPassword({ loaderData: { locale, signIn }, actionD
   );
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: `${t(data?.locale ?? "en", "forgotPassword.title")} | Acme` },
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${t(loaderData?.locale ?? "en", "forgotPassword.title")} | Acme` },
 ];

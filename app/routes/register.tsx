@@ -95,6 +95,6 @@ export default function Register({ loaderData: { locale, links }, actionData }: 
   );
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: `${t(data?.locale ?? "en", "register.title")} | Acme` },
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${t(loaderData?.locale ?? "en", "register.title")} | Acme` },
 ];

@@ -87,6 +87,6 @@ export default function ResetPassword({ loaderData: { locale, code, forgot }, ac
 
 // The code in the URL does not leak to other sites: Referrer-Policy strict-origin-when-cross-origin
 // (server/security-headers.ts) sends them the origin only.
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: `${t(data?.locale ?? "en", "resetPassword.title")} | Acme` },
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${t(loaderData?.locale ?? "en", "resetPassword.title")} | Acme` },
 ];

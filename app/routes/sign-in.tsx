@@ -29,10 +29,9 @@ export const shouldRevalidate = renewFormTokenAfterPost;
 const accountIn = (locale: string, context: Route.LoaderArgs["context"]) =>
   authPath("account", locale, localeConfigOf(context.get(configContext)));
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context, url }: Route.LoaderArgs) {
   const locale = pageLocale(params, context);
   const config = localeConfigOf(context.get(configContext));
-  const url = new URL(request.url);
   const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"), accountIn(locale, context));
   const { session } = await getServerSession(request, context);
   if (session) throw redirect(redirectTo);
@@ -148,4 +147,6 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
   );
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `${t(data?.locale ?? "en", "signIn.title")} | Acme` }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${t(loaderData?.locale ?? "en", "signIn.title")} | Acme` },
+];

@@ -40,4 +40,6 @@ export default function SignOut({ loaderData: { locale }, actionData }: Route.Co
   );
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: `${t(data?.locale ?? "en", "signOut.title")} | Acme` }];
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${t(loaderData?.locale ?? "en", "signOut.title")} | Acme` },
+];

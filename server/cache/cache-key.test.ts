@@ -60,7 +60,7 @@ describe("declared query parameters", () => {
     expect(declared("/search.data")).toEqual(["q", "page"]);
     expect(declared("/company")).toEqual([]);
     expect(declared("/")).toEqual([]);
-    expect(declared("/_root.data")).toEqual([]);
+    expect(declared("/_.data")).toEqual([]);
   });
 });
 

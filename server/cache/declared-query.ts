@@ -46,8 +46,13 @@ export function declaredQueryParams(
   return (pathname) => {
     const known = memo.get(pathname);
     if (known) return known;
-    const page = pathname.endsWith(".data") ? pathname.slice(0, -".data".length) || "/" : pathname;
-    const matches = matchRoutes(routeTree, page === "/_root" ? "/" : page) ?? [];
+    // `/search.data` is `/search`'s data, `/_.data` the home page's (React Router 8).
+    const page = pathname.endsWith("/_.data")
+      ? pathname.slice(0, -"_.data".length)
+      : pathname.endsWith(".data")
+        ? pathname.slice(0, -".data".length)
+        : pathname;
+    const matches = matchRoutes(routeTree, page) ?? [];
     const declared = matches.flatMap((match) => params(match.route.id!));
     memo.set(pathname, declared);
     return declared;

@@ -65,7 +65,8 @@ const page =
 describe("response cache middleware", () => {
   it("maps .data requests to their page's path", () => {
     expect(pagePathOf("/company.data")).toBe("/company");
-    expect(pagePathOf("/_root.data")).toBe("/");
+    expect(pagePathOf("/_.data")).toBe("/");
+    expect(pagePathOf("/de/_.data")).toBe("/de/");
     expect(pagePathOf("/company")).toBe("/company");
   });
 

@@ -85,9 +85,12 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "co
 /** How long a CDN may keep serving a stale page while it fetches a new one (seconds). */
 const CDN_STALE_WHILE_REVALIDATE = 86_400;
 
-/** `/company.data` and `/company` are one page; `/_root.data` is the home page. */
+/**
+ * `/company.data` and `/company` are one page; `/_.data` is the home page's data (React Router 8:
+ * a path that ends in a slash asks for `<path>/_.data`).
+ */
 export function pagePathOf(pathname: string): string {
-  if (pathname === "/_root.data") return "/";
+  if (pathname.endsWith("/_.data")) return pathname.slice(0, -"_.data".length);
   return pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
 }
 

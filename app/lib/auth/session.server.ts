@@ -67,10 +67,11 @@ async function readSession(request: Request, context: Readonly<RouterContextProv
 export async function requireSession(
   request: Request,
   context: Readonly<RouterContextProvider>,
+  /** The page's address: the loader's or action's `url` (`request.url` may be its `.data`). */
+  url: URL,
 ): Promise<SessionRead & { session: ServerSession }> {
   const read = await getServerSession(request, context);
   if (read.session) return read as SessionRead & { session: ServerSession };
-  const url = new URL(request.url);
   const redirectTo = `${url.pathname}${url.search}`;
   const headers = new Headers();
   for (const cookie of read.setCookies) headers.append("set-cookie", cookie);

@@ -55,9 +55,9 @@ function cookieOptions(context: Route.LoaderArgs["context"], locale: string) {
   return { path, secure: config.APP_PUBLIC_URL.startsWith("https:"), secret: config.SESSION_AUTH_SECRET };
 }
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context, url }: Route.LoaderArgs) {
   const locale = pageLocale(params, context);
-  const { session, setCookies } = await requireSession(request, context);
+  const { session, setCookies } = await requireSession(request, context, url);
   const headers = new Headers();
   for (const cookie of setCookies) headers.append("set-cookie", cookie);
   // The CMS down: the page still renders, and says it cannot tell.
@@ -119,9 +119,9 @@ async function twoFactorCall(
   return { headers: answer.headers, response: { intent: DISABLE } };
 }
 
-export async function action({ request, params, context }: Route.ActionArgs) {
+export async function action({ request, params, context, url }: Route.ActionArgs) {
   const locale = pageLocale(params, context);
-  const { session } = await requireSession(request, context);
+  const { session } = await requireSession(request, context, url);
   const result = await runAuthForm<Outcome>(request, context, AUTH_PAGES.accountTwoFactor, (fields) =>
     twoFactorCall(request, context, fields),
   );
@@ -293,6 +293,6 @@ export default function AccountTwoFactor({ loaderData, actionData }: Route.Compo
   );
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: `${t(data?.locale ?? "en", "twoFactor.title")} | Acme` },
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${t(loaderData?.locale ?? "en", "twoFactor.title")} | Acme` },
 ];

@@ -96,6 +96,6 @@ export default function TwoFactorSignIn({ loaderData, actionData }: Route.Compon
   );
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: `${t(data?.locale ?? "en", "twoFactorSignIn.title")} | Acme` },
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${t(loaderData?.locale ?? "en", "twoFactorSignIn.title")} | Acme` },
 ];
