@@ -1,5 +1,5 @@
-FROM node:20-bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+FROM node:24-bookworm-slim
+# No compiler: better-sqlite3 13 ships prebuilt Node-API binaries (linux-x64, linux-arm64, musl).
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY providers ./providers

@@ -20,6 +20,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { ensureQuickstartEnv, quickstartEnvironments } from "./quickstart-env.mjs";
+import { runOnSupportedNode } from "./supported-node.mjs";
+
+// Started as `node scripts/quickstart.mjs` by the machine's Node 20: again on the project's Node 24.
+await runOnSupportedNode(import.meta.url);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const cmsRoot = path.join(root, "cms");

@@ -24,6 +24,17 @@ import { trustProxySetting } from "./web-http.ts";
  * Redis connections and the page cache; everything else receives them.
  */
 
+// React Router 8 and the rest need Node.js 22.22+: say so plainly instead of failing somewhere
+// deep inside (scripts/install.sh brings Node 24 and `npm start` runs on it).
+const [nodeMajor = 0, nodeMinor = 0] = process.versions.node.split(".").map(Number);
+if (nodeMajor < 22 || (nodeMajor === 22 && nodeMinor < 22)) {
+  process.stderr.write(
+    `Node.js ${process.versions.node} cannot run this site: it needs Node.js 22.22 or later (24 recommended). ` +
+      "Start it with `npm start` after scripts/install.sh, which brings Node.js 24 when the machine's is older.\n",
+  );
+  process.exit(1);
+}
+
 function loadEnv(): Env {
   try {
     return parseEnv(process.env);

@@ -36,9 +36,10 @@ export function toWebRequest(req: ExpressRequest, res: ExpressResponse, origin: 
 }
 
 /**
- * The request body as a Web stream. Not Readable.toWeb(): on Node 20 it crashes the process
- * ("Controller is already closed") when a reader cancels it (a body over its limit) while the
- * client is still sending. Cancelling here stops reading and leaves the socket to the answer.
+ * The request body as a Web stream. Not Readable.toWeb(): when a reader cancels it (a body over
+ * its limit) while the client is still sending, that destroys the request and its socket, so
+ * the 413 could never be answered (and Node 20, no longer supported, crashed the process there).
+ * Cancelling here stops reading and leaves the socket to the answer.
  */
 function bodyStream(req: ExpressRequest): ReadableStream<Uint8Array> {
   let done = false;

@@ -1,0 +1,2 @@
+export function isSupportedNode(version: string): boolean;
+export function runOnSupportedNode(scriptUrl: string): Promise<void>;
