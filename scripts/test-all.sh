@@ -50,7 +50,8 @@ echo "== end-to-end tests (Playwright, Chromium, JavaScript on and off)"
 E2E_SITE_BUILT=1 npm run test:e2e 2>&1 | tee "$logs/e2e.log"
 
 # One closing line for the whole run (each runner above fails the script on its own).
-cms=$(grep -oE '^# pass [0-9]+' "$logs/cms.log" | awk '{s+=$3} END {print s+0}')
+# node --test's closing lines: "ℹ pass N" (spec reporter, Node 22+) or "# pass N" (TAP).
+cms=$(grep -aoE '^(ℹ|#) pass [0-9]+' "$logs/cms.log" | awk '{s+=$3} END {print s+0}')
 unit=$(grep -oE 'Tests +[0-9]+ passed' "$logs/vitest.log" | grep -oE '[0-9]+' | tail -1)
 e2e=$(grep -oE '^ +[0-9]+ passed' "$logs/e2e.log" | grep -oE '[0-9]+' | tail -1)
 echo "$((cms + ${unit:-0} + ${e2e:-0})) passed, 0 failed"
