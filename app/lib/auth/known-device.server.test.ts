@@ -1,15 +1,21 @@
 import { describe, expect, it } from "vitest";
 
+import { cookieNames } from "../cookie-names.ts";
 import {
-  isKnownDevice,
-  KNOWN_DEVICE_COOKIE,
-  knownDeviceValue,
+  isKnownDevice as isKnownDeviceNamed,
+  knownDeviceValue as knownDeviceValueNamed,
   knownDeviceValueOf,
   lockoutKeyOf,
 } from "./known-device.server.ts";
 
 const SECRET = "known-device-unit-test-secret-0123456789";
-const header = (value: string) => `theme=dark; ${KNOWN_DEVICE_COOKIE}=${value}; _ga=GA1.1`;
+// On http (development): the plain name.
+const NAMES = cookieNames(false);
+const header = (value: string) => `theme=dark; acme.known_device=${value}; _ga=GA1.1`;
+const isKnownDevice = (secret: string, cookieHeader: string | undefined, email: string) =>
+  isKnownDeviceNamed(secret, cookieHeader, email, NAMES);
+const knownDeviceValue = (secret: string, cookieHeader: string | undefined, email: string) =>
+  knownDeviceValueNamed(secret, cookieHeader, email, NAMES);
 
 describe("known-device cookie", () => {
   it("vouches for the account it was issued for, whatever the address's case, and for no other", () => {
@@ -48,9 +54,22 @@ describe("known-device cookie", () => {
   });
 
   it("reads the cookie among others", () => {
-    expect(knownDeviceValueOf(header("x.y"))).toBe("x.y");
-    expect(knownDeviceValueOf("a=b")).toBeUndefined();
-    expect(knownDeviceValueOf(undefined)).toBeUndefined();
+    expect(knownDeviceValueOf(header("x.y"), NAMES)).toBe("x.y");
+    expect(knownDeviceValueOf("a=b", NAMES)).toBeUndefined();
+    expect(knownDeviceValueOf(undefined, NAMES)).toBeUndefined();
+  });
+
+  it("on https, is read only under its __Host- name: one a sibling subdomain planted is no cookie of ours", () => {
+    const https = cookieNames(true);
+    const value = knownDeviceValueNamed(SECRET, undefined, "owner@example.com", https);
+    expect(https.knownDevice).toBe("__Host-acme.known_device");
+    expect(isKnownDeviceNamed(SECRET, `__Host-acme.known_device=${value}`, "owner@example.com", https)).toBe(true);
+    for (const planted of [`acme.known_device=${value}`, `__Secure-acme.known_device=${value}`]) {
+      expect(isKnownDeviceNamed(SECRET, planted, "owner@example.com", https), planted).toBe(false);
+    }
+    // A shadowing one sent first (a longer path) does not hide ours either.
+    const both = `acme.known_device=x.y; __Host-acme.known_device=${value}`;
+    expect(knownDeviceValueOf(both, https)).toBe(value);
   });
 
   it("counts a known device's attempts apart from everyone else's", () => {

@@ -2,6 +2,7 @@ import { createHash, createHmac, hkdfSync } from "node:crypto";
 
 import { secretMatches } from "../bearer-secret.server.ts";
 import { cookieValueOf } from "../cookie-header.ts";
+import type { CookieNames } from "../cookie-names.ts";
 
 /**
  * "Known device" cookies, so that a lockout others cause does not lock the owner out
@@ -14,9 +15,10 @@ import { cookieValueOf } from "../cookie-header.ts";
  *
  * The value: up to MAX_ACCOUNTS account ids (HMAC of the address, 16 bytes, base64url), the latest
  * first, joined by `~`, then `.` and an HMAC over them. The key is derived from SESSION_AUTH_SECRET.
+ * Its name is `names.knownDevice` (app/lib/cookie-names.ts): `__Host-` on https, so a sibling
+ * subdomain cannot shadow it with one of its own and make the owner's browser a stranger again.
  */
 
-export const KNOWN_DEVICE_COOKIE = "acme.known_device";
 /** A year: a device stays known while it signs in now and then. */
 export const KNOWN_DEVICE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 /** Accounts one browser is known for (a shared family computer). */
@@ -41,22 +43,34 @@ function idsOf(key: Buffer, value: string | undefined): string[] {
   return match[1]!.split("~").slice(0, MAX_ACCOUNTS);
 }
 
+type Names = Pick<CookieNames, "knownDevice">;
+
 /** The cookie's value in a Cookie header. */
-export function knownDeviceValueOf(cookieHeader: string | null | undefined): string | undefined {
-  return cookieValueOf(cookieHeader, KNOWN_DEVICE_COOKIE);
+export function knownDeviceValueOf(cookieHeader: string | null | undefined, names: Names): string | undefined {
+  return cookieValueOf(cookieHeader, names.knownDevice);
 }
 
 /** Whether the browser that sent `cookieHeader` has signed in to the account of `email` before. */
-export function isKnownDevice(secret: string, cookieHeader: string | null | undefined, email: string): boolean {
+export function isKnownDevice(
+  secret: string,
+  cookieHeader: string | null | undefined,
+  email: string,
+  names: Names,
+): boolean {
   const key = keyOf(secret);
-  return idsOf(key, knownDeviceValueOf(cookieHeader)).includes(accountIdOf(key, email));
+  return idsOf(key, knownDeviceValueOf(cookieHeader, names)).includes(accountIdOf(key, email));
 }
 
 /** The cookie's new value after a sign-in to `email`: that account first, then the others it named. */
-export function knownDeviceValue(secret: string, cookieHeader: string | null | undefined, email: string): string {
+export function knownDeviceValue(
+  secret: string,
+  cookieHeader: string | null | undefined,
+  email: string,
+  names: Names,
+): string {
   const key = keyOf(secret);
   const id = accountIdOf(key, email);
-  const ids = [id, ...idsOf(key, knownDeviceValueOf(cookieHeader)).filter((other) => other !== id)]
+  const ids = [id, ...idsOf(key, knownDeviceValueOf(cookieHeader, names)).filter((other) => other !== id)]
     .slice(0, MAX_ACCOUNTS)
     .join("~");
   return `${ids}.${macOf(key, ids)}`;

@@ -1,6 +1,7 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { createAuthEndpoint } from "better-auth/api";
 
+import { cookieNamesFor } from "../../cookie-names.ts";
 import { confirmEmailSchema, resendConfirmationSchema } from "../confirm-email-schemas.ts";
 import type { CmsUsers } from "../cms-users.server.ts";
 import { isKnownDevice, lockoutKeyOf } from "../known-device.server.ts";
@@ -69,7 +70,9 @@ export function cmsCredentials(
         // Per address, beside the per-IP budget: a locked address is refused before the CMS is asked.
         // A browser that signed in to it before counts apart, so strangers cannot lock its owner out.
         const { email } = ctx.body;
-        const lockoutKey = lockoutKeyOf(email, isKnownDevice(ctx.context.secret, ctx.headers?.get("cookie"), email));
+        const cookies = ctx.headers?.get("cookie");
+        const known = isKnownDevice(ctx.context.secret, cookies, email, cookieNamesFor(ctx.context.baseURL));
+        const lockoutKey = lockoutKeyOf(email, known);
         await lockout?.check(lockoutKey);
         const result = await cms()
           .signIn(email, ctx.body.password)
