@@ -20,6 +20,8 @@ module.exports = {
     await applyAuthSettings(strapi);
     // The Editor role gets the admin actions once; an admin's later removal sticks.
     await grantEditorOnce(strapi);
+    // Demo content once into an empty database, the read-only token on every start; never throws
+    // (a failing step is logged and Strapi starts): cms/src/seed/index.js.
     if (shouldSeed()) await seedDemoSite(strapi);
     // On only after the seed: a fresh database's seed writes are not revalidated.
     startRevalidation();
