@@ -4,6 +4,7 @@ import { createRequestHandler, type RouterContextProvider } from "react-router";
 import { createAuthServices } from "../app/lib/auth/auth.server.ts";
 import { isAuthPagePath } from "../app/lib/auth/paths.ts";
 import { getServerSession } from "../app/lib/auth/session.server.ts";
+import { cookieNamesFor } from "../app/lib/cookie-names.ts";
 import type { Env } from "../app/lib/env.server.ts";
 import { useLogger, type Logger } from "../app/lib/logger.server.ts";
 import { NO_STORE_ANYWHERE } from "../app/lib/no-store.ts";
@@ -97,6 +98,7 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
 
   /** The origin every render is made for: the configured one, never the Host a client sent. */
   const origin = new URL(config.APP_PUBLIC_URL).origin;
+  const cookieNames = cookieNamesFor(config.APP_PUBLIC_URL);
   const webRequest = (req: express.Request, res: express.Response) => toWebRequest(req, res, origin);
 
   const app = express();
@@ -111,6 +113,7 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
       isCacheablePath,
       toWebRequest: webRequest,
       origin,
+      cookieNames,
       declaredQuery,
       send: sendWebResponse,
       baseHeaders: securityHeaderList(config),
@@ -120,7 +123,7 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   app.use(async (req, res, next) => {
     try {
       const request = webRequest(req, res);
-      const variant = { signedIn: hasSessionCookie(req.headers.cookie) };
+      const variant = { signedIn: hasSessionCookie(req.headers.cookie, cookieNames) };
       const context = createRequestContext(config, services, sessionJWTOf(request), variant);
       const response = await handleRequest(request, context);
       // Auth pages (and their .data) are personal: no browser, proxy or CDN keeps them, whatever its

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import compression from "compression";
 import express from "express";
 
+import { cookieNamesFor } from "../app/lib/cookie-names.ts";
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server.ts";
 import { createLogger, requestIdOf } from "../app/lib/logger.server.ts";
 import { createRedisClients } from "../app/lib/redis.server.ts";
@@ -43,6 +44,7 @@ const host = express();
 const log = createLogger(env.LOG_LEVEL);
 const redis = createRedisClients(env.REDIS_URL, log);
 const cache = createPageCache(env, redis, log);
+const cookieNames = cookieNamesFor(env.APP_PUBLIC_URL);
 /** Production: fresh cached pages are answered before Express (see server/cache/response-cache.ts). */
 let serveCachedPage: (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean = () => false;
 host.disable("x-powered-by");
@@ -63,7 +65,8 @@ if (env.NODE_ENV === "production") {
     createApp: (deps: AppDeps) => App;
   };
   const app = build.createApp({ config: env, cache, redis, log });
-  serveCachedPage = (req, res, requestId) => serveFreshHit(cache.pages, app.declaredQuery, req, res, requestId);
+  serveCachedPage = (req, res, requestId) =>
+    serveFreshHit(cache.pages, app.declaredQuery, cookieNames, req, res, requestId);
   host.use(app.handler);
 } else {
   const vite = await import("vite");

@@ -4,6 +4,7 @@ import helmet from "helmet";
 
 import { isAuthPagePath } from "../app/lib/auth/paths.ts";
 import { oauthProviders } from "../app/lib/auth/providers.ts";
+import { cookieNamesFor, type CookieNames } from "../app/lib/cookie-names.ts";
 import type { Env } from "../app/lib/env.server.ts";
 import { hasPreviewCookie } from "./cache/cache-key.ts";
 
@@ -22,14 +23,15 @@ import { hasPreviewCookie } from "./cache/cache-key.ts";
 export function securityHeaders(env: Env) {
   const everyone = helmetFor(env, false);
   const preview = helmetFor(env, true);
+  const names = cookieNamesFor(env.APP_PUBLIC_URL);
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) =>
-    (isPreviewAnswer(req) ? preview : everyone)(req, res, next);
+    (isPreviewAnswer(req, names) ? preview : everyone)(req, res, next);
 }
 
-function isPreviewAnswer(req: IncomingMessage): boolean {
+function isPreviewAnswer(req: IncomingMessage, names: CookieNames): boolean {
   const url = req.url ?? "";
   if (/^\/api\/preview(?:[/?]|$)/.test(url)) return true;
-  return hasPreviewCookie(req.headers.cookie) && isPreviewablePage(url.split("?")[0] ?? "");
+  return hasPreviewCookie(req.headers.cookie, names) && isPreviewablePage(url.split("?")[0] ?? "");
 }
 
 /**

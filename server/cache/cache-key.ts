@@ -8,26 +8,22 @@
  * out of the cache.
  */
 
-import { PREVIEW_COOKIE, PUBLISHED_VIEW_COOKIE } from "../../app/lib/preview/cookie-name.ts";
+import { carriesCookie } from "../../app/lib/cookie-header.ts";
+import type { CookieNames } from "../../app/lib/cookie-names.ts";
 
 /** Query parameters React Router itself reads: always part of the key. */
 const FRAMEWORK_PARAMS = ["_routes"];
 
-/** better-auth's session cookie, with or without the __Secure- prefix used over HTTPS. */
-const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=[^;\s]/;
-
 /** Suffix of the signed-in variant's key; `#` never appears in a request path or query. */
 export const SESSION_VARIANT_SUFFIX = "#session";
 
-export function hasSessionCookie(cookieHeader: string | undefined): boolean {
-  return cookieHeader !== undefined && SESSION_COOKIE.test(cookieHeader);
-}
-
 /**
- * Either preview cookie (app/lib/preview/cookie-name.ts), present with any value: the draft one's
- * signature is checked by the render.
+ * better-auth's session-token cookie, under exactly the name in use (app/lib/cookie-names.ts): on
+ * https a plain or `__Secure-` one, which a sibling subdomain can plant, is no session here either.
  */
-const PREVIEW_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)(?:${PREVIEW_COOKIE}|${PUBLISHED_VIEW_COOKIE})=[^;\\s]`);
+export function hasSessionCookie(cookieHeader: string | undefined, names: CookieNames): boolean {
+  return carriesCookie(cookieHeader, names.sessionToken);
+}
 
 /**
  * Whether the page cache must neither answer this request nor store its answer: it carries an
@@ -36,12 +32,16 @@ const PREVIEW_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)(?:${PREVIEW_COOKIE}|${PUB
  * presence counts: a forged one costs its sender an uncached render of the published page,
  * which an Authorization header costs too.
  */
-export function bypassesPageCache(headers: { authorization?: string; cookie?: string }): boolean {
-  return Boolean(headers.authorization) || hasPreviewCookie(headers.cookie);
+export function bypassesPageCache(headers: { authorization?: string; cookie?: string }, names: CookieNames): boolean {
+  return Boolean(headers.authorization) || hasPreviewCookie(headers.cookie, names);
 }
 
-export function hasPreviewCookie(cookieHeader: string | undefined): boolean {
-  return cookieHeader !== undefined && PREVIEW_COOKIE_PATTERN.test(cookieHeader);
+/**
+ * Either preview cookie (app/lib/cookie-names.ts), present with any value: the draft one's
+ * signature is checked by the render. Exactly the names in use, as for the session.
+ */
+export function hasPreviewCookie(cookieHeader: string | undefined, names: CookieNames): boolean {
+  return carriesCookie(cookieHeader, names.preview) || carriesCookie(cookieHeader, names.publishedView);
 }
 
 export interface PageKey {

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 
+import { cookieNames } from "../../app/lib/cookie-names.ts";
 import { sendWebResponse, toWebRequest } from "../web-http.ts";
 import { Invalidations } from "./invalidations.ts";
 import { IsrCache } from "./isr-cache.ts";
@@ -37,6 +38,7 @@ async function serve(render: (request: Request, variant: RenderVariant) => Promi
       isCacheablePath: (path) => !path.startsWith("/api/"),
       toWebRequest: (req, res) => toWebRequest(req, res, "http://site.test"),
       origin: "http://site.test",
+      cookieNames: cookieNames(false),
       declaredQuery: (path) => (path === "/search" ? ["q"] : []),
       send: sendWebResponse,
     }),

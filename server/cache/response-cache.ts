@@ -4,6 +4,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { LRUCache } from "lru-cache";
 
+import type { CookieNames } from "../../app/lib/cookie-names.ts";
 import { bypassesPageCache, hasSessionCookie, pageKeyOf, type PageKey } from "./cache-key.ts";
 import { pathTag } from "./invalidations.ts";
 import type { CacheStatus, IsrCache, Rendered } from "./isr-cache.ts";
@@ -69,6 +70,8 @@ export interface ResponseCacheOptions {
   render: (request: Request, variant: RenderVariant) => Promise<PageRender>;
   /** The site's origin (APP_PUBLIC_URL): shared renders are made for it. */
   origin: string;
+  /** The names of the session and preview cookies on this site (`__Host-` on https). */
+  cookieNames: CookieNames;
   /** The query parameters the route for a path declares it reads (server/cache/declared-query.ts). */
   declaredQuery: (pathname: string) => readonly string[];
   /** Whether a path is a page the cache may hold (not /api/*, not an auth form...). */
@@ -92,8 +95,12 @@ export function pagePathOf(pathname: string): string {
 }
 
 /** The key a request is served under (the query keeps only what the route declares). */
-export function requestKey(req: IncomingMessage, declaredQuery: (pathname: string) => readonly string[]): PageKey {
-  return pageKeyOf(req.url ?? "/", declaredQuery, hasSessionCookie(req.headers.cookie));
+export function requestKey(
+  req: IncomingMessage,
+  declaredQuery: (pathname: string) => readonly string[],
+  cookieNames: CookieNames,
+): PageKey {
+  return pageKeyOf(req.url ?? "/", declaredQuery, hasSessionCookie(req.headers.cookie, cookieNames));
 }
 
 function pickEncoding(cached: CachedResponse, acceptEncoding: string | undefined): Encoding {
@@ -129,12 +136,14 @@ function writeCached(
 export function serveFreshHit(
   cache: IsrCache<CachedResponse>,
   declaredQuery: (pathname: string) => readonly string[],
+  cookieNames: CookieNames,
   req: IncomingMessage,
   res: ServerResponse,
   requestId?: string,
 ): boolean {
-  if ((req.method !== "GET" && req.method !== "HEAD") || bypassesPageCache(req.headers) || !req.url) return false;
-  const entry = cache.peekFresh(requestKey(req, declaredQuery).key);
+  if ((req.method !== "GET" && req.method !== "HEAD") || bypassesPageCache(req.headers, cookieNames) || !req.url)
+    return false;
+  const entry = cache.peekFresh(requestKey(req, declaredQuery, cookieNames).key);
   if (!entry) return false;
   writeCached(req, res, entry.value, "HIT", requestId);
   return true;
@@ -158,9 +167,10 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
     if (!options.isCacheablePath(path)) return next();
 
     try {
-      const page = requestKey(req, options.declaredQuery);
+      const page = requestKey(req, options.declaredQuery, options.cookieNames);
       const variant = { signedIn: page.key !== page.url };
-      const visitorSpecific = bypassesPageCache(req.headers) || (Boolean(req.headers.cookie) && personal.has(page.url));
+      const visitorSpecific =
+        bypassesPageCache(req.headers, options.cookieNames) || (Boolean(req.headers.cookie) && personal.has(page.url));
       if (visitorSpecific) return await sendPersonal(req, res, variant);
       const served = await options.cache.get(page.key, path, () =>
         renderShared(`${options.origin}${page.url}`, path, variant, options),

@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 
 import { secretMatches } from "../bearer-secret.server.ts";
-import { PREVIEW_COOKIE, PUBLISHED_VIEW_COOKIE } from "./cookie-name.ts";
 import { cookieValueOf } from "../cookie-header.ts";
+import { cookieNamesFor, type CookieNames } from "../cookie-names.ts";
 
 /**
  * The preview cookie: `v1.<expiry, Unix seconds>.<HMAC-SHA256 of it, base64url>`, keyed with
@@ -33,15 +33,15 @@ export function verifyPreviewCookie(value: string | undefined, secret: string, n
   return valid && expires > now && expires <= now + PREVIEW_MAX_AGE_SECONDS;
 }
 
-/** The preview cookie's value in a Cookie header, if any. */
-export function previewCookieOf(cookieHeader: string | null | undefined): string | undefined {
-  return cookieValueOf(cookieHeader, PREVIEW_COOKIE);
+/** The preview cookie's value in a Cookie header (under the name in use: `__Host-` on https), if any. */
+export function previewCookieOf(cookieHeader: string | null | undefined, names: CookieNames): string | undefined {
+  return cookieValueOf(cookieHeader, names.preview);
 }
 
 /** Whether the request carries a valid preview cookie: the render shows drafts. */
-export function isPreviewRequest(request: Request, secret: string | undefined): boolean {
+export function isPreviewRequest(request: Request, secret: string | undefined, publicUrl: string): boolean {
   if (!secret) return false;
-  return verifyPreviewCookie(previewCookieOf(request.headers.get("cookie")), secret);
+  return verifyPreviewCookie(previewCookieOf(request.headers.get("cookie"), cookieNamesFor(publicUrl)), secret);
 }
 
 /**
@@ -50,6 +50,8 @@ export function isPreviewRequest(request: Request, secret: string | undefined): 
  * browsers that block third-party cookies keep it, in the admin's partition). Browsers keep
  * Secure cookies only from https, and from http://localhost. Any other http address (a local
  * test on 127.0.0.1) gets `SameSite=Lax`: preview then works when the admin is on the same site.
+ * On https the names are `__Host-` (app/lib/cookie-names.ts): `Path=/`, `Secure` and no `Domain`,
+ * which that prefix requires, are always so here.
  */
 export function previewCookieAttributes(publicUrl: string): string {
   const url = new URL(publicUrl);
@@ -72,12 +74,11 @@ export function previewCookies(
 ): string[] {
   const attributes = previewCookieAttributes(publicUrl);
   const live = `Max-Age=${PREVIEW_MAX_AGE_SECONDS}; ${attributes}`;
+  const { preview, publishedView } = cookieNamesFor(publicUrl);
   return [
     mode === "draft"
-      ? `${PREVIEW_COOKIE}=${signPreviewCookie(secret, nowMs)}; ${live}`
-      : `${PREVIEW_COOKIE}=; ${EXPIRED}; ${attributes}`,
-    mode === "published"
-      ? `${PUBLISHED_VIEW_COOKIE}=1; ${live}`
-      : `${PUBLISHED_VIEW_COOKIE}=; ${EXPIRED}; ${attributes}`,
+      ? `${preview}=${signPreviewCookie(secret, nowMs)}; ${live}`
+      : `${preview}=; ${EXPIRED}; ${attributes}`,
+    mode === "published" ? `${publishedView}=1; ${live}` : `${publishedView}=; ${EXPIRED}; ${attributes}`,
   ];
 }
