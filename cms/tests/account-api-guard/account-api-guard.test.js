@@ -5,8 +5,14 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const crypto = require("node:crypto");
 
-const { checkAccountApiRequest, isSiteOnlyPath, normalizePath, readSecret, SITE_ONLY_BODY } = require("./index");
-const middleware = require("./middleware");
+const {
+  checkAccountApiRequest,
+  isSiteOnlyPath,
+  normalizePath,
+  readSecret,
+  SITE_ONLY_BODY,
+} = require("../../src/account-api-guard/index");
+const middleware = require("../../src/account-api-guard/middleware");
 
 const SECRET = "site-secret-0123456789abcdef";
 

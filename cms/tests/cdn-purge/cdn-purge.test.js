@@ -3,8 +3,8 @@
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
 
-const { validatePurgeBody } = require("./body");
-const { forwardPurge } = require("./forward");
+const { validatePurgeBody } = require("../../src/cdn-purge/body");
+const { forwardPurge } = require("../../src/cdn-purge/forward");
 
 test("a purge body is paths, tags or everything", () => {
   assert.deepEqual(validatePurgeBody({ paths: ["/company"] }), { value: { paths: ["/company"] } });

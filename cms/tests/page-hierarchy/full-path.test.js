@@ -4,7 +4,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { computeFullPath, normalisePath } = require("./full-path");
+const { computeFullPath, normalisePath } = require("../../src/page-hierarchy/full-path");
 
 test("the home page: no parent, no slug", () => {
   assert.equal(computeFullPath(null, ""), "/");

@@ -3,7 +3,13 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { diffPaths, planRedirects, destinationKey, siteFromKey, movedSitePaths } = require("./moves");
+const {
+  diffPaths,
+  planRedirects,
+  destinationKey,
+  siteFromKey,
+  movedSitePaths,
+} = require("../../src/page-hierarchy/moves");
 
 const L = { locales: ["en", "de"], defaultLocale: "en" };
 const row = (documentId, locale, fullPath) => ({ documentId, locale, fullPath });

@@ -3,7 +3,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { allowedOrigins, createPreviewHandler, previewSettings } = require("./index");
+const { allowedOrigins, createPreviewHandler, previewSettings } = require("../../src/preview/index");
 
 const ENV = {
   CLIENT_URL: "https://www.example.com/",

@@ -10,7 +10,7 @@ const {
   grantEditorOnce,
   userCan,
   missingPermission,
-} = require("./admin-permission");
+} = require("../../src/revalidation/admin-permission");
 
 /** A stand-in for the bits of strapi these functions use: an in-memory store, roles and permissions. */
 function fakeStrapi({

@@ -3,7 +3,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { checkAdminToken } = require("./admin-token");
+const { checkAdminToken } = require("../../src/revalidation/admin-token");
 
 function deps({
   valid = true,

@@ -3,7 +3,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { createRevalidationClient } = require("./client");
+const { createRevalidationClient } = require("../../src/revalidation/client");
 
 const quiet = { info() {}, warn() {}, error() {} };
 const payload = { uid: "api::page.page", next: { fullPaths: ["/careers"] } };

@@ -3,7 +3,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { describeFailure } = require("./failures");
+const { describeFailure } = require("../../src/revalidation/failures");
 
 test("a failure lists its paths and tags, marks a takedown, and keeps the last error", () => {
   const row = {

@@ -3,7 +3,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { validateManualBody } = require("./manual-body");
+const { validateManualBody } = require("../../src/revalidation/manual-body");
 
 test("paths with an optional locale; tags; uid defaults", () => {
   assert.deepEqual(validateManualBody({ fullPaths: ["/careers"], locale: "de" }).value, {

@@ -13,7 +13,7 @@ const {
   tagFor,
   targetFor,
   prefixedPath,
-} = require("./payload");
+} = require("../../src/revalidation/payload");
 
 test("allowlist: page and redirect by path, navbar, footer and error page by tag, nothing else", () => {
   assert.deepEqual(Object.keys(ALLOWLIST).sort(), [

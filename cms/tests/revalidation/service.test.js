@@ -3,7 +3,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { createRevalidationService } = require("./service");
+const { createRevalidationService } = require("../../src/revalidation/service");
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 

@@ -3,9 +3,10 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { buildPayload, removesEntry } = require("./payload");
-const { validateManualBody } = require("./manual-body");
-const { createRevalidationService } = require("./service");
+const { buildPayload, removesEntry } = require("../../src/revalidation/payload");
+const { validateManualBody } = require("../../src/revalidation/manual-body");
+const { createRevalidationService } = require("../../src/revalidation/service");
+const { fakeStrapi, frontEnd } = require("./stand-ins");
 
 test("takedowns (unpublish, delete) are the actions that expire", () => {
   assert.equal(removesEntry("unpublish"), true);
@@ -51,62 +52,6 @@ test("manual body: expire is optional, a boolean, with paths or with tags", () =
 });
 
 // ---- The service: revalidate the site first, then purge the CDN ----
-
-const quiet = { info() {}, warn() {}, error() {}, debug() {} };
-
-function fakeStrapi(failures = []) {
-  return {
-    log: quiet,
-    plugin: () => ({ service: () => ({ getDefaultLocale: async () => "en" }) }),
-    db: {
-      query: () => ({
-        create: async ({ data }) => failures.push({ id: failures.length + 1, ...data }),
-        findMany: async () => failures.filter((row) => row.state === "pending"),
-        delete: async ({ where }) =>
-          failures.splice(
-            failures.findIndex((row) => row.id === where.id),
-            1,
-          ),
-        update: async () => {},
-      }),
-    },
-  };
-}
-
-/**
- * A front end whose answers the test releases one at a time: `calls` lists every request
- * (path and body) in the order it was made, `answer(status, body)` answers the oldest one,
- * `answersBefore[i]`: how many answers had been given when request i was made.
- */
-function frontEnd() {
-  const calls = [];
-  const answersBefore = [];
-  const waiting = [];
-  let answered = 0;
-  let arrived = () => {};
-  const fetch = (url, init) => {
-    calls.push({ path: new URL(url).pathname, body: JSON.parse(init.body), authorization: init.headers.authorization });
-    answersBefore.push(answered);
-    arrived();
-    return new Promise((resolve) => waiting.push(resolve));
-  };
-  return {
-    fetch,
-    calls,
-    answersBefore,
-    /** Resolves once `n` requests have been made. */
-    requests: (n) =>
-      calls.length >= n
-        ? Promise.resolve()
-        : new Promise((resolve) => {
-            arrived = () => calls.length >= n && resolve();
-          }),
-    answer: (status, body = {}) => {
-      answered += 1;
-      waiting.shift()(new Response(JSON.stringify(body), { status }));
-    },
-  };
-}
 
 const ENV = {
   CMS_REVALIDATE_SECRET: "revalidate-secret",

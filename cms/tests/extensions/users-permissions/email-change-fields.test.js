@@ -10,7 +10,7 @@ const {
   pendingEmailChangeWrite,
   guardEmailChangeData,
   extendEmailChange,
-} = require("./email-change-fields");
+} = require("../../../src/extensions/users-permissions/email-change-fields");
 
 test("a caller's values for the pending change are dropped; only the marker writes them", () => {
   const data = {

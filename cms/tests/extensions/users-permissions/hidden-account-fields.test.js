@@ -4,10 +4,14 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { extendHiddenAccountFields, hiddenFieldNames, withoutFields } = require("./hidden-account-fields");
-const { extendUsersPermissions } = require("./sessions-valid-after");
-const { extendTwoFactor } = require("./two-factor-fields");
-const { extendEmailChange } = require("./email-change-fields");
+const {
+  extendHiddenAccountFields,
+  hiddenFieldNames,
+  withoutFields,
+} = require("../../../src/extensions/users-permissions/hidden-account-fields");
+const { extendUsersPermissions } = require("../../../src/extensions/users-permissions/sessions-valid-after");
+const { extendTwoFactor } = require("../../../src/extensions/users-permissions/two-factor-fields");
+const { extendEmailChange } = require("../../../src/extensions/users-permissions/email-change-fields");
 
 /** The users-permissions plugin as Strapi hands it to ./strapi-server.js, reduced to what the extensions touch. */
 function fakePlugin(registered) {

@@ -12,7 +12,7 @@ const {
   refuseExpiredCode,
   resetLinkTtlMs,
   stampResetCode,
-} = require("./reset-link-expiry");
+} = require("../../../src/extensions/users-permissions/reset-link-expiry");
 
 const HOUR = 60 * 60 * 1000;
 

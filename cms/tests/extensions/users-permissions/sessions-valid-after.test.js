@@ -14,7 +14,7 @@ const {
   userLifecycles,
   wrapJwtService,
   extendUsersPermissions,
-} = require("./sessions-valid-after");
+} = require("../../../src/extensions/users-permissions/sessions-valid-after");
 
 // The plugin's own JWT service (the package's exports do not list it: by file).
 const pluginDir = path.dirname(require.resolve("@strapi/plugin-users-permissions/package.json"));
@@ -175,7 +175,7 @@ test("extendUsersPermissions: the private field, lifecycles (keeping others), th
 });
 
 test("END_SESSIONS (a JSON body cannot send a Symbol) or blocking sets sessionsValidAfter to now", () => {
-  const { END_SESSIONS } = require("./sessions-valid-after");
+  const { END_SESSIONS } = require("../../../src/extensions/users-permissions/sessions-valid-after");
   const data = { [END_SESSIONS]: true };
   assert.equal(guardUserData(data, 5_000), true);
   assert.deepEqual(data, { [FIELD]: new Date(5_000) });
@@ -189,7 +189,7 @@ test("END_SESSIONS (a JSON body cannot send a Symbol) or blocking sets sessionsV
 });
 
 test("one token signed out: refused by verify, the user's other tokens still verify", async (t) => {
-  const { REVOKED_FIELD, revokeTokenWrite } = require("./sessions-valid-after");
+  const { REVOKED_FIELD, revokeTokenWrite } = require("../../../src/extensions/users-permissions/sessions-valid-after");
   const { users, service, clock } = setup();
   t.mock.timers.enable({ apis: ["Date"], now: clock.now });
   const phone = service.issue({ id: 7 });
@@ -211,7 +211,7 @@ test("the revoked list drops expired entries; over the cap, or without iatMs, ev
     REVOKED_LIST,
     revokeTokenWrite,
     isRevokedToken,
-  } = require("./sessions-valid-after");
+  } = require("../../../src/extensions/users-permissions/sessions-valid-after");
   const now = 1_000_000_000;
   const stored = [
     { iatMs: 1, exp: now / 1000 - 1 },

@@ -4,7 +4,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { extendSignInTiming, spendPasswordCheck } = require("./sign-in-timing");
+const { extendSignInTiming, spendPasswordCheck } = require("../../../src/extensions/users-permissions/sign-in-timing");
 
 /** A Strapi with one user table and a password check that records what it compared. */
 function fakeStrapi(users) {

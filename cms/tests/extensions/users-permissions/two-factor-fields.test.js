@@ -3,7 +3,12 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { TWO_FACTOR, TWO_FACTOR_WRITE, guardTwoFactorData, extendTwoFactor } = require("./two-factor-fields");
+const {
+  TWO_FACTOR,
+  TWO_FACTOR_WRITE,
+  guardTwoFactorData,
+  extendTwoFactor,
+} = require("../../../src/extensions/users-permissions/two-factor-fields");
 
 test("a write's own two-factor fields are dropped; only the marker writes them", () => {
   const sent = { username: "ann", [TWO_FACTOR.enabled]: false, [TWO_FACTOR.secret]: "x", [TWO_FACTOR.failures]: 0 };

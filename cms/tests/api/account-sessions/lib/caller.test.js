@@ -3,7 +3,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { callerOf } = require("./caller");
+const { callerOf } = require("../../../../src/api/account-sessions/lib/caller");
 
 const user = { id: 7, blocked: false };
 const deps = (payload, found = user) => ({

@@ -3,7 +3,12 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { reauthentication, authAtOf, freshSignInMs, FRESH_SIGN_IN_MS } = require("./reauthentication");
+const {
+  reauthentication,
+  authAtOf,
+  freshSignInMs,
+  FRESH_SIGN_IN_MS,
+} = require("../../../../src/api/account-sessions/lib/reauthentication");
 
 test("an account with a password re-enters it; one without needs a provider sign-in of the last minutes", () => {
   const nowMs = 10_000_000;

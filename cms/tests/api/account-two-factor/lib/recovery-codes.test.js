@@ -9,7 +9,7 @@ const {
   normaliseRecoveryCode,
   hashRecoveryCode,
   findRecoveryCode,
-} = require("./recovery-codes");
+} = require("../../../../src/api/account-two-factor/lib/recovery-codes");
 
 const key = Buffer.alloc(32, 7);
 

@@ -3,9 +3,13 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { checkSecondFactor, codeKind } = require("./second-factor");
-const { hotp, timeStep } = require("./totp");
-const { generateRecoveryCodes, hashRecoveryCode, normaliseRecoveryCode } = require("./recovery-codes");
+const { checkSecondFactor, codeKind } = require("../../../../src/api/account-two-factor/lib/second-factor");
+const { hotp, timeStep } = require("../../../../src/api/account-two-factor/lib/totp");
+const {
+  generateRecoveryCodes,
+  hashRecoveryCode,
+  normaliseRecoveryCode,
+} = require("../../../../src/api/account-two-factor/lib/recovery-codes");
 
 const key = Buffer.from("12345678901234567890");
 const recoveryKey = Buffer.alloc(32, 1);

@@ -4,7 +4,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const crypto = require("node:crypto");
 
-const { twoFactorKeys, parseMasterKey, seal, open } = require("./secret-box");
+const { twoFactorKeys, parseMasterKey, seal, open } = require("../../../../src/api/account-two-factor/lib/secret-box");
 
 const keys = twoFactorKeys({ ENCRYPTION_KEY: "test-encryption-key" });
 

@@ -13,7 +13,7 @@ const {
   matchingStep,
   newSecret,
   otpauthUri,
-} = require("./totp");
+} = require("../../../../src/api/account-two-factor/lib/totp");
 
 // RFC 6238 appendix B (SHA-1 rows): the key is the ASCII "12345678901234567890", 8 digits.
 const RFC_KEY = Buffer.from("12345678901234567890", "ascii");

@@ -12,7 +12,7 @@ const {
   baseUsername,
   usernameCandidates,
   stripSecrets,
-} = require("./sync");
+} = require("../../../../src/api/oauth-sync/lib/sync");
 
 const valid = {
   provider: "github",

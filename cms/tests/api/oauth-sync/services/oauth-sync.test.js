@@ -6,7 +6,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const createService = require("./oauth-sync");
+const createService = require("../../../../src/api/oauth-sync/services/oauth-sync");
 
 const USER = "plugin::users-permissions.user";
 const ROLE = "plugin::users-permissions.role";
