@@ -2,11 +2,13 @@
 
 const { createRevalidationService } = require("./service");
 const { registerRevalidationMiddleware } = require("./middleware");
+const { answerAfterHeldWork } = require("./hold-answer");
 const { checkAdminToken } = require("./admin-token");
 const { PERMISSIONS, userCan, missingPermission } = require("./admin-permission");
 
 /**
- * Wiring (src/index.js): register() creates the service and the document middleware;
+ * Wiring (src/index.js): register() creates the service, the document middleware and the Koa
+ * middleware that holds an editor's answer until the site has heard of a takedown (hold-answer.js);
  * bootstrap() turns it on once the seed is done (seed writes are not revalidated) and starts
  * the periodic retry of recorded failures; destroy() stops it.
  */
@@ -16,6 +18,7 @@ let ready = false;
 function registerRevalidation(strapi) {
   service = createRevalidationService(strapi);
   registerRevalidationMiddleware(strapi, service, { isReady: () => ready });
+  strapi.server.use(answerAfterHeldWork);
 }
 
 function startRevalidation() {

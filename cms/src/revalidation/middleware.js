@@ -10,6 +10,7 @@ const {
   tagFor,
   targetFor,
 } = require("./payload");
+const { holdAnswerUntil } = require("./hold-answer");
 const { revalidationSuppressed } = require("./suppress");
 
 const PAGE = "api::page.page";
@@ -20,10 +21,14 @@ const isPublishLike = (action, params) =>
 /**
  * The document middleware of docs/cms-contract.md, "Events": after a write to an allowlisted content type
  * that the trigger policy selects (payload.js), the revalidation service is called — after the
- * write has committed, fire-and-forget: the editor's save never waits for the front end, and
- * no error of the revalidation reaches it. An unpublish or delete is a takedown: it is sent
- * with `expire: true` (the site serves nothing rendered before it, not even once stale), and
- * the service purges the CDN once the site has answered 200 (service.js).
+ * write has committed; no error of the revalidation reaches the editor. A publish or save is
+ * fire-and-forget: the editor's answer never waits for the front end. An unpublish or delete is
+ * a takedown: it is sent with `expire: true` (the site serves nothing rendered before it, not
+ * even once stale), then purged from the CDN once the site has answered 200; the editor's
+ * request is answered only once the site has answered (and the purge is done), or after
+ * `service.takedownWaitMs` (a site that had not answered: recorded as a failure, sent on;
+ * service.js, hold-answer.js). So a visitor who asks right after the editor's answer never gets
+ * the old page.
  *
  * Registered before the page-hierarchy middleware, so it is the outer one. For a page, what the
  * write loses (the fullPaths of an unpublished / deleted entry) and the published paths of
@@ -48,10 +53,21 @@ function registerRevalidationMiddleware(strapi, service, { isReady = () => true 
       strapi.log.error(`[revalidate] could not read ${uid} before ${action}: ${error.message}`);
     }
     const result = await next();
-    await afterCommit(strapi, service, async () => {
-      const input = await inputAfter(strapi, service, context, target, before, result, { settleBatch, publishedPages });
-      if (input) await service.revalidate(removesEntry(action) ? { ...input, expire: true } : input);
-    });
+    const takedown = removesEntry(action);
+    await afterCommit(
+      strapi,
+      service,
+      async () => {
+        const input = await inputAfter(strapi, service, context, target, before, result, {
+          settleBatch,
+          publishedPages,
+        });
+        if (!input) return;
+        if (takedown) await service.revalidate({ ...input, expire: true }, { waitMs: service.takedownWaitMs });
+        else await service.revalidate(input);
+      },
+      { holdAnswer: takedown },
+    );
     return result;
   });
 }
@@ -117,12 +133,14 @@ async function inputAfter(strapi, service, { uid, action, params }, target, befo
 /**
  * Runs fn once the surrounding transaction (if any) has committed, detached and counted by the
  * service (service.track: from the commit, so before the save is answered); never throws.
+ * `holdAnswer`: the request being served (if any) is answered only once fn has settled.
  */
-async function afterCommit(strapi, service, fn) {
+async function afterCommit(strapi, service, fn, { holdAnswer = false } = {}) {
   const run = () => {
-    service
+    const job = service
       .track(() => new Promise((resolve) => setImmediate(resolve)).then(fn))
       .catch((error) => strapi.log.error(`[revalidate] ${error.stack ?? error.message}`));
+    if (holdAnswer) holdAnswerUntil(job);
   };
   try {
     if (strapi.db.inTransaction()) {

@@ -1,7 +1,7 @@
 "use strict";
 
 /**
- * Pure helpers of the revalidation service (unit-tested in payload.test.js): which content
+ * Pure helpers of the revalidation service (unit-tested in cms/tests/revalidation/payload.test.js): which content
  * types are revalidated and how (the allowlist of docs/cms-contract.md), when (the trigger policy), and
  * the payload sent to the front end's POST /api/cms-revalidate.
  */

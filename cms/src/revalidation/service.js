@@ -6,6 +6,19 @@ const { buildPayload } = require("./payload");
 
 const FAILURE = "api::revalidation-failure.revalidation-failure";
 
+/** What `within` resolves to when the time ran out first. */
+const LATE = Symbol("late");
+
+/** `promise`'s value, or LATE if it has none by `deadline` (a Date.now() time; Infinity: no limit). */
+function within(promise, deadline) {
+  if (deadline === Infinity) return promise;
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), LATE);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 const intFromEnv = (env, name, fallback) => {
   const value = Number.parseInt(env[name] ?? "", 10);
   return Number.isFinite(value) && value >= 0 ? value : fallback;
@@ -27,6 +40,14 @@ const intFromEnv = (env, name, fallback) => {
  * round, or at the same time, the CDN could fetch the old page again from an instance that had
  * not expired it yet, and keep it. A takedown the site did not accept is purged once a retry
  * delivers it. CMS_CDN_PURGE_SECRET unset, or no CDN on the site (501): no purge.
+ *
+ * `revalidate(input, { waitMs })` (the editor's takedowns, middleware.js) resolves within waitMs:
+ * once the site has answered (and, for a takedown, the CDN purge that follows has), or when the
+ * time is up. A site that has not answered by then: the revalidation is recorded as a pending
+ * failure at once (the editors' failures page shows it) and sending goes on in the background;
+ * its answer settles that row (deleted once delivered, updated otherwise). A purge still running
+ * goes on too (logged as always). `takedownWaitMs`, the editor's bound:
+ * CMS_REVALIDATE_TAKEDOWN_WAIT_MS, default 3000.
  */
 function createRevalidationService(strapi, { env = process.env, fetch, sleep } = {}) {
   const secret = env.CMS_REVALIDATE_SECRET || "";
@@ -43,6 +64,7 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
     log: strapi.log,
   });
   const retryIntervalMs = intFromEnv(env, "CMS_REVALIDATE_RETRY_INTERVAL_MS", 30_000);
+  const takedownWaitMs = intFromEnv(env, "CMS_REVALIDATE_TAKEDOWN_WAIT_MS", 3_000);
   let timer = null;
   let retrying = null;
   let inFlight = 0;
@@ -71,30 +93,67 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
     return value;
   }
 
+  /** The failure row's fields for a send's result (attempts added to the row's earlier ones). */
+  const failureFields = (result, earlierAttempts = 0) => ({
+    state: result.status === 401 ? "unauthorized" : result.retryable ? "pending" : "rejected",
+    attempts: earlierAttempts + result.attempts,
+    lastStatus: result.status || null,
+    lastError: String(result.error ?? "").slice(0, 2000),
+    lastTriedAt: new Date(),
+  });
+
+  /** Records a failure: the new row, or null when it could not be written (logged). */
   async function record(payload, result) {
-    const state = result.status === 401 ? "unauthorized" : result.retryable ? "pending" : "rejected";
+    const data = { uid: payload.uid, payload, ...failureFields(result) };
     try {
-      await strapi.db.query(FAILURE).create({
-        data: {
-          uid: payload.uid,
-          payload,
-          state,
-          attempts: result.attempts,
-          lastStatus: result.status || null,
-          lastError: String(result.error ?? "").slice(0, 2000),
-          lastTriedAt: new Date(),
-        },
-      });
+      const row = await strapi.db.query(FAILURE).create({ data });
       strapi.log.error(
         `[revalidate] not delivered (${result.error ?? result.status}); ` +
-          `recorded as a revalidation failure (${state}): ${JSON.stringify(payload)}`,
+          `recorded as a revalidation failure (${data.state}): ${JSON.stringify(payload)}`,
       );
+      return row;
     } catch (error) {
       // The last resort: the log line must carry everything needed to redo it by hand.
       strapi.log.error(
         `[revalidate] not delivered and could not be recorded (${error.message}): ${JSON.stringify(payload)}`,
       );
+      return null;
     }
+  }
+
+  /**
+   * What follows a send's result, for a new revalidation (row null) or a recorded one (row): a
+   * failure is recorded (or the row updated); a delivery deletes the row, and a takedown the site
+   * accepted is then purged from the CDN (`purgeCdn: false` skips that; waited for until
+   * `deadline`, then left running). Never rejects.
+   */
+  async function settle(payload, result, { row = null, purgeCdn = true, deadline = Infinity, how = "on retry" } = {}) {
+    if (!result.ok) {
+      if (!row) await record(payload, result);
+      else
+        await strapi.db
+          .query(FAILURE)
+          .update({ where: { id: row.id }, data: failureFields(result, row.attempts ?? 0) })
+          .catch((error) => strapi.log.error(`[revalidate] could not update failure #${row.id}: ${error.message}`));
+      return { sent: true, payload, ...result };
+    }
+    if (row) {
+      await strapi.db
+        .query(FAILURE)
+        .delete({ where: { id: row.id } })
+        .catch((error) => strapi.log.error(`[revalidate] could not delete failure #${row.id}: ${error.message}`));
+      strapi.log.info(`[revalidate] recorded failure #${row.id} delivered ${how}: ${JSON.stringify(payload.next)}`);
+    } else {
+      strapi.log.info(`[revalidate] ${payload.uid} ${JSON.stringify(payload.next)} → ${result.status}`);
+    }
+    // Only now, the site having expired the pages: see the comment of createRevalidationService.
+    const purge = purgeCdn
+      ? await within(
+          track(() => purgeCdnAfter(payload, result.body)),
+          deadline,
+        )
+      : null;
+    return { sent: true, payload, ...result, ...(purge && purge !== LATE ? { purge } : {}) };
   }
 
   /**
@@ -130,10 +189,11 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
   }
 
   /**
-   * Builds, sends and (on failure) records; a takedown the site accepted is then purged from
-   * the CDN (`purgeCdn: false` skips that). Never rejects.
+   * Builds, sends and settles (records a failure; purges a delivered takedown from the CDN,
+   * unless `purgeCdn: false`). With `waitMs`: resolves by then at the latest (see the comment of
+   * createRevalidationService; `answered: false` when the site had not). Never rejects.
    */
-  async function revalidate(input, { retries, purgeCdn = true } = {}) {
+  async function revalidate(input, { retries, purgeCdn = true, waitMs } = {}) {
     let payload;
     try {
       payload = buildPayload(input, { defaultLocale: await defaultLocale() });
@@ -146,15 +206,17 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
       logOffOnce();
       return { sent: false, reason: "CMS_REVALIDATE_SECRET is not set", payload };
     }
-    const result = await client.send(payload, retries === undefined ? {} : { retries });
-    if (!result.ok) {
-      await record(payload, result);
-      return { sent: true, payload, ...result };
-    }
-    strapi.log.info(`[revalidate] ${payload.uid} ${JSON.stringify(payload.next)} → ${result.status}`);
-    // Only now, the site having expired the pages: see the comment of createRevalidationService.
-    const purge = purgeCdn ? await purgeCdnAfter(payload, result.body) : null;
-    return { sent: true, payload, ...result, ...(purge ? { purge } : {}) };
+    const deadline = waitMs === undefined ? Infinity : Date.now() + waitMs;
+    const sending = client.send(payload, retries === undefined ? {} : { retries });
+    const result = await within(sending, deadline);
+    if (result !== LATE) return settle(payload, result, { purgeCdn, deadline });
+
+    const error = `the site had not answered after ${waitMs} ms; still sending`;
+    const row = await record(payload, { status: 0, attempts: 0, retryable: true, error });
+    track(async () => settle(payload, await sending, { row, purgeCdn, how: "late" })).catch((failure) =>
+      strapi.log.error(`[revalidate] ${failure.stack ?? failure.message}`),
+    );
+    return { sent: true, payload, ok: false, answered: false, error, retryable: true };
   }
 
   /**
@@ -182,26 +244,8 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
         .findMany({ where: { state: { $in: states } }, orderBy: { id: "asc" }, limit: 100 });
       let delivered = 0;
       for (const row of rows) {
-        const result = await client.send(row.payload, { retries: 0 });
-        if (result.ok) {
-          delivered += 1;
-          await strapi.db.query(FAILURE).delete({ where: { id: row.id } });
-          strapi.log.info(
-            `[revalidate] recorded failure #${row.id} delivered on retry: ${JSON.stringify(row.payload.next)}`,
-          );
-          await purgeCdnAfter(row.payload, result.body);
-        } else {
-          await strapi.db.query(FAILURE).update({
-            where: { id: row.id },
-            data: {
-              state: result.status === 401 ? "unauthorized" : result.retryable ? "pending" : "rejected",
-              attempts: (row.attempts ?? 0) + result.attempts,
-              lastStatus: result.status || null,
-              lastError: String(result.error ?? "").slice(0, 2000),
-              lastTriedAt: new Date(),
-            },
-          });
-        }
+        const result = await settle(row.payload, await client.send(row.payload, { retries: 0 }), { row });
+        if (result.ok) delivered += 1;
       }
       return { retried: rows.length, delivered };
     })().finally(() => {
@@ -242,6 +286,7 @@ function createRevalidationService(strapi, { env = process.env, fetch, sleep } =
     enabled,
     defaultLocale,
     clientUrl,
+    takedownWaitMs,
   };
 }
 
