@@ -19,7 +19,7 @@ import {
 import * as serverBuild from "virtual:react-router/server-build";
 
 import { hasSessionCookie } from "./cache/cache-key.ts";
-import { declaredQueryParams } from "./cache/declared-query.ts";
+import { keyInputsOf, type KeyInputsOf } from "./cache/declared-query.ts";
 import { PAGE_REVALIDATE_SECONDS, type PageCache } from "./cache/index.ts";
 import {
   createResponseCacheMiddleware,
@@ -48,8 +48,8 @@ export interface AppDeps {
 
 export interface App {
   handler: express.Express;
-  /** The query parameters each route declares it reads (`handle.cacheQuery`): all the page cache keys on. */
-  declaredQuery: (pathname: string) => readonly string[];
+  /** What the routes matching a path let into the page cache's key: declared query, `_routes` ids. */
+  declaredQuery: KeyInputsOf;
 }
 
 /** Per-user CMS calls take the JWT of the request's session (and so mark the render personal). */
@@ -68,7 +68,7 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
     dataCache: cache.dataCache,
     auth: createAuthServices(config, redis.commands()),
   };
-  const declaredQuery = declaredQueryParams(serverBuild.routes);
+  const declaredQuery = keyInputsOf(serverBuild.routes);
 
   async function render(request: Request, variant: RenderVariant): Promise<PageRender> {
     const context = createRequestContext(config, services, sessionJWTOf(request), variant);

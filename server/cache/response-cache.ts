@@ -5,7 +5,8 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { LRUCache } from "lru-cache";
 
 import type { CookieNames } from "../../app/lib/cookie-names.ts";
-import { bypassesPageCache, hasSessionCookie, pageKeyOf, type PageKey } from "./cache-key.ts";
+import { bypassesPageCache, hasSessionCookie, pageKeyOf, type PageKeyOutcome } from "./cache-key.ts";
+import type { KeyInputsOf } from "./declared-query.ts";
 import { pathTag } from "./invalidations.ts";
 import type { CacheStatus, IsrCache, Rendered } from "./isr-cache.ts";
 
@@ -72,8 +73,8 @@ export interface ResponseCacheOptions {
   origin: string;
   /** The names of the session and preview cookies on this site (`__Host-` on https). */
   cookieNames: CookieNames;
-  /** The query parameters the route for a path declares it reads (server/cache/declared-query.ts). */
-  declaredQuery: (pathname: string) => readonly string[];
+  /** What the routes for a path let into its key: declared query, `_routes` ids (server/cache/declared-query.ts). */
+  declaredQuery: KeyInputsOf;
   /** Whether a path is a page the cache may hold (not /api/*, not an auth form...). */
   isCacheablePath: (pathname: string) => boolean;
   toWebRequest: (req: ExpressRequest, res: ExpressResponse) => Request;
@@ -94,12 +95,8 @@ export function pagePathOf(pathname: string): string {
   return pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
 }
 
-/** The key a request is served under (the query keeps only what the route declares). */
-export function requestKey(
-  req: IncomingMessage,
-  declaredQuery: (pathname: string) => readonly string[],
-  cookieNames: CookieNames,
-): PageKey {
+/** The key a request is served under (the query keeps only what the route declares), or why it has none. */
+export function requestKey(req: IncomingMessage, declaredQuery: KeyInputsOf, cookieNames: CookieNames): PageKeyOutcome {
   return pageKeyOf(req.url ?? "/", declaredQuery, hasSessionCookie(req.headers.cookie, cookieNames));
 }
 
@@ -135,7 +132,7 @@ function writeCached(
  */
 export function serveFreshHit(
   cache: IsrCache<CachedResponse>,
-  declaredQuery: (pathname: string) => readonly string[],
+  declaredQuery: KeyInputsOf,
   cookieNames: CookieNames,
   req: IncomingMessage,
   res: ServerResponse,
@@ -143,7 +140,9 @@ export function serveFreshHit(
 ): boolean {
   if ((req.method !== "GET" && req.method !== "HEAD") || bypassesPageCache(req.headers, cookieNames) || !req.url)
     return false;
-  const entry = cache.peekFresh(requestKey(req, declaredQuery, cookieNames).key);
+  const page = requestKey(req, declaredQuery, cookieNames);
+  // A query with no key (`_routes` forged or without the page's route) is the middleware's.
+  const entry = page.kind === "key" && cache.peekFresh(page.key);
   if (!entry) return false;
   writeCached(req, res, entry.value, "HIT", requestId);
   return true;
@@ -168,7 +167,10 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
 
     try {
       const page = requestKey(req, options.declaredQuery, options.cookieNames);
-      const variant = { signedIn: page.key !== page.url };
+      // Neither rendered nor stored: a render per forged value would cost the CMS what a key would cost memory.
+      if (page.kind === "refused") return refuse(res, page.reason);
+      const variant = { signedIn: hasSessionCookie(req.headers.cookie, options.cookieNames) };
+      if (page.kind === "uncached") return await sendPersonal(req, res, variant);
       const visitorSpecific =
         bypassesPageCache(req.headers, options.cookieNames) || (Boolean(req.headers.cookie) && personal.has(page.url));
       if (visitorSpecific) return await sendPersonal(req, res, variant);
@@ -194,6 +196,12 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
       next(error);
     }
   };
+}
+
+/** A 400 for a query the cache cannot key (cache-key.ts): plain text, kept by nobody. */
+function refuse(res: ExpressResponse, reason: string) {
+  res.writeHead(400, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
+  res.end(`${reason}\n`);
 }
 
 /** A render with none of the visitor's headers: what every visitor of this variant may be shown. */
