@@ -27,7 +27,7 @@ import {
   type PageRender,
   type RenderVariant,
 } from "./cache/response-cache.ts";
-import { canonicalRequests } from "./canonical-request.ts";
+import { canonicalRequests, routePathsOf } from "./canonical-request.ts";
 import { securityHeaderList } from "./security-headers.ts";
 import { sendWebResponse, toWebRequest, trustProxySetting } from "./web-http.ts";
 
@@ -50,6 +50,8 @@ export interface App {
   handler: express.Express;
   /** What the routes matching a path let into the page cache's key: declared query, `_routes` ids. */
   declaredQuery: KeyInputsOf;
+  /** Whether a request target (`req.url`) is in its one spelling: the fast path answers no other (server/index.ts). */
+  isCanonical: (url: string) => boolean;
 }
 
 /** Per-user CMS calls take the JWT of the request's session (and so mark the render personal). */
@@ -85,6 +87,8 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   /**
    * Paths that are pages (CMS content), and the sitemap and its part files (built from the CMS,
    * revalidated by the page tags like a page); everything else (API, auth pages, files) is never cached here.
+   * It compares exact strings: it only ever sees canonical paths (canonicalRequests runs first, and the
+   * fast path answers canonical targets only), where the site's routes are spelt in their own case.
    */
   function isCacheablePath(pathname: string): boolean {
     // The auth pages in both spellings (`/sign-in`, `/de/sign-in`): personal, never stored.
@@ -105,7 +109,10 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   // Also set on the host (server/index.ts), but this app answers .data and page requests itself.
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxySetting(config.TRUST_PROXY));
-  app.use(canonicalRequests());
+  // Before anything decides about the path (the cache, isCacheablePath, isAuthPagePath, React
+  // Router): one spelling per address, the site's routes in their own letter case.
+  const canonical = canonicalRequests(routePathsOf(serverBuild.routes));
+  app.use(canonical.middleware);
   app.use(
     createResponseCacheMiddleware({
       cache: cache.pages,
@@ -138,5 +145,5 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
       next(error);
     }
   });
-  return { handler: app, declaredQuery };
+  return { handler: app, declaredQuery, isCanonical: canonical.isCanonical };
 }

@@ -9,6 +9,7 @@ import { cookieNamesFor } from "../app/lib/cookie-names.ts";
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server.ts";
 import { createLogger, requestIdOf } from "../app/lib/logger.server.ts";
 import { createRedisClients } from "../app/lib/redis.server.ts";
+import { refuseOtherMethods } from "./allowed-methods.ts";
 import type { App, AppDeps } from "./app.ts";
 import { createPageCache } from "./cache/index.ts";
 import { serveFreshHit } from "./cache/response-cache.ts";
@@ -45,7 +46,11 @@ const log = createLogger(env.LOG_LEVEL);
 const redis = createRedisClients(env.REDIS_URL, log);
 const cache = createPageCache(env, redis, log);
 const cookieNames = cookieNamesFor(env.APP_PUBLIC_URL);
-/** Production: fresh cached pages are answered before Express (see server/cache/response-cache.ts). */
+/**
+ * Production: fresh cached pages are answered before Express (see server/cache/response-cache.ts),
+ * for canonical targets only: any other spelling (`/About`, `/about/`, `/about#session`) goes on
+ * to its 308 or 400 (server/canonical-request.ts), whatever key it would read.
+ */
 let serveCachedPage: (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean = () => false;
 host.disable("x-powered-by");
 host.set("trust proxy", trustProxySetting(env.TRUST_PROXY));
@@ -66,7 +71,7 @@ if (env.NODE_ENV === "production") {
   };
   const app = build.createApp({ config: env, cache, redis, log });
   serveCachedPage = (req, res, requestId) =>
-    serveFreshHit(cache.pages, app.declaredQuery, cookieNames, req, res, requestId);
+    app.isCanonical(req.url ?? "/") && serveFreshHit(cache.pages, app.declaredQuery, cookieNames, req, res, requestId);
   host.use(app.handler);
 } else {
   const vite = await import("vite");
@@ -93,6 +98,7 @@ const server = createServer((req, res) => {
   const reqId = requestIdOf(req.headers["x-request-id"]);
   let hit = false;
   logRequest?.(req, res, reqId, () => hit);
+  if (refuseOtherMethods(req, res, reqId)) return;
   hit = serveCachedPage(req, res, reqId);
   if (hit) return;
   res.setHeader("x-request-id", reqId);
