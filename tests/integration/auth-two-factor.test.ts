@@ -103,9 +103,9 @@ describe("signing in with two-factor on", () => {
     expect((await json(response)).code).toBe("TWO_FACTOR_REQUIRED");
     expect(setCookieOf(response, "session_token")).toBeUndefined();
     expect(setCookieOf(response, "session_data")).toBeUndefined();
-    // The pending sign-in: sealed (no JWT, no address in it), HttpOnly, for the second step only, 5 minutes.
+    // The pending sign-in: sealed (no JWT, no address in it), HttpOnly, Path=/ (as `__Host-` requires on https), 5 minutes.
     const pending = setCookieOf(response, "two_factor_pending")!;
-    expect(pending).toMatch(/; Path=\/api\/auth\/two-factor-cms/);
+    expect(pending).toMatch(/; Path=\/;/);
     expect(pending).toMatch(/; Max-Age=300/);
     expect(pending).toMatch(/; HttpOnly/);
     expect(pending).toMatch(/; SameSite=Lax/i);
