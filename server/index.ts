@@ -65,7 +65,17 @@ if (env.NODE_ENV === "production") {
   const client = path.join(root, "build/client");
   // File names under assets/ carry a content hash: cache them for a year.
   host.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
-  host.use(express.static(client, { maxAge: "1h", index: false }));
+  // The favicon has no content hash in its name, but it rarely changes and every new visitor asks: a week.
+  const longLived = /[\\/]favicon\.(?:ico|svg)$/;
+  host.use(
+    express.static(client, {
+      maxAge: "1h",
+      index: false,
+      setHeaders: (res, file) => {
+        if (longLived.test(file)) res.setHeader("Cache-Control", "public, max-age=604800");
+      },
+    }),
+  );
   const build = (await import(path.join(root, "build/server/index.js"))) as {
     createApp: (deps: AppDeps) => App;
   };
