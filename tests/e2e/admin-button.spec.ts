@@ -3,7 +3,7 @@ import { expect, test, type APIRequestContext, type Locator } from "@playwright/
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { adminPageForThisFile } from "../support/strapi-admin-ui.ts";
 
-// The site-cache controls of the real Strapi admin UI (cms/src/admin/): the "Revalidate cache" and
+// The site-cache controls of the real Strapi admin UI (cms/src/plugins/site-cache/admin/): the "Revalidate cache" and
 // "Purge CDN" document actions (only there with ?showRevalidateCache=true; a click really
 // revalidates the site, or purges the real Varnish in front of it), and the "Site cache" page.
 // js-on only (playwright.config.ts): the admin UI needs JavaScript.

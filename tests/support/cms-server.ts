@@ -67,12 +67,17 @@ export const adminBuildDir = path.join(cmsRoot, "build");
 
 /**
  * Builds the admin UI (`strapi build`, what `cd cms && npm run build` runs, about a minute)
- * unless cms/build/index.html is newer than everything under cms/src/admin and
+ * unless cms/build/index.html is newer than its sources: the admin side of each local plugin
+ * (cms/src/plugins/<name>/admin/, strapi-admin.js, package.json), cms/config/plugins.js and
  * cms/package-lock.json. Returns whether it built. The build runs with the test secrets, so
  * it never creates or changes cms/.env; its output goes to logFile.
  */
 export function ensureAdminBuild(logFile: string): { built: boolean; ms: number } {
-  const sources = [path.join(cmsRoot, "package-lock.json"), ...listFiles(path.join(cmsRoot, "src/admin"))];
+  const sources = [
+    path.join(cmsRoot, "package-lock.json"),
+    path.join(cmsRoot, "config/plugins.js"),
+    ...localPluginAdminSources(path.join(cmsRoot, "src/plugins")),
+  ];
   const newestSource = Math.max(...sources.map((file) => statSync(file).mtimeMs));
   const index = path.join(adminBuildDir, "index.html");
   if (existsSync(index) && statSync(index).mtimeMs > newestSource) return { built: false, ms: 0 };
@@ -103,6 +108,23 @@ export function ensureAdminBuild(logFile: string): { built: boolean; ms: number 
   }
   if (!existsSync(index)) throw new Error(`ensureAdminBuild: \`strapi build\` made no ${index}; see ${logFile}`);
   return { built: true, ms: Date.now() - started };
+}
+
+/** The files of each local plugin that the admin build reads. */
+function localPluginAdminSources(pluginsDir: string): string[] {
+  if (!existsSync(pluginsDir)) return [];
+  return readdirSync(pluginsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => {
+      const plugin = path.join(pluginsDir, entry.name);
+      const admin = path.join(plugin, "admin");
+      return [
+        ...(existsSync(admin) ? listFiles(admin) : []),
+        ...["strapi-admin.js", "package.json"]
+          .map((name) => path.join(plugin, name))
+          .filter((file) => existsSync(file)),
+      ];
+    });
 }
 
 function listFiles(dir: string): string[] {
