@@ -62,10 +62,12 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   // The modules deep in app/lib log through the process's one logger (app/lib/logger.server.ts).
   useLogger(log);
   const production = config.NODE_ENV === "production";
-  const handleRequest = createRequestHandler(
-    () => import("virtual:react-router/server-build"),
-    production ? "production" : "development",
-  );
+  // Production hands React Router the build itself: given a function, it calls it and derives its
+  // routes and static handler again on every request (for development's reloads); given the build,
+  // once. Development keeps the function, so an edit reaches the next request.
+  const handleRequest = production
+    ? createRequestHandler(serverBuild, "production")
+    : createRequestHandler(() => import("virtual:react-router/server-build"), "development");
   const services: SharedServices = {
     dataCache: cache.dataCache,
     auth: createAuthServices(config, redis.commands()),

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -67,14 +68,18 @@ if (env.NODE_ENV === "production") {
   host.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
   // The favicon has no content hash in its name, but it rarely changes and every new visitor asks: a week.
   const longLived = /[\\/]favicon\.(?:ico|svg)$/;
-  host.use(
-    express.static(client, {
-      maxAge: "1h",
-      index: false,
-      setHeaders: (res, file) => {
-        if (longLived.test(file)) res.setHeader("Cache-Control", "public, max-age=604800");
-      },
-    }),
+  const serveClientFile = express.static(client, {
+    maxAge: "1h",
+    index: false,
+    setHeaders: (res, file) => {
+      if (longLived.test(file)) res.setHeader("Cache-Control", "public, max-age=604800");
+    },
+  });
+  // Only what names an entry of build/client (fixed once built) is handed to the file server: every
+  // other request, each page render among them, would cost a file-system lookup that finds nothing.
+  const clientEntries = new Set(readdirSync(client));
+  host.use((req, res, next) =>
+    clientEntries.has(firstSegmentOf(req.path)) ? serveClientFile(req, res, next) : next(),
   );
   const build = (await import(path.join(root, "build/server/index.js"))) as {
     createApp: (deps: AppDeps) => App;
@@ -100,6 +105,15 @@ if (env.NODE_ENV === "production") {
       next(error);
     }
   });
+}
+
+/** A path's first segment as the file system would name it (`/favicon%2Eico`: favicon.ico); "" if undecodable. */
+function firstSegmentOf(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname.split("/")[1] ?? "");
+  } catch {
+    return "";
+  }
 }
 
 const logRequest = requestLogger(log);
