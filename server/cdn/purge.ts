@@ -1,16 +1,10 @@
 import * as z from "zod";
 
-import type { Env } from "../env.server.ts";
-import { logger } from "../logger.server.ts";
-import { jsonAnswer, readSecuredJson } from "../secured-json-post.server.ts";
-import { describeIssues } from "../revalidation/payload.server.ts";
-import {
-  CdnError,
-  cloudflareProvider,
-  fastlyProvider,
-  httpPurgeProvider,
-  type CdnProvider,
-} from "./providers.server.ts";
+import type { Env } from "../../app/lib/env.server.ts";
+import { logger } from "../../app/lib/logger.server.ts";
+import { jsonAnswer, readSecuredJson } from "../../app/lib/secured-json-post.server.ts";
+import { describeIssues } from "../revalidation/payload.ts";
+import { CdnError, cloudflareProvider, fastlyProvider, httpPurgeProvider, type CdnProvider } from "./providers.ts";
 
 /**
  * POST /api/cdn-purge: evicts pages from the CDN in front of the site right now (hot fixes,

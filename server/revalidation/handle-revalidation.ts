@@ -1,9 +1,9 @@
-import type { LocaleConfig } from "../locale-path.ts";
-import { withDefaultLocaleVariants } from "../locale-path.ts";
-import { logger } from "../logger.server.ts";
+import type { LocaleConfig } from "../../app/lib/locale-path.ts";
+import { withDefaultLocaleVariants } from "../../app/lib/locale-path.ts";
+import { logger } from "../../app/lib/logger.server.ts";
 import type { RevalidationProfile, Revalidator } from "./revalidator.ts";
-import { jsonAnswer, readSecuredJson } from "../secured-json-post.server.ts";
-import { describeIssues, revalidationPayloadSchema } from "./payload.server.ts";
+import { jsonAnswer, readSecuredJson } from "../../app/lib/secured-json-post.server.ts";
+import { describeIssues, revalidationPayloadSchema } from "./payload.ts";
 
 /** A revalidation request is a few paths and tags; anything bigger is a mistake or an attack. */
 export const REVALIDATION_BODY_LIMIT = 64 * 1024;

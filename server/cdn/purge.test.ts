@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import {
-  cloudflareProvider,
-  fastlyProvider,
-  httpPurgeProvider,
-  CdnError,
-  type CdnProvider,
-} from "./providers.server.ts";
-import { handleCdnPurge } from "./purge.server.ts";
+import { cloudflareProvider, fastlyProvider, httpPurgeProvider, CdnError, type CdnProvider } from "./providers.ts";
+import { handleCdnPurge } from "./purge.ts";
 
 const SECRET = "cdn-purge-secret-0123456789";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import type { RevalidationProfile, Revalidator } from "./revalidator.ts";
-import { handleRevalidation } from "./handle-revalidation.server.ts";
-import { revalidationPayloadSchema } from "./payload.server.ts";
+import { handleRevalidation } from "./handle-revalidation.ts";
+import { revalidationPayloadSchema } from "./payload.ts";
 
 const SECRET = "revalidate-secret-0123456789";
 const locales = { locales: ["en", "de"], defaultLocale: "en" };
