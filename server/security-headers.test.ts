@@ -68,3 +68,31 @@ describe("framing", () => {
     }
   });
 });
+
+describe("the headers, read off helmet once", () => {
+  it("every answer gets helmet's whole set, and no X-Powered-By", () => {
+    const headers = headersFor("/company");
+    headers.set("x-powered-by", "Express");
+    const res = {
+      setHeader: (name: string, value: unknown) => headers.set(name.toLowerCase(), String(value)),
+      removeHeader: (name: string) => headers.delete(name.toLowerCase()),
+      getHeader: (name: string) => headers.get(name.toLowerCase()),
+    };
+    securityHeaders(env)({ method: "GET", url: "/company", headers: {} } as IncomingMessage, res as never, () => {});
+    expect([...headers.keys()].sort()).toEqual([
+      "content-security-policy",
+      "cross-origin-opener-policy",
+      "cross-origin-resource-policy",
+      "origin-agent-cluster",
+      "referrer-policy",
+      "strict-transport-security",
+      "x-content-type-options",
+      "x-dns-prefetch-control",
+      "x-download-options",
+      "x-frame-options",
+      "x-permitted-cross-domain-policies",
+      "x-xss-protection",
+    ]);
+    expect(headers.get("content-security-policy")).toContain("script-src 'self' 'unsafe-inline'");
+  });
+});
