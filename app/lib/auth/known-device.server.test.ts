@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { cookieNames } from "../cookie-names.ts";
 import {
   isKnownDevice as isKnownDeviceNamed,
+  KNOWN_DEVICE_MAX_AGE_SECONDS,
   knownDeviceValue as knownDeviceValueNamed,
   knownDeviceValueOf,
   lockoutKeyOf,
@@ -27,12 +28,15 @@ describe("known-device cookie", () => {
 
   it("is worth nothing forged, tampered with, signed with another secret, or missing", () => {
     const value = knownDeviceValue(SECRET, undefined, "owner@example.com");
-    const [ids, mac] = value.split(".") as [string, string];
+    const [payload, expiry, mac] = value.split(".") as [string, string, string];
+    const ids = Buffer.from(payload, "base64url").toString();
     const forgedIds = knownDeviceValue("another-secret-0123456789-0123456789", undefined, "owner@example.com");
     for (const sent of [
       forgedIds,
-      `${ids}.${mac.slice(0, -1)}${mac.endsWith("A") ? "B" : "A"}`,
-      `${ids}~${ids}.${mac}`,
+      `${payload}.${expiry}.${mac.slice(0, 10)}${mac[10] === "A" ? "B" : "A"}${mac.slice(11)}`,
+      `${Buffer.from(`${ids}~${ids}`).toString("base64url")}.${expiry}.${mac}`,
+      // The format before the signed-value helper (`<ids>.<mac>`): such cookies are forgotten once.
+      `${ids}.${mac}`,
       "",
       "garbage",
     ]) {
@@ -49,8 +53,16 @@ describe("known-device cookie", () => {
     for (const email of emails.slice(1)) expect(isKnownDevice(SECRET, header(value!), email), email).toBe(true);
     // Signing in to one already listed moves it to the front, without a second entry.
     const again = knownDeviceValue(SECRET, header(value!), "b@example.com");
-    expect(again.split(".")[0]!.split("~")).toHaveLength(5);
+    expect(Buffer.from(again.split(".")[0]!, "base64url").toString().split("~")).toHaveLength(5);
     expect(isKnownDevice(SECRET, header(again), "f@example.com")).toBe(true);
+  });
+
+  it("is forgotten a year after the last sign-in that renewed it", () => {
+    const signedIn = Date.UTC(2026, 0, 1);
+    const value = knownDeviceValueNamed(SECRET, undefined, "owner@example.com", NAMES, signedIn);
+    const known = (now: number) => isKnownDeviceNamed(SECRET, header(value), "owner@example.com", NAMES, now);
+    expect(known(signedIn + KNOWN_DEVICE_MAX_AGE_SECONDS * 1000 - 1)).toBe(true);
+    expect(known(signedIn + KNOWN_DEVICE_MAX_AGE_SECONDS * 1000)).toBe(false);
   });
 
   it("reads the cookie among others", () => {
