@@ -15,11 +15,12 @@
 //
 // PORT (site, default 3000) and CMS_PORT (default 1337) choose the ports.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { adminBuildIsCurrent } from "./admin-build-sources.mjs";
 import {
   ensureQuickstartEnv,
   quickstartBanner,
@@ -117,18 +118,6 @@ async function waitFor(what, check, timeoutMs) {
 
 // --- the admin panel build (same rule as tests/support/cms-server.ts) -------------------------
 
-function adminBuildIsCurrent() {
-  const index = path.join(cmsRoot, "build/index.html");
-  if (!existsSync(index)) return false;
-  const sources = [
-    path.join(cmsRoot, "package-lock.json"),
-    ...readdirSync(path.join(cmsRoot, "src/admin"), { withFileTypes: true, recursive: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => path.join(entry.parentPath, entry.name)),
-  ].filter((file) => existsSync(file));
-  return statSync(index).mtimeMs > Math.max(...sources.map((file) => statSync(file).mtimeMs));
-}
-
 // --- main --------------------------------------------------------------------------------------
 
 async function main() {
@@ -154,7 +143,7 @@ async function main() {
     quickstartEnvironments({ shell: process.env, fileValues, sitePort, cmsPort, readonlyToken: token });
   const { siteUrl, cmsUrl, cms: cmsEnv } = env("");
 
-  if (!adminBuildIsCurrent()) {
+  if (!adminBuildIsCurrent(cmsRoot)) {
     log("building the CMS admin panel (cms/build; first run or changed sources: a minute or two)");
     await run("the CMS admin build", path.join(cmsRoot, "node_modules/.bin/strapi"), ["build"], {
       cwd: cmsRoot,

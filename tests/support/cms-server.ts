@@ -1,7 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+
+import { adminBuildIsCurrent } from "../../scripts/admin-build-sources.mjs";
 
 /**
  * Starts the real Strapi in cms/ as a child process, the fast way: `node server.js` (what
@@ -73,14 +75,7 @@ export const adminBuildDir = path.join(cmsRoot, "build");
  * it never creates or changes cms/.env; its output goes to logFile.
  */
 export function ensureAdminBuild(logFile: string): { built: boolean; ms: number } {
-  const sources = [
-    path.join(cmsRoot, "package-lock.json"),
-    path.join(cmsRoot, "config/plugins.js"),
-    ...localPluginAdminSources(path.join(cmsRoot, "src/plugins")),
-  ];
-  const newestSource = Math.max(...sources.map((file) => statSync(file).mtimeMs));
-  const index = path.join(adminBuildDir, "index.html");
-  if (existsSync(index) && statSync(index).mtimeMs > newestSource) return { built: false, ms: 0 };
+  if (adminBuildIsCurrent(cmsRoot)) return { built: false, ms: 0 };
 
   const started = Date.now();
   mkdirSync(path.dirname(logFile), { recursive: true });
@@ -106,31 +101,9 @@ export function ensureAdminBuild(logFile: string): { built: boolean; ms: number 
   } finally {
     closeSync(logFd);
   }
+  const index = path.join(adminBuildDir, "index.html");
   if (!existsSync(index)) throw new Error(`ensureAdminBuild: \`strapi build\` made no ${index}; see ${logFile}`);
   return { built: true, ms: Date.now() - started };
-}
-
-/** The files of each local plugin that the admin build reads. */
-function localPluginAdminSources(pluginsDir: string): string[] {
-  if (!existsSync(pluginsDir)) return [];
-  return readdirSync(pluginsDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .flatMap((entry) => {
-      const plugin = path.join(pluginsDir, entry.name);
-      const admin = path.join(plugin, "admin");
-      return [
-        ...(existsSync(admin) ? listFiles(admin) : []),
-        ...["strapi-admin.js", "package.json"]
-          .map((name) => path.join(plugin, name))
-          .filter((file) => existsSync(file)),
-      ];
-    });
-}
-
-function listFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
