@@ -60,8 +60,13 @@ export default tseslint.config(
     },
   },
   {
-    // The CMS's admin panel extensions: ES modules with JSX, React components and hooks.
-    files: ["cms/src/admin/**/*.{js,jsx}"],
+    // The admin side of the CMS's local plugins (and any app-level admin extension): ES modules
+    // with JSX, React components and hooks.
+    files: [
+      "cms/src/admin/**/*.{js,jsx}",
+      "cms/src/plugins/*/admin/**/*.{js,jsx}",
+      "cms/src/plugins/*/strapi-admin.js",
+    ],
     plugins: { "react-hooks": reactHooks },
     languageOptions: {
       sourceType: "module",

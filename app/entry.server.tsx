@@ -5,12 +5,32 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 
-import type { EntryContext, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 
 import { logger } from "./lib/logger.server.ts";
 
 export const streamTimeout = 5_000;
+
+/**
+ * What React Router reports. Its own refusals (a 405 for a method a route does not take, such as
+ * a POST to a page) are the client's mistake, answered as they should be: one info line with the
+ * reason and no stack (the request log has the status). Anything else is an error of the site,
+ * logged with its stack; nothing when the visitor went away.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    const reason = (error as { error?: unknown }).error;
+    logger().info(
+      { status: error.status, method: request.method },
+      `[router] ${error.status} ${error.statusText}${reason instanceof Error ? `: ${reason.message}` : ""}`,
+    );
+    return;
+  }
+  const cause = isRouteErrorResponse(error) ? ((error as { error?: unknown }).error ?? error) : error;
+  logger().error({ err: cause }, "[router] the request failed");
+};
 
 export default function handleRequest(
   request: Request,

@@ -19,7 +19,13 @@ import { logger } from "./lib/logger.server.ts";
 import { cmsContext, configContext, markDynamic, visitorContext } from "./lib/request-context.server.ts";
 import stylesheet from "./styles.css?url";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesheet }];
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  // From public/ (copied into build/client). The .ico is for browsers without SVG icons; its
+  // `sizes` keeps Chromium from preferring it to the SVG.
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const config = localeConfigOf(context.get(configContext));

@@ -1,4 +1,4 @@
-// Types of scripts/quickstart-env.mjs, for tests/integration/quickstart-env.test.ts.
+// Types of scripts/quickstart-env.mjs, for tests/integration/quickstart-env.test.ts and quickstart-banner.test.ts.
 type Vars = Record<string, string>;
 
 export declare const SHARED_SECRETS: string[];
@@ -11,3 +11,12 @@ export declare function quickstartEnvironments(options: {
   cmsPort: number;
   readonlyToken: string;
 }): { siteUrl: string; cmsUrl: string; cms: Vars; site: Vars };
+export declare const WARM_START_OVER: RegExp;
+export declare function warmStartEnabled(siteEnv: Record<string, string | undefined>): boolean;
+export declare function quickstartBanner(options: {
+  siteUrl: string;
+  cmsUrl: string;
+  email: string;
+  password: string;
+  warmStart: "done" | "off" | "running";
+}): string;

@@ -1,8 +1,9 @@
 // The configuration `npm run quickstart` (scripts/quickstart.mjs) gives the CMS and the
 // production site: the secrets both sides share are generated on the first run into an
 // ignored file (.env.quickstart) and read back on later runs, so a restart keeps sessions
-// and the revalidation secret. Kept apart from the script that starts processes so a test can
-// check it (tests/integration/quickstart-env.test.ts).
+// and the revalidation secret; and the banner it prints once both are up. Kept apart from the
+// script that starts processes so tests can check them (tests/integration/quickstart-env.test.ts,
+// quickstart-banner.test.ts).
 import { randomBytes } from "node:crypto";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 
@@ -103,4 +104,56 @@ export function quickstartEnvironments({ shell, fileValues, sitePort, cmsPort, r
       CMS_REST_READONLY_API_KEY: readonlyToken,
     },
   };
+}
+
+const RULE = "─".repeat(78);
+
+/** The site's log line when its warm start is over (server/cache/warm-start.ts), done or skipped. */
+export const WARM_START_OVER = /\[cache\] warm start: /;
+
+/**
+ * Whether the site warms its cache as it starts: CACHE_WARM_PAGES, 200 in production unless set
+ * (app/lib/env.server.ts), 0 turns it off.
+ */
+export function warmStartEnabled(siteEnv) {
+  return Number(siteEnv.CACHE_WARM_PAGES ?? 200) > 0;
+}
+
+/** What the first curl of /company gets, by the state of the warm start when the banner is printed. */
+const FIRST_CURL = {
+  // The site has requested its published pages itself: they are in its cache.
+  done: ["    HIT: as it started, the site requested its published pages itself (warm start)."],
+  off: ["    MISS (rendered for it), then HIT: the warm start is off (CACHE_WARM_PAGES=0)."],
+  // No sign of its end yet (a long list of pages, or a LOG_LEVEL above info).
+  running: [
+    "    HIT once the site's warm start is over (it requests its published pages itself",
+    "    as it starts; its log says `[cache] warm start: N page(s) requested`).",
+  ],
+};
+
+/**
+ * What the quick start prints once both sides are up. Its words are checked against the running
+ * site (tests/integration/quickstart-banner.test.ts): the warm start (server/cache/warm-start.ts)
+ * caches the published pages, so the first curl of /company is a HIT, not the MISS this once
+ * promised; a MISS is what a URL nobody has asked for yet gets, shown here with a 404.
+ * `warmStart`: "done" (its log line was seen), "off" or "running".
+ */
+export function quickstartBanner({ siteUrl, cmsUrl, email, password, warmStart }) {
+  return [
+    "",
+    RULE,
+    `  Site (production build, page cache on):  ${siteUrl}`,
+    `  CMS admin:                               ${cmsUrl}/admin`,
+    `  Development admin login:                 ${email} / ${password}`,
+    "",
+    `  Try it: curl -sI ${siteUrl}/company | grep x-cache`,
+    ...FIRST_CURL[warmStart],
+    `    A URL nobody asked for yet is a MISS, then a HIT: ${siteUrl}/no-such-page`,
+    "    (a 404, cached like a page).",
+    '  Edit and publish the page "Company" in the admin: the next request is STALE (the previous',
+    "  version, while it renders again), the ones after it show your change (HIT).",
+    "  Secrets: .env.quickstart. Ctrl-C stops both.",
+    RULE,
+    "",
+  ].join("\n");
 }

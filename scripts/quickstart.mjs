@@ -10,16 +10,24 @@
 //     told the site's URL (CLIENT_URL) and CMS_REVALIDATE_SECRET; meanwhile `npm run build`;
 //  4. once the CMS answers and its seed has written the read-only token, the site starts with
 //     NODE_ENV=production (page cache on), the CMS URL, that token and the same secret;
-//  5. both up: the URLs and the login are printed. Ctrl-C stops both.
+//  5. both up and the site's warm start over (it caches the published pages itself): the URLs,
+//     the login and what a first request gets are printed. Ctrl-C stops both.
 //
 // PORT (site, default 3000) and CMS_PORT (default 1337) choose the ports.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { ensureQuickstartEnv, quickstartEnvironments } from "./quickstart-env.mjs";
+import { adminBuildIsCurrent } from "./admin-build-sources.mjs";
+import {
+  ensureQuickstartEnv,
+  quickstartBanner,
+  quickstartEnvironments,
+  WARM_START_OVER,
+  warmStartEnabled,
+} from "./quickstart-env.mjs";
 import { runOnSupportedNode } from "./supported-node.mjs";
 
 // Started as `node scripts/quickstart.mjs` by the machine's Node 20: again on the project's Node 24.
@@ -32,6 +40,8 @@ const cmsPort = Number(process.env.CMS_PORT || 1337);
 const envFile = path.join(root, ".env.quickstart");
 const tokenFile = path.resolve(cmsRoot, process.env.CMS_READONLY_TOKEN_FILE || ".tmp/frontend-readonly-token");
 const log = (message) => console.log(`[quickstart] ${message}`);
+/** How long the banner waits for the site's warm start (a few seconds for the demo's pages). */
+const WARM_START_WAIT_MS = 60_000;
 
 // --- processes -------------------------------------------------------------------------------
 
@@ -50,9 +60,13 @@ function stopAll(code) {
 process.on("SIGINT", () => stopAll(0));
 process.on("SIGTERM", () => stopAll(0));
 
-/** A long-running process: when it ends, everything ends. */
-function startService(name, command, args, options) {
-  const child = spawn(command, args, { stdio: "inherit", ...options });
+/** A long-running process: when it ends, everything ends. `onOutput` reads its stdout, which is still shown. */
+function startService(name, command, args, options, onOutput) {
+  const child = spawn(command, args, { stdio: onOutput ? ["inherit", "pipe", "inherit"] : "inherit", ...options });
+  child.stdout?.on("data", (chunk) => {
+    process.stdout.write(chunk);
+    onOutput(chunk.toString());
+  });
   children.add(child);
   child.on("exit", (code, signal) => {
     children.delete(child);
@@ -108,18 +122,6 @@ async function waitFor(what, check, timeoutMs) {
 
 // --- the admin panel build (same rule as tests/support/cms-server.ts) -------------------------
 
-function adminBuildIsCurrent() {
-  const index = path.join(cmsRoot, "build/index.html");
-  if (!existsSync(index)) return false;
-  const sources = [
-    path.join(cmsRoot, "package-lock.json"),
-    ...readdirSync(path.join(cmsRoot, "src/admin"), { withFileTypes: true, recursive: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => path.join(entry.parentPath, entry.name)),
-  ].filter((file) => existsSync(file));
-  return statSync(index).mtimeMs > Math.max(...sources.map((file) => statSync(file).mtimeMs));
-}
-
 // --- main --------------------------------------------------------------------------------------
 
 async function main() {
@@ -145,7 +147,7 @@ async function main() {
     quickstartEnvironments({ shell: process.env, fileValues, sitePort, cmsPort, readonlyToken: token });
   const { siteUrl, cmsUrl, cms: cmsEnv } = env("");
 
-  if (!adminBuildIsCurrent()) {
+  if (!adminBuildIsCurrent(cmsRoot)) {
     log("building the CMS admin panel (cms/build; first run or changed sources: a minute or two)");
     await run("the CMS admin build", path.join(cmsRoot, "node_modules/.bin/strapi"), ["build"], {
       cwd: cmsRoot,
@@ -170,33 +172,28 @@ async function main() {
   const token = readFileSync(tokenFile, "utf8").trim();
 
   log(`starting the site at ${siteUrl} (NODE_ENV=production: page cache on)`);
+  const siteEnv = env(token).site;
+  let warmStartOver;
+  const warmStartSeen = new Promise((resolve) => (warmStartOver = resolve));
+  let recentOutput = "";
   // What `npm start` runs: the built server (build/server-entry.mjs), plain Node.
-  startService("the site", process.execPath, ["build/server-entry.mjs"], {
-    cwd: root,
-    env: env(token).site,
+  startService("the site", process.execPath, ["build/server-entry.mjs"], { cwd: root, env: siteEnv }, (text) => {
+    recentOutput = (recentOutput + text).slice(-2_000);
+    if (WARM_START_OVER.test(recentOutput)) warmStartOver();
   });
-  // A TCP check, not a page request, so the first page a visitor asks for is a real MISS.
+  // A TCP check, not a page request: the site warms its cache itself as it starts.
   await waitFor("The site", () => portInUse(sitePort), 2 * 60_000);
   if (stopping) return;
+  // The banner says what the first curl of a page gets: once the warm start is over, a HIT.
+  const warmStart = warmStartEnabled(siteEnv)
+    ? await Promise.race([warmStartSeen.then(() => "done"), sleep(WARM_START_WAIT_MS).then(() => "running")])
+    : "off";
+  if (stopping) return;
 
-  // What the seed creates when the database has no admin yet (cms/src/seed/index.js).
+  // What the seed creates when the database has no admin yet (cms/src/seed/access.js).
   const email = cmsEnv.CMS_ADMIN_EMAIL || "admin@example.com";
   const password = cmsEnv.CMS_ADMIN_PASSWORD || "Admin12345";
-  console.log(
-    [
-      "",
-      "──────────────────────────────────────────────────────────────────────────────",
-      `  Site (production build, page cache on):  ${siteUrl}`,
-      `  CMS admin:                               ${cmsUrl}/admin`,
-      `  Development admin login:                 ${email} / ${password}`,
-      "",
-      "  Try it: curl -sI " + `${siteUrl}/company | grep x-cache   (MISS, then HIT)`,
-      '  then edit and publish the page "Company" in the admin: the site\'s next requests show it.',
-      "  Secrets: .env.quickstart. Ctrl-C stops both.",
-      "──────────────────────────────────────────────────────────────────────────────",
-      "",
-    ].join("\n"),
-  );
+  console.log(quickstartBanner({ siteUrl, cmsUrl, email, password, warmStart }));
 }
 
 main().catch((error) => fail(error.message));

@@ -4,6 +4,7 @@ import { createRequestHandler, type RouterContextProvider } from "react-router";
 import { createAuthServices } from "../app/lib/auth/auth.server.ts";
 import { isAuthPagePath } from "../app/lib/auth/paths.ts";
 import { getServerSession } from "../app/lib/auth/session.server.ts";
+import { cookieNamesFor } from "../app/lib/cookie-names.ts";
 import type { Env } from "../app/lib/env.server.ts";
 import { useLogger, type Logger } from "../app/lib/logger.server.ts";
 import { NO_STORE_ANYWHERE } from "../app/lib/no-store.ts";
@@ -18,7 +19,7 @@ import {
 import * as serverBuild from "virtual:react-router/server-build";
 
 import { hasSessionCookie } from "./cache/cache-key.ts";
-import { declaredQueryParams } from "./cache/declared-query.ts";
+import { keyInputsOf, type KeyInputsOf } from "./cache/declared-query.ts";
 import { PAGE_REVALIDATE_SECONDS, type PageCache } from "./cache/index.ts";
 import {
   createResponseCacheMiddleware,
@@ -26,7 +27,7 @@ import {
   type PageRender,
   type RenderVariant,
 } from "./cache/response-cache.ts";
-import { canonicalRequests } from "./canonical-request.ts";
+import { canonicalRequests, routePathsOf } from "./canonical-request.ts";
 import { securityHeaderList } from "./security-headers.ts";
 import { sendWebResponse, toWebRequest, trustProxySetting } from "./web-http.ts";
 
@@ -47,8 +48,10 @@ export interface AppDeps {
 
 export interface App {
   handler: express.Express;
-  /** The query parameters each route declares it reads (`handle.cacheQuery`): all the page cache keys on. */
-  declaredQuery: (pathname: string) => readonly string[];
+  /** What the routes matching a path let into the page cache's key: declared query, `_routes` ids. */
+  declaredQuery: KeyInputsOf;
+  /** Whether a request target (`req.url`) is in its one spelling: the fast path answers no other (server/index.ts). */
+  isCanonical: (url: string) => boolean;
 }
 
 /** Per-user CMS calls take the JWT of the request's session (and so mark the render personal). */
@@ -65,7 +68,7 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
     dataCache: cache.dataCache,
     auth: createAuthServices(config, redis.commands()),
   };
-  const declaredQuery = declaredQueryParams(serverBuild.routes);
+  const declaredQuery = keyInputsOf(serverBuild.routes);
 
   async function render(request: Request, variant: RenderVariant): Promise<PageRender> {
     const context = createRequestContext(config, services, sessionJWTOf(request), variant);
@@ -82,6 +85,8 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   /**
    * Paths that are pages (CMS content), and the sitemap and its part files (built from the CMS,
    * revalidated by the page tags like a page); everything else (API, auth pages, files) is never cached here.
+   * It compares exact strings: it only ever sees canonical paths (canonicalRequests runs first, and the
+   * fast path answers canonical targets only), where the site's routes are spelt in their own case.
    */
   function isCacheablePath(pathname: string): boolean {
     // The auth pages in both spellings (`/sign-in`, `/de/sign-in`): personal, never stored.
@@ -95,13 +100,17 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
 
   /** The origin every render is made for: the configured one, never the Host a client sent. */
   const origin = new URL(config.APP_PUBLIC_URL).origin;
+  const cookieNames = cookieNamesFor(config.APP_PUBLIC_URL);
   const webRequest = (req: express.Request, res: express.Response) => toWebRequest(req, res, origin);
 
   const app = express();
   // Also set on the host (server/index.ts), but this app answers .data and page requests itself.
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxySetting(config.TRUST_PROXY));
-  app.use(canonicalRequests());
+  // Before anything decides about the path (the cache, isCacheablePath, isAuthPagePath, React
+  // Router): one spelling per address, the site's routes in their own letter case.
+  const canonical = canonicalRequests(routePathsOf(serverBuild.routes));
+  app.use(canonical.middleware);
   app.use(
     createResponseCacheMiddleware({
       cache: cache.pages,
@@ -109,6 +118,7 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
       isCacheablePath,
       toWebRequest: webRequest,
       origin,
+      cookieNames,
       declaredQuery,
       send: sendWebResponse,
       baseHeaders: securityHeaderList(config),
@@ -118,7 +128,7 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   app.use(async (req, res, next) => {
     try {
       const request = webRequest(req, res);
-      const variant = { signedIn: hasSessionCookie(req.headers.cookie) };
+      const variant = { signedIn: hasSessionCookie(req.headers.cookie, cookieNames) };
       const context = createRequestContext(config, services, sessionJWTOf(request), variant);
       const response = await handleRequest(request, context);
       // Auth pages (and their .data) are personal: no browser, proxy or CDN keeps them, whatever its
@@ -133,5 +143,5 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
       next(error);
     }
   });
-  return { handler: app, declaredQuery };
+  return { handler: app, declaredQuery, isCanonical: canonical.isCanonical };
 }

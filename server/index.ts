@@ -1,13 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import compression from "compression";
 import express from "express";
 
+import { cookieNamesFor } from "../app/lib/cookie-names.ts";
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server.ts";
 import { createLogger, requestIdOf } from "../app/lib/logger.server.ts";
 import { createRedisClients } from "../app/lib/redis.server.ts";
+import { refuseOtherMethods } from "./allowed-methods.ts";
 import type { App, AppDeps } from "./app.ts";
 import { createPageCache } from "./cache/index.ts";
 import { serveFreshHit } from "./cache/response-cache.ts";
@@ -54,7 +57,12 @@ const host = express();
 const log = createLogger(env.LOG_LEVEL);
 const redis = createRedisClients(env.REDIS_URL, log);
 const cache = createPageCache(env, redis, log);
-/** Production: fresh cached pages are answered before Express (see server/cache/response-cache.ts). */
+const cookieNames = cookieNamesFor(env.APP_PUBLIC_URL);
+/**
+ * Production: fresh cached pages are answered before Express (see server/cache/response-cache.ts),
+ * for canonical targets only: any other spelling (`/About`, `/about/`, `/about#session`) goes on
+ * to its 308 or 400 (server/canonical-request.ts), whatever key it would read.
+ */
 let serveCachedPage: (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean = () => false;
 host.disable("x-powered-by");
 host.set("trust proxy", trustProxySetting(env.TRUST_PROXY));
@@ -69,12 +77,27 @@ if (env.NODE_ENV === "production") {
   const client = path.join(root, "build/client");
   // File names under assets/ carry a content hash: cache them for a year.
   host.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
-  host.use(express.static(client, { maxAge: "1h", index: false }));
+  // The favicon has no content hash in its name, but it rarely changes and every new visitor asks: a week.
+  const longLived = /[\\/]favicon\.(?:ico|svg)$/;
+  const serveClientFile = express.static(client, {
+    maxAge: "1h",
+    index: false,
+    setHeaders: (res, file) => {
+      if (longLived.test(file)) res.setHeader("Cache-Control", "public, max-age=604800");
+    },
+  });
+  // Only what names an entry of build/client (fixed once built) is handed to the file server: every
+  // other request, each page render among them, would cost a file-system lookup that finds nothing.
+  const clientEntries = new Set(readdirSync(client));
+  host.use((req, res, next) =>
+    clientEntries.has(firstSegmentOf(req.path)) ? serveClientFile(req, res, next) : next(),
+  );
   const build = (await import(path.join(root, "build/server/index.js"))) as {
     createApp: (deps: AppDeps) => App;
   };
   const app = build.createApp({ config: env, cache, redis, log });
-  serveCachedPage = (req, res, requestId) => serveFreshHit(cache.pages, app.declaredQuery, req, res, requestId);
+  serveCachedPage = (req, res, requestId) =>
+    app.isCanonical(req.url ?? "/") && serveFreshHit(cache.pages, app.declaredQuery, cookieNames, req, res, requestId);
   host.use(app.handler);
 } else {
   const vite = await import("vite");
@@ -95,12 +118,22 @@ if (env.NODE_ENV === "production") {
   });
 }
 
+/** A path's first segment as the file system would name it (`/favicon%2Eico`: favicon.ico); "" if undecodable. */
+function firstSegmentOf(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname.split("/")[1] ?? "");
+  } catch {
+    return "";
+  }
+}
+
 const logRequest = requestLogger(log);
 const server = createServer((req, res) => {
   // Taken from a proxy in front when it is plainly an id, else made here; echoed and logged.
   const reqId = requestIdOf(req.headers["x-request-id"]);
   let hit = false;
   logRequest?.(req, res, reqId, () => hit);
+  if (refuseOtherMethods(req, res, reqId)) return;
   hit = serveCachedPage(req, res, reqId);
   if (hit) return;
   res.setHeader("x-request-id", reqId);

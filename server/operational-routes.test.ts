@@ -6,7 +6,7 @@ import getPort from "get-port";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { parseEnv } from "../app/lib/env.server.ts";
-import type { RevalidationProfile } from "../app/lib/revalidation/revalidator.ts";
+import type { RevalidationProfile } from "./revalidation/revalidator.ts";
 import { StandInCms } from "../tests/support/stand-in-cms.ts";
 import { operationalRoutes, type OperationalOptions } from "./operational-routes.ts";
 

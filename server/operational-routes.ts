@@ -2,13 +2,13 @@ import express, { type Request as ExpressRequest, type Response as ExpressRespon
 import type { Redis } from "ioredis";
 
 import { bearerMatches } from "../app/lib/bearer-secret.server.ts";
-import { cdnProviderOf, handleCdnPurge } from "../app/lib/cdn/purge.server.ts";
+import { cdnProviderOf, handleCdnPurge } from "./cdn/purge.ts";
 import { CmsError } from "../app/lib/cms/errors.server.ts";
 import { createCmsHttp } from "../app/lib/cms/http.server.ts";
 import type { Env } from "../app/lib/env.server.ts";
 import { localeConfigOf } from "../app/lib/locales.server.ts";
 import { logger, type Logger } from "../app/lib/logger.server.ts";
-import { handleRevalidation } from "../app/lib/revalidation/handle-revalidation.server.ts";
+import { handleRevalidation } from "./revalidation/handle-revalidation.ts";
 import type { PageCache } from "./cache/index.ts";
 import { sendWebResponse, toWebRequest } from "./web-http.ts";
 
@@ -25,9 +25,9 @@ import { sendWebResponse, toWebRequest } from "./web-http.ts";
  *   balancer stops sending traffic.
  * - `GET /metrics` (METRICS_SECRET): the page cache's counters and the process's metrics.
  * - `POST /api/cms-revalidate` (CMS_REVALIDATE_SECRET): marks pages and CMS data stale in the
- *   page cache (app/lib/revalidation/handle-revalidation.server.ts), straight on the cache's
+ *   page cache (server/revalidation/handle-revalidation.ts), straight on the cache's
  *   revalidator: the request never goes through React Router.
- * - `POST /api/cdn-purge` (CMS_CDN_PURGE_SECRET): evicts pages from the CDN (app/lib/cdn/).
+ * - `POST /api/cdn-purge` (CMS_CDN_PURGE_SECRET): evicts pages from the CDN (server/cdn/).
  *
  * The probes answer `cache-control: no-store` and JSON that names checks, never addresses, URLs
  * or error messages (the CMS URL or REDIS_URL may carry credentials, and these routes are public

@@ -36,6 +36,9 @@ describe("framing", () => {
     for (const headers of [
       headersFor("/company"),
       headersFor("/company", "site_previewx=1"),
+      // On https, preview cookies without the __Host- prefix (a sibling subdomain can plant those).
+      headersFor("/company", "site_preview=v1.2.x; site_preview_published=1"),
+      headersFor("/company", "__Secure-site_preview_published=1"),
       new Map(securityHeaderList(env)),
     ]) {
       expect(frameAncestors(headers)).toBe("'self'");
@@ -45,8 +48,8 @@ describe("framing", () => {
 
   it("preview answers: the CMS admin's origin too, and no X-Frame-Options", () => {
     for (const headers of [
-      headersFor("/company", "a=1; site_preview=v1.2.x"),
-      headersFor("/company", "site_preview_published=1"),
+      headersFor("/company", "a=1; __Host-site_preview=v1.2.x"),
+      headersFor("/company", "__Host-site_preview_published=1"),
       headersFor("/api/preview?secret=x&path=/"),
       headersFor("/api/preview/exit"),
     ]) {
@@ -59,9 +62,37 @@ describe("framing", () => {
   it("a preview cookie never makes account pages or APIs framable", () => {
     const accountPages = ["/account", "/de/account", "/sign-in?redirectTo=/", "/confirm-email", "/de/confirm-email"];
     for (const url of [...accountPages, "/api/auth/get-session"]) {
-      const headers = headersFor(url, "site_preview=v1.2.x; site_preview_published=1");
+      const headers = headersFor(url, "__Host-site_preview=v1.2.x; __Host-site_preview_published=1");
       expect(frameAncestors(headers), url).toBe("'self'");
       expect(headers.get("x-frame-options"), url).toBe("SAMEORIGIN");
     }
+  });
+});
+
+describe("the headers, read off helmet once", () => {
+  it("every answer gets helmet's whole set, and no X-Powered-By", () => {
+    const headers = headersFor("/company");
+    headers.set("x-powered-by", "Express");
+    const res = {
+      setHeader: (name: string, value: unknown) => headers.set(name.toLowerCase(), String(value)),
+      removeHeader: (name: string) => headers.delete(name.toLowerCase()),
+      getHeader: (name: string) => headers.get(name.toLowerCase()),
+    };
+    securityHeaders(env)({ method: "GET", url: "/company", headers: {} } as IncomingMessage, res as never, () => {});
+    expect([...headers.keys()].sort()).toEqual([
+      "content-security-policy",
+      "cross-origin-opener-policy",
+      "cross-origin-resource-policy",
+      "origin-agent-cluster",
+      "referrer-policy",
+      "strict-transport-security",
+      "x-content-type-options",
+      "x-dns-prefetch-control",
+      "x-download-options",
+      "x-frame-options",
+      "x-permitted-cross-domain-policies",
+      "x-xss-protection",
+    ]);
+    expect(headers.get("content-security-policy")).toContain("script-src 'self' 'unsafe-inline'");
   });
 });

@@ -27,7 +27,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   // Preview (a valid signed cookie, docs/cms-contract.md "Preview"): the draft, for this visitor
   // alone. The page cache never answers such a request (server/cache/cache-key.ts) and the
   // render is marked personal as well, so it is never stored.
-  const preview = isPreviewRequest(request, env.CMS_PREVIEW_SECRET);
+  const preview = isPreviewRequest(request, env.CMS_PREVIEW_SECRET, env.APP_PUBLIC_URL);
   if (preview) markDynamic(context);
   const headers = preview ? NO_STORE_ANYWHERE : undefined;
   const target = parseLocalePath(url.pathname, config);

@@ -55,7 +55,33 @@ function authRateLimit(env) {
   return { enabled: max > 0, max, interval };
 }
 
+/**
+ * The site-cache plugin (src/plugins/site-cache/, its config/index.js says what each value does):
+ * the only place its environment is read.
+ */
+function siteCacheConfig(env) {
+  const duration = (name, fallback) => {
+    const raw = env(name, "");
+    return raw === "" ? fallback : Number(raw);
+  };
+  return {
+    clientUrl: normaliseClientUrl(env("CLIENT_URL", "")),
+    revalidateSecret: env("CMS_REVALIDATE_SECRET", ""),
+    cdnPurgeSecret: env("CMS_CDN_PURGE_SECRET", ""),
+    timeoutMs: duration("CMS_REVALIDATE_TIMEOUT_MS", 5_000),
+    retries: duration("CMS_REVALIDATE_RETRIES", 3),
+    backoffMs: duration("CMS_REVALIDATE_BACKOFF_MS", 500),
+    retryIntervalMs: duration("CMS_REVALIDATE_RETRY_INTERVAL_MS", 30_000),
+    takedownWaitMs: duration("CMS_REVALIDATE_TAKEDOWN_WAIT_MS", 3_000),
+  };
+}
+
 module.exports = ({ env }) => ({
+  "site-cache": {
+    enabled: true,
+    resolve: "./src/plugins/site-cache",
+    config: siteCacheConfig(env),
+  },
   email: {
     config: emailConfig(env),
   },

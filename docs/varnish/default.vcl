@@ -1,6 +1,6 @@
 vcl 4.1;
 # Varnish in front of the site: caches pages as CDN-Cache-Control says, and takes the purges
-# of the site's "http" CDN provider (app/lib/cdn/providers.server.ts):
+# of the site's "http" CDN provider (server/cdn/providers.ts):
 #   PURGE <path>                  drop that URL
 #   BAN / with X-Purge-Tags: a b  drop every object whose Surrogate-Key holds one of the tags
 #   BAN / with X-Purge-All: 1     drop everything

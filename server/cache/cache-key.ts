@@ -1,33 +1,34 @@
 /**
- * What a cached page is keyed on: its canonical path (already normalised before the cache,
- * see server/canonical-request.ts), only the query parameters the matched route declares it
- * reads (`handle.cacheQuery`), sorted, plus the framework's own (`_routes` on `.data`
- * requests), and whether the visitor carries a session cookie (never its value). Everything
- * else a link may carry (`utm_*`, `fbclid`, `gclid`, `ref`, anything unknown) is left out:
- * the canonical page is served, and no stream of distinct query strings can push real pages
- * out of the cache.
+ * What a cached page is keyed on, and nothing else, so that no stream of requests can make more
+ * than a few entries per page (docs/decisions/0008-cache-variants.md, "What bounds the key"):
+ * - its canonical path (already normalised before the cache, see server/canonical-request.ts);
+ * - the query parameters the matched routes declare they read (`handle.cacheQuery`), one value
+ *   each, in its canonical spelling, sorted by name;
+ * - on `.data` requests, React Router's `_routes` in one spelling, when it names only matched
+ *   routes with a loader, the page's own among them; a forged one is refused (400), one without
+ *   the page's route is answered and never stored;
+ * - whether the visitor carries a session cookie (never its value).
+ * Everything else a link may carry (`utm_*`, `fbclid`, `gclid`, `ref`, anything unknown) is left
+ * out of the key and of the render's URL: the canonical page is served.
  */
 
-import { PREVIEW_COOKIE, PUBLISHED_VIEW_COOKIE } from "../../app/lib/preview/cookie-name.ts";
+import { carriesCookie } from "../../app/lib/cookie-header.ts";
+import type { CookieNames } from "../../app/lib/cookie-names.ts";
+import type { KeyInputsOf } from "./declared-query.ts";
 
-/** Query parameters React Router itself reads: always part of the key. */
-const FRAMEWORK_PARAMS = ["_routes"];
-
-/** better-auth's session cookie, with or without the __Secure- prefix used over HTTPS. */
-const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=[^;\s]/;
+/** React Router's single-fetch parameter: the route ids whose loaders a `.data` request runs. */
+const ROUTES_PARAM = "_routes";
 
 /** Suffix of the signed-in variant's key; `#` never appears in a request path or query. */
 export const SESSION_VARIANT_SUFFIX = "#session";
 
-export function hasSessionCookie(cookieHeader: string | undefined): boolean {
-  return cookieHeader !== undefined && SESSION_COOKIE.test(cookieHeader);
-}
-
 /**
- * Either preview cookie (app/lib/preview/cookie-name.ts), present with any value: the draft one's
- * signature is checked by the render.
+ * better-auth's session-token cookie, under exactly the name in use (app/lib/cookie-names.ts): on
+ * https a plain or `__Secure-` one, which a sibling subdomain can plant, is no session here either.
  */
-const PREVIEW_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)(?:${PREVIEW_COOKIE}|${PUBLISHED_VIEW_COOKIE})=[^;\\s]`);
+export function hasSessionCookie(cookieHeader: string | undefined, names: CookieNames): boolean {
+  return carriesCookie(cookieHeader, names.sessionToken);
+}
 
 /**
  * Whether the page cache must neither answer this request nor store its answer: it carries an
@@ -36,12 +37,16 @@ const PREVIEW_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)(?:${PREVIEW_COOKIE}|${PUB
  * presence counts: a forged one costs its sender an uncached render of the published page,
  * which an Authorization header costs too.
  */
-export function bypassesPageCache(headers: { authorization?: string; cookie?: string }): boolean {
-  return Boolean(headers.authorization) || hasPreviewCookie(headers.cookie);
+export function bypassesPageCache(headers: { authorization?: string; cookie?: string }, names: CookieNames): boolean {
+  return Boolean(headers.authorization) || hasPreviewCookie(headers.cookie, names);
 }
 
-export function hasPreviewCookie(cookieHeader: string | undefined): boolean {
-  return cookieHeader !== undefined && PREVIEW_COOKIE_PATTERN.test(cookieHeader);
+/**
+ * Either preview cookie (app/lib/cookie-names.ts), present with any value: the draft one's
+ * signature is checked by the render. Exactly the names in use, as for the session.
+ */
+export function hasPreviewCookie(cookieHeader: string | undefined, names: CookieNames): boolean {
+  return carriesCookie(cookieHeader, names.preview) || carriesCookie(cookieHeader, names.publishedView);
 }
 
 export interface PageKey {
@@ -52,23 +57,64 @@ export interface PageKey {
 }
 
 /**
- * @param pathAndQuery the request's path (canonical) and query, as in `req.url`.
- * @param declared the parameters the route for a path declares it reads.
+ * A page key; or `uncached`: answer the request, never store it (a `_routes` that leaves out the
+ * page's own loader); or `refused`: a 400 with this reason, nothing rendered (a forged `_routes`).
  */
-export function pageKeyOf(
-  pathAndQuery: string,
-  declared: (pathname: string) => readonly string[],
-  signedIn: boolean,
-): PageKey {
+export type PageKeyOutcome = ({ kind: "key" } & PageKey) | { kind: "uncached" } | { kind: "refused"; reason: string };
+
+/**
+ * @param pathAndQuery the request's path (canonical) and query, as in `req.url`.
+ * @param inputsOf what the routes matching a path let into its key (server/cache/declared-query.ts).
+ */
+export function pageKeyOf(pathAndQuery: string, inputsOf: KeyInputsOf, signedIn: boolean): PageKeyOutcome {
   const queryAt = pathAndQuery.indexOf("?");
   let url = pathAndQuery;
   if (queryAt !== -1) {
     const pathname = pathAndQuery.slice(0, queryAt);
-    const keep = new Set([...FRAMEWORK_PARAMS, ...declared(pathname)]);
-    const kept = [...new URLSearchParams(pathAndQuery.slice(queryAt + 1))]
-      .filter(([name]) => keep.has(name))
-      .sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : av > bv ? 1 : 0) : a < b ? -1 : 1));
+    const query = new URLSearchParams(pathAndQuery.slice(queryAt + 1));
+    const inputs = inputsOf(pathname);
+    const kept: Array<[string, string]> = [];
+    for (const [name, canonical] of Object.entries(inputs.query)) {
+      // The first value, as the route's `searchParams.get` reads it: the render sees only that one.
+      const value = query.get(name);
+      const spelled = value === null ? undefined : canonical(value);
+      if (spelled !== undefined) kept.push([name, spelled]);
+    }
+    if (pathname.endsWith(".data")) {
+      const routes = canonicalRoutesParam(query.getAll(ROUTES_PARAM), inputs.loaderRouteIds);
+      if (typeof routes !== "string") return routes;
+      if (routes) kept.push([ROUTES_PARAM, routes]);
+    }
+    kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     url = kept.length ? `${pathname}?${new URLSearchParams(kept).toString()}` : pathname;
   }
-  return { url, key: signedIn ? `${url}${SESSION_VARIANT_SUFFIX}` : url };
+  return { kind: "key", url, key: signedIn ? `${url}${SESSION_VARIANT_SUFFIX}` : url };
+}
+
+/**
+ * `_routes` as React Router's client writes it (the ids of the matched routes whose loaders must
+ * run, comma-separated, once), in one spelling: each id once, in the routes' order, and none
+ * (`""`) when it names every loader or is empty, as the server then runs them all.
+ * @param loaderIds the matched routes with a loader, root first (declared-query.ts).
+ */
+function canonicalRoutesParam(
+  values: string[],
+  loaderIds: readonly string[],
+): string | Exclude<PageKeyOutcome, PageKey> {
+  // Never sent by React Router's client: refused, before anything is rendered.
+  if (values.length > 1) return { kind: "refused", reason: `${ROUTES_PARAM} may be given once.` };
+  if (!values[0]) return "";
+  const asked = new Set(values[0].split(","));
+  if ([...asked].some((id) => !loaderIds.includes(id))) {
+    const allowed = loaderIds.join(", ") || "none";
+    return {
+      kind: "refused",
+      reason: `${ROUTES_PARAM} may only name the routes with a loader that this address matches (${allowed}).`,
+    };
+  }
+  // Without the page's own loader nothing checks that the page exists (`_routes=root` on any
+  // path is a 200): answered, never stored. The client leaves it out only when that route opts
+  // out of revalidating, which no cached route does.
+  if (!asked.has(loaderIds.at(-1)!)) return { kind: "uncached" };
+  return asked.size === loaderIds.length ? "" : loaderIds.filter((id) => asked.has(id)).join(",");
 }

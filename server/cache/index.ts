@@ -6,7 +6,7 @@ import type { Env } from "../../app/lib/env.server.ts";
 import { localizedPath } from "../../app/lib/locale-path.ts";
 import { localeConfigOf } from "../../app/lib/locales.server.ts";
 import type { RedisClients } from "../../app/lib/redis.server.ts";
-import type { Revalidator } from "../../app/lib/revalidation/revalidator.ts";
+import type { Revalidator } from "../revalidation/revalidator.ts";
 import { BudgetedStore } from "./budgeted-store.ts";
 import { cachedResponseCodec } from "./cached-response-codec.ts";
 import { DataCache } from "./data-cache.ts";

@@ -4,7 +4,9 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 
+import { cookieNames } from "../../app/lib/cookie-names.ts";
 import { sendWebResponse, toWebRequest } from "../web-http.ts";
+import type { CanonicalQueryValue } from "./declared-query.ts";
 import { Invalidations } from "./invalidations.ts";
 import { IsrCache } from "./isr-cache.ts";
 import { MemoryStore } from "./memory-store.ts";
@@ -37,7 +39,11 @@ async function serve(render: (request: Request, variant: RenderVariant) => Promi
       isCacheablePath: (path) => !path.startsWith("/api/"),
       toWebRequest: (req, res) => toWebRequest(req, res, "http://site.test"),
       origin: "http://site.test",
-      declaredQuery: (path) => (path === "/search" ? ["q"] : []),
+      cookieNames: cookieNames(false),
+      declaredQuery: (path) => ({
+        query: path === "/search" ? { q: (value) => value } : ({} as Record<string, CanonicalQueryValue>),
+        loaderRouteIds: ["root", "routes/cms-page"],
+      }),
       send: sendWebResponse,
     }),
   );
@@ -115,6 +121,24 @@ describe("response cache middleware", () => {
     expect(await get("/search?q=a&utm_source=x")).toMatchObject({ cache: "MISS", body: "rendered for ?q=a" });
     expect(await get("/search?q=b")).toMatchObject({ cache: "MISS", body: "rendered for ?q=b" });
     expect(await get("/search?utm_medium=y&q=a")).toMatchObject({ cache: "HIT", body: "rendered for ?q=a" });
+  });
+
+  it("renders _routes in its one spelling, answers one without the page's route uncached, refuses a forged one", async () => {
+    const rendered: string[] = [];
+    const { get } = await serve(async (request) => {
+      rendered.push(new URL(request.url).search);
+      return page("data")();
+    });
+    expect(await get("/x.data?_routes=routes%2Fcms-page,routes%2Fcms-page")).toMatchObject({ cache: "MISS" });
+    expect(await get("/x.data?_routes=routes%2Fcms-page")).toMatchObject({ status: 200, cache: "HIT" });
+    expect(await get("/x.data?_routes=routes%2Fcms-page,root")).toMatchObject({ cache: "MISS" });
+    expect(await get("/x.data")).toMatchObject({ status: 200, cache: "HIT" });
+    expect(await get("/x.data?_routes=root")).toMatchObject({ status: 200, cache: "BYPASS" });
+    expect(await get("/x.data?_routes=root")).toMatchObject({ status: 200, cache: "BYPASS" });
+    const forged = await get("/x.data?_routes=forged");
+    expect(forged).toMatchObject({ status: 400, body: expect.stringMatching(/^_routes may only name/) as string });
+    expect(forged.response.headers.get("cache-control")).toBe("no-store");
+    expect(rendered).toEqual(["?_routes=routes%2Fcms-page", "", "?_routes=root", "?_routes=root"]);
   });
 
   it("the signed-in variant is never kept by a CDN; the anonymous one varies on Cookie", async () => {

@@ -4,7 +4,9 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { LRUCache } from "lru-cache";
 
-import { bypassesPageCache, hasSessionCookie, pageKeyOf, type PageKey } from "./cache-key.ts";
+import type { CookieNames } from "../../app/lib/cookie-names.ts";
+import { bypassesPageCache, hasSessionCookie, pageKeyOf, type PageKeyOutcome } from "./cache-key.ts";
+import type { KeyInputsOf } from "./declared-query.ts";
 import { pathTag } from "./invalidations.ts";
 import type { CacheStatus, IsrCache, Rendered } from "./isr-cache.ts";
 
@@ -69,8 +71,10 @@ export interface ResponseCacheOptions {
   render: (request: Request, variant: RenderVariant) => Promise<PageRender>;
   /** The site's origin (APP_PUBLIC_URL): shared renders are made for it. */
   origin: string;
-  /** The query parameters the route for a path declares it reads (server/cache/declared-query.ts). */
-  declaredQuery: (pathname: string) => readonly string[];
+  /** The names of the session and preview cookies on this site (`__Host-` on https). */
+  cookieNames: CookieNames;
+  /** What the routes for a path let into its key: declared query, `_routes` ids (server/cache/declared-query.ts). */
+  declaredQuery: KeyInputsOf;
   /** Whether a path is a page the cache may hold (not /api/*, not an auth form...). */
   isCacheablePath: (pathname: string) => boolean;
   toWebRequest: (req: ExpressRequest, res: ExpressResponse) => Request;
@@ -94,9 +98,9 @@ export function pagePathOf(pathname: string): string {
   return pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
 }
 
-/** The key a request is served under (the query keeps only what the route declares). */
-export function requestKey(req: IncomingMessage, declaredQuery: (pathname: string) => readonly string[]): PageKey {
-  return pageKeyOf(req.url ?? "/", declaredQuery, hasSessionCookie(req.headers.cookie));
+/** The key a request is served under (the query keeps only what the route declares), or why it has none. */
+export function requestKey(req: IncomingMessage, declaredQuery: KeyInputsOf, cookieNames: CookieNames): PageKeyOutcome {
+  return pageKeyOf(req.url ?? "/", declaredQuery, hasSessionCookie(req.headers.cookie, cookieNames));
 }
 
 function pickEncoding(cached: CachedResponse, acceptEncoding: string | undefined): Encoding {
@@ -131,13 +135,17 @@ function writeCached(
  */
 export function serveFreshHit(
   cache: IsrCache<CachedResponse>,
-  declaredQuery: (pathname: string) => readonly string[],
+  declaredQuery: KeyInputsOf,
+  cookieNames: CookieNames,
   req: IncomingMessage,
   res: ServerResponse,
   requestId?: string,
 ): boolean {
-  if ((req.method !== "GET" && req.method !== "HEAD") || bypassesPageCache(req.headers) || !req.url) return false;
-  const entry = cache.peekFresh(requestKey(req, declaredQuery).key);
+  if ((req.method !== "GET" && req.method !== "HEAD") || bypassesPageCache(req.headers, cookieNames) || !req.url)
+    return false;
+  const page = requestKey(req, declaredQuery, cookieNames);
+  // A query with no key (`_routes` forged or without the page's route) is the middleware's.
+  const entry = page.kind === "key" && cache.peekFresh(page.key);
   if (!entry) return false;
   writeCached(req, res, entry.value, "HIT", requestId);
   return true;
@@ -161,9 +169,13 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
     if (!options.isCacheablePath(path)) return next();
 
     try {
-      const page = requestKey(req, options.declaredQuery);
-      const variant = { signedIn: page.key !== page.url };
-      const visitorSpecific = bypassesPageCache(req.headers) || (Boolean(req.headers.cookie) && personal.has(page.url));
+      const page = requestKey(req, options.declaredQuery, options.cookieNames);
+      // Neither rendered nor stored: a render per forged value would cost the CMS what a key would cost memory.
+      if (page.kind === "refused") return refuse(res, page.reason);
+      const variant = { signedIn: hasSessionCookie(req.headers.cookie, options.cookieNames) };
+      if (page.kind === "uncached") return await sendPersonal(req, res, variant);
+      const visitorSpecific =
+        bypassesPageCache(req.headers, options.cookieNames) || (Boolean(req.headers.cookie) && personal.has(page.url));
       if (visitorSpecific) return await sendPersonal(req, res, variant);
       const served = await options.cache.get(page.key, path, () =>
         renderShared(`${options.origin}${page.url}`, path, variant, options),
@@ -187,6 +199,12 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
       next(error);
     }
   };
+}
+
+/** A 400 for a query the cache cannot key (cache-key.ts): plain text, kept by nobody. */
+function refuse(res: ExpressResponse, reason: string) {
+  res.writeHead(400, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
+  res.end(`${reason}\n`);
 }
 
 /** A render with none of the visitor's headers: what every visitor of this variant may be shown. */

@@ -333,7 +333,7 @@ describe("auth endpoints and sessions", () => {
     expect(json.status).toBe(429);
   });
 
-  it("behind HTTPS the cookies are Secure and carry the __Secure- prefix", async () => {
+  it("behind HTTPS the cookies are __Host- cookies: Secure, Path=/, no Domain", async () => {
     const response = await postJson(
       secure.url,
       "/api/auth/sign-in-cms",
@@ -342,8 +342,13 @@ describe("auth endpoints and sessions", () => {
     );
     expect(response.status).toBe(200);
     const cookies = response.headers.getSetCookie();
-    expect(cookies.some((cookie) => cookie.startsWith("__Secure-better-auth.session_token="))).toBe(true);
-    for (const cookie of cookies) expect(cookie).toMatch(/; Secure/);
+    expect(cookies.some((cookie) => cookie.startsWith("__Host-better-auth.session_token="))).toBe(true);
+    for (const cookie of cookies) {
+      expect(cookie).toMatch(/^__Host-/);
+      expect(cookie).toMatch(/; Path=\/(;|$)/);
+      expect(cookie).toMatch(/; Secure(;|$)/);
+      expect(cookie).not.toMatch(/; Domain=/i);
+    }
   });
 
   it("with the CMS down, a signed-in visitor stays signed in and the forms say the CMS is unavailable", async () => {

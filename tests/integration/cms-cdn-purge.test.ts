@@ -17,7 +17,7 @@ async function adminToken(): Promise<string> {
 }
 
 const purge = (body: unknown, token?: string) =>
-  fetch(`${site.cms.url}/api/cdn-purge`, {
+  fetch(`${site.cms.url}/site-cache/cdn-purge`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(body),

@@ -134,7 +134,7 @@ async function redirects() {
 async function failures() {
   const { results } = await ok(
     "GET",
-    "/content-manager/collection-types/api::revalidation-failure.revalidation-failure?pageSize=100",
+    "/content-manager/collection-types/plugin::site-cache.revalidation-failure?pageSize=100",
   );
   return results as Json[];
 }
@@ -143,12 +143,12 @@ const noFailuresLeft = () => until("no recorded failures", failures, (left) => l
 
 /**
  * What the receiver got once the CMS has settled the revalidations of every write so far
- * (GET /api/site-cache/failures: meta.inFlight is 0): nothing more can follow from them.
+ * (GET /site-cache/failures: meta.inFlight is 0): nothing more can follow from them.
  */
 async function settled() {
   await until(
     "the CMS's revalidations to settle",
-    async () => (await ok("GET", "/api/site-cache/failures")).meta.inFlight as number,
+    async () => (await ok("GET", "/site-cache/failures")).meta.inFlight as number,
     (inFlight) => inFlight === 0,
   );
   return receiver.requests;
@@ -325,20 +325,20 @@ describe("failures", () => {
     await until("the marker's failure to be removed", failures, (left) => left.length === 1);
     await ok(
       "DELETE",
-      `/content-manager/collection-types/api::revalidation-failure.revalidation-failure/${recorded[0]!.documentId}`,
+      `/content-manager/collection-types/plugin::site-cache.revalidation-failure/${recorded[0]!.documentId}`,
     );
   });
 });
 
-describe("POST /api/revalidate-cache (manual)", () => {
+describe("POST /site-cache/revalidate (manual)", () => {
   it("needs an admin token: none or a bad one → 401", async () => {
-    const none = await call("POST", "/api/revalidate-cache", { tags: ["cms:api::navbar.navbar"] }, null);
+    const none = await call("POST", "/site-cache/revalidate", { tags: ["cms:api::navbar.navbar"] }, null);
     expect(none.status).toBe(401);
     expect(none.body.error).toMatchObject({ status: 401, name: "UnauthorizedError" });
-    const bad = await call("POST", "/api/revalidate-cache", { tags: ["x"] }, "Bearer not.a.jwt");
+    const bad = await call("POST", "/site-cache/revalidate", { tags: ["x"] }, "Bearer not.a.jwt");
     expect(bad.status).toBe(401);
     // a content-API user JWT is not an admin token
-    const forged = await call("POST", "/api/revalidate-cache", { tags: ["x"] }, `Bearer ${cms.token}`);
+    const forged = await call("POST", "/site-cache/revalidate", { tags: ["x"] }, `Bearer ${cms.token}`);
     expect(forged.status).toBe(401);
     expect(receiver.requests).toHaveLength(0);
   });
@@ -354,7 +354,7 @@ describe("POST /api/revalidate-cache (manual)", () => {
       { fullPaths: ["/a"], extra: 1 },
       { tags: ["t"], expire: "yes" },
     ]) {
-      const result = await call("POST", "/api/revalidate-cache", body);
+      const result = await call("POST", "/site-cache/revalidate", body);
       expect(result.status, JSON.stringify(body)).toBe(400);
       expect(result.body.error.name).toBe("ValidationError");
       expect(result.body.error.message).toMatch(/^Invalid body: /);
@@ -363,20 +363,20 @@ describe("POST /api/revalidate-cache (manual)", () => {
   });
 
   it("paths with a locale, and tags: sent and answered", async () => {
-    const paths = await call("POST", "/api/revalidate-cache", { fullPaths: ["/careers"], locale: "de" });
+    const paths = await call("POST", "/site-cache/revalidate", { fullPaths: ["/careers"], locale: "de" });
     expect(paths.status).toBe(200);
     expect(paths.body.data).toMatchObject({
       accepted: true,
       status: 200,
       payload: { uid: "api::page.page", next: { fullPaths: ["/de/careers"], tags: ["cms:api::page.page"] } },
     });
-    const tags = await call("POST", "/api/revalidate-cache", { tags: ["cms:api::footer.footer"] });
+    const tags = await call("POST", "/site-cache/revalidate", { tags: ["cms:api::footer.footer"] });
     expect(tags.body.data.payload).toEqual({ uid: "api::footer.footer", next: { tags: ["cms:api::footer.footer"] } });
     expect(await expectRequests(2)).toEqual([paths.body.data.payload, tags.body.data.payload]);
   });
 
   it("expire: true is sent as a takedown; with no CDN purge secret on the CMS, no purge follows", async () => {
-    const result = await call("POST", "/api/revalidate-cache", { tags: ["cms:api::footer.footer"], expire: true });
+    const result = await call("POST", "/site-cache/revalidate", { tags: ["cms:api::footer.footer"], expire: true });
     expect(result.status).toBe(200);
     expect(result.body.data).toMatchObject({ accepted: true, purge: null });
     expect(await expectRequests(1)).toEqual([
@@ -386,7 +386,7 @@ describe("POST /api/revalidate-cache (manual)", () => {
 
   it("the front end refusing → 502 with what was sent", async () => {
     receiver.script = [500, 500, 500];
-    const result = await call("POST", "/api/revalidate-cache", { fullPaths: ["/jobs"] });
+    const result = await call("POST", "/site-cache/revalidate", { fullPaths: ["/jobs"] });
     expect(result.status).toBe(502);
     expect(result.body.data).toMatchObject({ accepted: false, status: 500, attempts: 3, recorded: true });
     await received(4); // 3 × 500, then the periodic retry delivers it
@@ -453,9 +453,9 @@ describe("page moves (hierarchy)", () => {
     });
   });
 
-  it("POST /api/page-hierarchy/recalculate: admin only; answers what changed", async () => {
-    expect((await call("POST", "/api/page-hierarchy/recalculate", {}, null)).status).toBe(401);
-    const result = await call("POST", "/api/page-hierarchy/recalculate", {});
+  it("POST /site-cache/page-hierarchy/recalculate: admin only; answers what changed", async () => {
+    expect((await call("POST", "/site-cache/page-hierarchy/recalculate", {}, null)).status).toBe(401);
+    const result = await call("POST", "/site-cache/page-hierarchy/recalculate", {});
     expect(result.status).toBe(200);
     expect(result.body.data).toMatchObject({ moved: [], redirects: { created: [], updated: [], removed: [] } });
     expect(await settled()).toHaveLength(0);

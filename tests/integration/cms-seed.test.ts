@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -6,12 +7,37 @@ import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startCms, type CmsHandle } from "../support/cms-server.ts";
+import { StrapiAdmin } from "../support/strapi-admin.ts";
 
 /**
  * The real Strapi on a fresh SQLite file: the seed gives the front end what it reads
  * (pages in en and de, navbar, footer, redirects) through the read-only token, nobody
- * anonymous or with that token can list users, and a second start changes nothing.
+ * anonymous or with that token can list users, and a second start changes nothing. The demo
+ * content is written once: what editors then move, rename or delete stays so over restarts,
+ * and a seed that fails never keeps the CMS from starting.
  */
+
+// The CMS's own SQLite driver: the seed marker is read (and removed, to stand for an older install) in the file.
+const Database = createRequire(import.meta.url)("../../cms/node_modules/better-sqlite3") as new (file: string) => {
+  prepare(sql: string): { get(...args: unknown[]): unknown; run(...args: unknown[]): unknown };
+  close(): void;
+};
+/** Where cms/src/seed/demo-site.js keeps its marker: Strapi's core store, key `core_demo-seed_content`. */
+const MARKER_KEY = "core_demo-seed_content";
+
+function seedMarker(dbFile: string, { remove = false } = {}): Json | null {
+  const db = new Database(dbFile);
+  try {
+    if (remove) db.prepare("DELETE FROM strapi_core_store_settings WHERE key = ?").run(MARKER_KEY);
+    const row = db.prepare("SELECT value FROM strapi_core_store_settings WHERE key = ?").get(MARKER_KEY) as
+      { value: string } | undefined;
+    return row ? (JSON.parse(row.value) as Json) : null;
+  } finally {
+    db.close();
+  }
+}
+
+const PAGES = "/content-manager/collection-types/api::page.page";
 
 /** A free port, picked once: the second start below must reuse it. */
 let PORT = 0;
@@ -77,6 +103,24 @@ async function snapshot(cms: CmsHandle): Promise<Json> {
   return result;
 }
 
+/** What the admin lists (drafts and published, every locale), as an editor left it. */
+async function adminSnapshot(admin: StrapiAdmin): Promise<Json> {
+  const result: Json = {};
+  for (const locale of ["en", "de"]) {
+    const { results } = (await admin.call("GET", `${PAGES}?locale=${locale}&pageSize=100`)) as { results: Json[] };
+    for (const page of results) {
+      result[`${locale} ${page.documentId}`] = {
+        fullPath: page.fullPath,
+        slug: page.slug,
+        title: page.title,
+        status: page.status,
+        updatedAt: page.updatedAt,
+      };
+    }
+  }
+  return result;
+}
+
 const pageAt = async (cms: CmsHandle, fullPath: string, locale: string) => {
   const query = `filters[fullPath][$eq]=${encodeURIComponent(fullPath)}&locale=${locale}&populate=seo`;
   const pages = await getData(cms, `/api/pages?${query}`);
@@ -125,6 +169,7 @@ describe("CMS seed (real Strapi)", () => {
         "/jobs/backend-engineer": "Backend Engineer",
         "/jobs/frontend-engineer": "Frontend Engineer",
         "/jobs/product-designer": "Product Designer",
+        "/imprint": "Imprint",
       });
 
       const careers = await pageAt(cms!, "/company/careers", "en");
@@ -154,10 +199,19 @@ describe("CMS seed (real Strapi)", () => {
         "/careers": "Karriere",
         "/company": "Unternehmen",
         "/company/careers": "Karriere bei Acme",
+        "/impressum": "Impressum",
       });
-      for (const fullPath of ["/", "/company", "/company/careers", "/careers"]) {
-        const [en, de] = [await pageAt(cms!, fullPath, "en"), await pageAt(cms!, fullPath, "de")];
-        expect(de.documentId, fullPath).toBe(en.documentId);
+      // English path → German path of the same document (the imprint has its own German slug).
+      const twins: Array<[string, string]> = [
+        ["/", "/"],
+        ["/company", "/company"],
+        ["/company/careers", "/company/careers"],
+        ["/careers", "/careers"],
+        ["/imprint", "/impressum"],
+      ];
+      for (const [enPath, dePath] of twins) {
+        const [en, de] = [await pageAt(cms!, enPath, "en"), await pageAt(cms!, dePath, "de")];
+        expect(de.documentId, enPath).toBe(en.documentId);
       }
     },
     TIMEOUT,
@@ -212,10 +266,12 @@ describe("CMS seed (real Strapi)", () => {
       const footerEn = await getData(cms!, "/api/footer?locale=en&populate=links");
       expect(footerEn.note).toBe("© Acme Inc.");
       expect(footerEn.links.map((l: Json) => [l.label, l.url])).toEqual([
-        ["Imprint", "/company"],
+        ["Imprint", "/imprint"],
         ["Jobs", "/jobs"],
       ]);
-      expect((await getData(cms!, "/api/footer?locale=de&populate=links")).note).toBe("© Acme GmbH");
+      const footerDe = await getData(cms!, "/api/footer?locale=de&populate=links");
+      expect(footerDe.note).toBe("© Acme GmbH");
+      expect(footerDe.links.map((l: Json) => [l.label, l.url])).toEqual([["Impressum", "/de/impressum"]]);
 
       const oldCareers = await getData(cms!, "/api/redirects?filters[source][$eq]=/en/old-careers");
       expect(oldCareers).toHaveLength(1);
@@ -223,6 +279,25 @@ describe("CMS seed (real Strapi)", () => {
       const jobsBoard = await getData(cms!, "/api/redirects?filters[source][$eq]=/en/jobs-board");
       expect(jobsBoard).toHaveLength(1);
       expect(jobsBoard[0]).toMatchObject({ destination: "/jobs", permanent: false });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "links the footer's Imprint to a published imprint page in each locale",
+    async () => {
+      for (const [locale, label, fullPath, title] of [
+        ["en", "Imprint", "/imprint", "Imprint"],
+        ["de", "Impressum", "/impressum", "Impressum"],
+      ] as const) {
+        const footer = await getData(cms!, `/api/footer?locale=${locale}&populate=links`);
+        const link = footer.links.find((l: Json) => l.label === label);
+        // The site's URL of a page: the default locale without a prefix, the others with theirs.
+        expect(link?.url, locale).toBe(locale === "en" ? fullPath : `/${locale}${fullPath}`);
+        const page = await pageAt(cms!, fullPath, locale);
+        expect(page).toMatchObject({ title, publishedAt: expect.any(String) });
+        expect(JSON.stringify(page.body)).toContain("Acme");
+      }
     },
     TIMEOUT,
   );
@@ -245,7 +320,7 @@ describe("CMS seed (real Strapi)", () => {
     "changes nothing when started again on the same database",
     async () => {
       first = await snapshot(cms!);
-      expect(Object.keys(first).length).toBe(9 + 4 + 6 + 2);
+      expect(Object.keys(first).length).toBe(10 + 5 + 6 + 2);
       const token = cms!.token;
       await cms!.stop();
       cms = undefined;
@@ -256,6 +331,129 @@ describe("CMS seed (real Strapi)", () => {
       expect(await snapshot(cms)).toEqual(first);
       // The share image was uploaded once, by the first start.
       expect(readFileSync(logFile, "utf8").match(/\[seed\] share image/g)).toHaveLength(1);
+    },
+    TIMEOUT,
+  );
+
+  /** Stops the CMS and starts it again on the same database; returns what it logged meanwhile. */
+  async function restart(whileStopped?: () => void): Promise<string> {
+    const logged = readFileSync(logFile, "utf8").length;
+    await cms!.stop();
+    cms = undefined;
+    whileStopped?.();
+    // Resolves only once the CMS answers and has its read-only token: the start succeeded.
+    cms = await startCms({ port: PORT, dbFile, logFile });
+    return readFileSync(logFile, "utf8").slice(logged);
+  }
+
+  it(
+    "leaves what editors moved, renamed and deleted exactly as they left it, over two more starts",
+    async () => {
+      const admin = await StrapiAdmin.login(cms!.url);
+      const id = (fullPath: string, locale = "en") => admin.pageDocumentId(fullPath, locale);
+      // Moved: "Careers at Acme" (and its child) under "Open positions", in English only. The seed
+      // used to re-create it at /company/careers, then clash with the German one: no start, ever.
+      await admin.call("POST", `${PAGES}/${await id("/company/careers")}/actions/publish?locale=en`, {
+        parent: { connect: [{ documentId: await id("/jobs"), locale: "en" }] },
+      });
+      // Renamed: a title and slug in English, a title in German.
+      await admin.updateAndPublishPage(await id("/jobs/backend-engineer"), "en", {
+        title: "Platform Engineer",
+        slug: "platform-engineer",
+      });
+      await admin.updateAndPublishPage(await id("/company", "de"), "de", { title: "Über uns" });
+      // Deleted: a page, both locales of another, one locale of a third, a redirect; a footer link changed.
+      await admin.call("DELETE", `${PAGES}/${await id("/jobs/product-designer")}?locale=en`);
+      const careersHub = await id("/careers");
+      await admin.call("DELETE", `${PAGES}/${careersHub}?locale=de`);
+      await admin.call("DELETE", `${PAGES}/${careersHub}?locale=en`);
+      await admin.call("DELETE", `${PAGES}/${await id("/impressum", "de")}?locale=de`);
+      const redirects = "/content-manager/collection-types/api::redirect.redirect";
+      const { results } = (await admin.call("GET", `${redirects}?filters[source][$eq]=/en/jobs-board`)) as {
+        results: Json[];
+      };
+      await admin.call("DELETE", `${redirects}/${results[0]!.documentId}`);
+      await admin.setLinks("api::footer.footer", "en", [{ label: "Legal", url: "/imprint" }]);
+
+      const edited = await snapshot(cms!);
+      const editedInAdmin = await adminSnapshot(admin);
+      expect(Object.keys(edited).filter((key) => key.startsWith("page "))).toEqual([
+        "page en /",
+        "page en /company",
+        "page en /imprint",
+        "page en /jobs",
+        "page en /jobs/careers",
+        "page en /jobs/careers/engineering",
+        "page en /jobs/frontend-engineer",
+        "page en /jobs/platform-engineer",
+        "page de /",
+        "page de /company",
+        "page de /company/careers",
+      ]);
+      expect(edited["redirect /en/jobs-board"]).toBeUndefined();
+
+      for (const start of [1, 2]) {
+        const logged = await restart();
+        expect(await snapshot(cms!), `start ${start}`).toEqual(edited);
+        expect(await adminSnapshot(admin), `start ${start}`).toEqual(editedInAdmin);
+        expect(logged).not.toMatch(/\[seed\] (page|redirect|share image|api::)/);
+        expect(logged).not.toContain("could not be set up");
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "takes a database with content but no seed marker (installed before the marker) as seeded",
+    async () => {
+      const before = await snapshot(cms!);
+      expect(seedMarker(dbFile)).toEqual({ seededAt: expect.any(String) });
+      const logged = await restart(() => seedMarker(dbFile, { remove: true }));
+      expect(logged).toContain("[seed] the database already has content: taken as seeded");
+      expect(logged).not.toContain("could not be set up");
+      expect(await snapshot(cms!)).toEqual(before);
+      expect(seedMarker(dbFile)).toEqual({ adoptedAt: expect.any(String) });
+    },
+    TIMEOUT,
+  );
+});
+
+describe("CMS seed that fails (real Strapi)", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "cms-seed-fails-"));
+  const dbFile = path.join(dir, "cms.db");
+  const logFile = path.join(dir, "cms.log");
+  let cms: CmsHandle | undefined;
+
+  afterAll(async () => {
+    await cms?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }, TIMEOUT);
+
+  it(
+    "is logged, the CMS starts anyway with nothing half-written, and the next start seeds",
+    async () => {
+      const port = await getPort();
+      // The uploads folder is a file: the demo image cannot be written, so the content step fails
+      // after it has already created the German locale (seedLocales runs first).
+      const brokenPublic = path.join(dir, "broken-public");
+      mkdirSync(brokenPublic);
+      writeFileSync(path.join(brokenPublic, "uploads"), "not a folder");
+      cms = await startCms({ port, dbFile, fresh: true, logFile, env: { CMS_PUBLIC_DIR: brokenPublic } });
+      expect(readFileSync(logFile, "utf8")).toContain(
+        "[seed] the demo content could not be set up; the CMS starts without it",
+      );
+      // Started, with its token (configuration is set up apart from content), and no content at all.
+      expect(await getData(cms, "/api/pages?locale=en")).toEqual([]);
+      const { body } = await get(cms, "/api/i18n/locales");
+      expect((body as unknown as Json[]).map((locale) => locale.code)).toEqual(["en"]);
+      expect(seedMarker(dbFile)).toBeNull();
+
+      await cms.stop();
+      cms = undefined;
+      cms = await startCms({ port, dbFile, logFile });
+      const pages = await getData(cms, "/api/pages?locale=en&pagination[pageSize]=100");
+      expect(pages).toHaveLength(10);
+      expect(seedMarker(dbFile)).toEqual({ seededAt: expect.any(String) });
     },
     TIMEOUT,
   );

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";
 import { StandInCms } from "../support/stand-in-cms.ts";
+import { until } from "../support/wait.ts";
 
 // Property-based: thousands of malformed requests to the endpoints the outside world can
 // reach. Whatever comes in: never a 5xx, never a secret in an answer or in the log, and the
@@ -179,6 +180,44 @@ describe("hostile input", () => {
     );
     // What everybody gets afterwards is still the company page.
     expect(await (await fetch(`${app.url}/company`)).text()).toContain("<h1>Company</h1>");
+  }, 60_000);
+
+  it("methods other than GET, HEAD and POST: 405 with Allow on every path, no 5xx, nothing logged as an error", async () => {
+    const from = app.output().length;
+    const { port } = new URL(app.url);
+    const send = (method: string, path: string) =>
+      new Promise<{ status: number; allow: string | undefined }>((resolve, reject) => {
+        const req = httpRequest({ host: "127.0.0.1", port, method, path }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    // TRACE cannot even become a Fetch Request; the others reached React Router, which logged a stack.
+    const methods = ["TRACE", "PROPFIND", "OPTIONS", "DELETE", "PUT", "PATCH", "MKCOL", "SEARCH", "PURGE", "LOCK"];
+    const paths = ["/", "/company", "/company.data", "/Company", "/sign-in", "/api/auth/get-session"];
+    paths.push("/api/cms-revalidate", "/healthz", "/assets/none.js", "/uploads/a.png", "*");
+    for (const method of methods) {
+      for (const path of paths) {
+        const response = await send(method, path);
+        expect(response.status, `${method} ${path}`).toBe(405);
+        expect(response.allow, `${method} ${path}`).toBe("GET, HEAD, POST");
+      }
+    }
+    // An allowed method a route does not take: React Router's own 405, an answer, not an error.
+    for (const path of ["/company", "/company.data"]) {
+      expect((await send("POST", path)).status, path).toBe(405);
+    }
+    await until(
+      "the router's 405 lines",
+      () => app.output().slice(from),
+      (log) => (log.match(/\[router\] 405 Method Not Allowed/g) ?? []).length >= 2,
+    );
+    const log = app.output().slice(from);
+    expect(log).not.toMatch(/"level":"(error|fatal)"/);
+    expect(log).not.toMatch(/\n\s+at /);
+    expect(log).not.toMatch(/TypeError/);
   }, 60_000);
 
   it("the page route: traversal, encoded and odd paths give 404, 308 or a page, never a 5xx", async () => {

@@ -223,6 +223,36 @@ describe("several instances with Redis", () => {
     expect(await session(b)).toBeNull();
   });
 
+  it("50 wrong passwords at once over both instances: at most five reach the CMS, then the right one is refused", async () => {
+    cms.users.set("dan@example.com", { id: 4, password: "Right-password-4", blocked: false });
+    const signInsSeen = () => cms.requests.filter((request) => request === "/api/auth/local").length;
+    const seenBefore = signInsSeen();
+    // Each password check takes a while, as Strapi's bcrypt makes it: the guesses overlap.
+    cms.delayMs = 300;
+    try {
+      // From 25 client addresses (127.0.0.30-54), two guesses each: within every per-IP budget.
+      const guesses = Array.from({ length: 50 }, (_, i) =>
+        postFrom(`127.0.0.${30 + (i % 25)}`, `${(i % 2 ? b : a).url}/api/auth/sign-in-cms`, {
+          email: "dan@example.com",
+          password: `wrong-${i}`,
+        }),
+      );
+      const statuses = (await Promise.all(guesses)).map((answer) => answer.status);
+      const reached = statuses.filter((status) => status === 401).length;
+      expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
+      expect(reached).toBeLessThanOrEqual(5);
+      expect(signInsSeen() - seenBefore).toBe(reached);
+      const right = await postFrom("127.0.0.60", `${b.url}/api/auth/sign-in-cms`, {
+        email: "dan@example.com",
+        password: "Right-password-4",
+      });
+      expect(right.status).toBe(429);
+      expect(signInsSeen() - seenBefore).toBe(reached);
+    } finally {
+      cms.delayMs = 0;
+    }
+  });
+
   it("each instance holds two Redis connections, whatever it used: one shared for commands, one subscriber", async () => {
     // Everything above used Redis on both instances: page entries and locks, revalidations
     // (the bus), rate limits and session revocations; and now readiness.

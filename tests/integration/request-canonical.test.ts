@@ -3,6 +3,7 @@ import { request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
+import { AUTH_PAGE_PATHS } from "../../app/lib/auth/paths.ts";
 import { postAuthForm } from "../support/auth-form.ts";
 import { postRevalidation } from "../support/site-requests.ts";
 import { standInSite } from "../support/stand-in-site.ts";
@@ -18,6 +19,8 @@ const site = standInSite({
     cms.setPage({ fullPath: "/about", title: "About us" });
     cms.setPage({ fullPath: "/company", title: "Company" });
     cms.setPage({ fullPath: "/evil.com", title: "A page called evil.com" });
+    // A slug may carry capitals (the CMS's page schema allows A-Z): its address keeps them.
+    cms.setPage({ fullPath: "/Team", title: "The Team" });
     cms.users.set("ann@example.com", { id: 1, password: "Right-password-1", blocked: false });
   },
   env: {
@@ -129,6 +132,96 @@ describe("one spelling per page", () => {
       expect(response.text).toMatch(/Check the address/);
       expect(response.headers["x-cache"]).toBeUndefined();
     }
+  });
+});
+
+describe("one letter case for the site's own routes", () => {
+  const session = { cookie: "better-auth.session_token=any-value" };
+  /** `/forgot-password` → `/Forgot-Password`. */
+  const titleCase = (path: string) =>
+    path.replace(/(^|[/-])([a-z])/g, (_, before: string, letter: string) => before + letter.toUpperCase());
+
+  it.each(AUTH_PAGE_PATHS)(
+    "%s in mixed case, as .data, under /de/, with and without a session: a 308 to it, never stored or public",
+    async (page) => {
+      const spellings: Array<[string, string | null]> = [
+        [titleCase(page), page],
+        [page.toUpperCase(), page],
+        [`${titleCase(page)}.data`, `${page}.data`],
+        [`/de${titleCase(page)}`, `/de${page}`],
+        [`/de${page.toUpperCase()}.data`, `/de${page}.data`],
+        // Canonical already: the auth page itself, and a locale segment that is no locale (a 404).
+        [page, null],
+        [`/de${page}.data`, null],
+        [`/DE${page}`, null],
+      ];
+      for (const [spelling, location] of spellings) {
+        for (const headers of [{}, session]) {
+          // Twice: a first answer that had been stored would come back as a HIT.
+          for (let attempt = 0; attempt < 2; attempt++) {
+            const response = await raw(spelling, headers);
+            const what = `${spelling} ${JSON.stringify(headers)} #${attempt}`;
+            expect(response.headers["x-cache"], what).toBeUndefined();
+            expect(String(response.headers["cdn-cache-control"]), what).not.toMatch(/public/);
+            if (location) {
+              expect(response.status, what).toBe(308);
+              expect(response.headers.location, what).toBe(location);
+            } else {
+              expect(response.status, what).not.toBe(308);
+              expect(response.headers["cdn-cache-control"], what).toBe("no-store");
+            }
+          }
+        }
+      }
+    },
+  );
+
+  it("a planted preview cookie makes no spelling of /account framable by the CMS", async () => {
+    for (const spelling of ["/Account", "/ACCOUNT", "/account", "/de/Account", "/Account/Two-Factor"]) {
+      const response = await raw(spelling, { cookie: "site_preview=planted" });
+      const frameAncestors = /frame-ancestors ([^;]*)/.exec(String(response.headers["content-security-policy"]));
+      expect(frameAncestors?.[1], spelling).toBe("'self'");
+      expect(response.headers["x-frame-options"], spelling).toBe("SAMEORIGIN");
+    }
+  });
+
+  it.each([
+    ["/Sitemap.xml", "/sitemap.xml"],
+    ["/ROBOTS.TXT", "/robots.txt"],
+    ["/API/Preview/Exit", "/api/preview/exit"],
+    ["/Api/Auth/get-session", "/api/auth/get-session"],
+    ["/Uploads/Photo.JPG", "/uploads/Photo.JPG"],
+  ])("%s redirects (308) to %s: a route's own segments, its parameters as they came", async (path, location) => {
+    const response = await raw(path);
+    expect(response.status).toBe(308);
+    expect(response.headers.location).toBe(location);
+  });
+
+  it("a CMS page keeps the case of its slug: /Team is the page, /team another address", async () => {
+    const page = await raw("/Team");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("The Team");
+    expect((await raw("/team")).status).toBe(404);
+  });
+});
+
+describe("a raw '#' in the request target", () => {
+  it("GET /about#session with no cookie never gets the signed-in variant (stored under that key)", async () => {
+    const session = { cookie: "better-auth.session_token=any-value" };
+    await raw("/about", session);
+    const signedIn = await raw("/about", session);
+    expect(signedIn.headers["x-cache"]).toBe("HIT");
+    expect(signedIn.headers["cdn-cache-control"]).toBe("no-store");
+    for (const target of ["/about#session", "/about?utm=1#session", "/about#", "/About#session"]) {
+      const response = await raw(target);
+      expect(response.status, target).toBe(400);
+      expect(response.text, target).toMatch(/raw '#'/);
+      expect(response.headers["x-cache"], target).toBeUndefined();
+    }
+    // The page's anonymous variant is untouched.
+    const anonymous = await raw("/about");
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.headers["cdn-cache-control"]).not.toBe("no-store");
   });
 });
 

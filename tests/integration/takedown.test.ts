@@ -7,7 +7,7 @@ import { getPage, postRevalidation } from "../support/site-requests.ts";
 import { StandInCms } from "../support/stand-in-cms.ts";
 
 // Takedowns over HTTP, against the production build and a stand-in CMS: an unpublish or delete
-// is revalidated with `expire: true` (what cms/src/revalidation sends for them), and the very
+// is revalidated with `expire: true` (what the CMS's site-cache plugin sends for them), and the very
 // next request gets a fresh render (404, or the redirect): never the old page, not even once
 // STALE. One instance alone, and two sharing a real Redis (the flag crosses the bus).
 const SECRET = "revalidate-secret-0123456789";

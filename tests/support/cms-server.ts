@@ -1,7 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+
+import { adminBuildIsCurrent } from "../../scripts/admin-build-sources.mjs";
 
 /**
  * Starts the real Strapi in cms/ as a child process, the fast way: `node server.js` (what
@@ -67,15 +69,13 @@ export const adminBuildDir = path.join(cmsRoot, "build");
 
 /**
  * Builds the admin UI (`strapi build`, what `cd cms && npm run build` runs, about a minute)
- * unless cms/build/index.html is newer than everything under cms/src/admin and
+ * unless cms/build/index.html is newer than its sources: the admin side of each local plugin
+ * (cms/src/plugins/<name>/admin/, strapi-admin.js, package.json), cms/config/plugins.js and
  * cms/package-lock.json. Returns whether it built. The build runs with the test secrets, so
  * it never creates or changes cms/.env; its output goes to logFile.
  */
 export function ensureAdminBuild(logFile: string): { built: boolean; ms: number } {
-  const sources = [path.join(cmsRoot, "package-lock.json"), ...listFiles(path.join(cmsRoot, "src/admin"))];
-  const newestSource = Math.max(...sources.map((file) => statSync(file).mtimeMs));
-  const index = path.join(adminBuildDir, "index.html");
-  if (existsSync(index) && statSync(index).mtimeMs > newestSource) return { built: false, ms: 0 };
+  if (adminBuildIsCurrent(cmsRoot)) return { built: false, ms: 0 };
 
   const started = Date.now();
   mkdirSync(path.dirname(logFile), { recursive: true });
@@ -101,14 +101,9 @@ export function ensureAdminBuild(logFile: string): { built: boolean; ms: number 
   } finally {
     closeSync(logFd);
   }
+  const index = path.join(adminBuildDir, "index.html");
   if (!existsSync(index)) throw new Error(`ensureAdminBuild: \`strapi build\` made no ${index}; see ${logFile}`);
   return { built: true, ms: Date.now() - started };
-}
-
-function listFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 export async function startCms(opts: CmsOptions): Promise<CmsHandle> {

@@ -4,6 +4,7 @@ import { genericOAuth } from "better-auth/plugins";
 import type { Redis } from "ioredis";
 import { createContext, type RouterContextProvider } from "react-router";
 
+import { cookieNamesFor } from "../cookie-names.ts";
 import type { Env } from "../env.server.ts";
 import { localeConfigOf } from "../locales.server.ts";
 import { createCmsTwoFactor, type CmsTwoFactor } from "./cms-two-factor.server.ts";
@@ -41,6 +42,7 @@ function createAuth(env: Env, redis: Redis | undefined, cmsTwoFactor: CmsTwoFact
   const lockout = createAccountLockout({ redis });
   // The same list the sign-in page and the CSP read (providers.ts).
   const { socialProviders, genericOAuth: oidcProviders } = betterAuthProviders(env);
+  const cookies = cookieNamesFor(env.APP_PUBLIC_URL);
 
   return betterAuth({
     appName: "Acme",
@@ -58,9 +60,13 @@ function createAuth(env: Env, redis: Redis | undefined, cmsTwoFactor: CmsTwoFact
     // Ours (RateLimiter) covers the JSON endpoints and the forms with one budget.
     rateLimit: { enabled: false },
     advanced: {
-      useSecureCookies: env.APP_PUBLIC_URL.startsWith("https:"),
+      // On https every cookie is `__Host-better-auth.*` (app/lib/cookie-names.ts). better-auth 1.7
+      // can only put `__Secure-` in front of its prefix, so the prefix carries `__Host-` itself and
+      // the attributes `__Host-` requires are set here: Secure, Path=/, and never a Domain.
+      cookiePrefix: cookies.auth,
+      useSecureCookies: false,
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
-      defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: cookies.secure, path: "/" },
     },
     telemetry: { enabled: false },
     plugins: [

@@ -1,14 +1,12 @@
-import { createHmac, hkdfSync } from "node:crypto";
-
-import { secretMatches } from "../bearer-secret.server.ts";
+import { signValue, verifyValue } from "../signed-value.server.ts";
 
 /**
- * The form token of the bot check (docs/decisions/0021-bot-check-on-auth-forms.md): the time the
- * page was rendered and an HMAC over that time and the form's path, with a key derived from
- * SESSION_AUTH_SECRET. Stateless: any instance with the same secret checks any instance's token,
- * and nothing is stored. A post whose token is younger than the minimum fill time came from a
- * script, not from a person reading the form; one that is missing, garbled, forged, made for
- * another form or older than a day is refused too.
+ * The form token of the bot check (docs/decisions/0021-bot-check-on-auth-forms.md): the form's
+ * path, signed (app/lib/signed-value.server.ts, purpose `auth-form-token/v1`, a key derived from
+ * SESSION_AUTH_SECRET) with an expiry a day after the page was rendered. Stateless: any instance
+ * with the same secret checks any instance's token, and nothing is stored. A post whose token is
+ * younger than the minimum fill time came from a script, not from a person reading the form; one
+ * that is missing, garbled, forged, made for another form or a day old is refused too.
  */
 
 /** How long a rendered form stays sendable: a tab left open overnight still works. */
@@ -19,18 +17,9 @@ const CLOCK_SKEW_MS = 5_000;
 
 export type FormTokenVerdict = "ok" | "too-fast" | "rejected";
 
-/** The HMAC key: derived, so the session secret itself signs nothing but sessions. */
-function keyOf(secret: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", secret, "", "auth-form-token/v1", 32));
-}
-
-function macOf(secret: string, formPath: string, issuedAt: number): string {
-  return createHmac("sha256", keyOf(secret)).update(`${formPath}\n${issuedAt}`).digest("base64url");
-}
-
 /** A token for the form posted to `formPath` (an AuthPagePath, `/register`), issued now. */
 export function issueFormToken(secret: string, formPath: string, now = Date.now()): string {
-  return `${now.toString(36)}.${macOf(secret, formPath, now)}`;
+  return signValue(secret, "auth-form-token/v1", formPath, now + FORM_TOKEN_MAX_AGE_MS);
 }
 
 /** The verdict on a posted token for the form at `formPath`. */
@@ -40,11 +29,10 @@ export function checkFormToken(
   token: string | undefined,
   options: { minFillMs: number; now?: number },
 ): FormTokenVerdict {
-  const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token ?? "");
-  if (!match) return "rejected";
-  const issuedAt = Number.parseInt(match[1] ?? "", 36);
-  if (!secretMatches(match[2], macOf(secret, formPath, issuedAt))) return "rejected";
-  const age = (options.now ?? Date.now()) - issuedAt;
-  if (age < -CLOCK_SKEW_MS || age > FORM_TOKEN_MAX_AGE_MS) return "rejected";
+  const now = options.now ?? Date.now();
+  const verified = verifyValue(secret, "auth-form-token/v1", token, now);
+  if (verified?.payload !== formPath) return "rejected";
+  const age = now - (verified.expiresAt - FORM_TOKEN_MAX_AGE_MS);
+  if (age < -CLOCK_SKEW_MS) return "rejected";
   return age < options.minFillMs ? "too-fast" : "ok";
 }

@@ -1,7 +1,8 @@
-import { createHash, createHmac, hkdfSync } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 
-import { secretMatches } from "../bearer-secret.server.ts";
 import { cookieValueOf } from "../cookie-header.ts";
+import type { CookieNames } from "../cookie-names.ts";
+import { purposeKey, signValue, verifyValue } from "../signed-value.server.ts";
 
 /**
  * "Known device" cookies, so that a lockout others cause does not lock the owner out
@@ -12,54 +13,71 @@ import { cookieValueOf } from "../cookie-header.ts";
  * (`lockoutKeyOf`), which strangers' guesses do not fill. A stolen cookie gains its thief no more
  * than its own five guesses per window.
  *
- * The value: up to MAX_ACCOUNTS account ids (HMAC of the address, 16 bytes, base64url), the latest
- * first, joined by `~`, then `.` and an HMAC over them. The key is derived from SESSION_AUTH_SECRET.
+ * The value: up to MAX_ACCOUNTS account ids (HMAC of the address, 16 bytes, base64url, keyed for
+ * `known-device-account/v1`), the latest first, joined by `~`, signed for `known-device/v1` with
+ * the cookie's expiry (app/lib/signed-value.server.ts); both keys are derived from SESSION_AUTH_SECRET.
+ * Its name is `names.knownDevice` (app/lib/cookie-names.ts): `__Host-` on https, so a sibling
+ * subdomain cannot shadow it with one of its own and make the owner's browser a stranger again.
  */
 
-export const KNOWN_DEVICE_COOKIE = "acme.known_device";
 /** A year: a device stays known while it signs in now and then. */
 export const KNOWN_DEVICE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 /** Accounts one browser is known for (a shared family computer). */
 const MAX_ACCOUNTS = 5;
 
-const keyOf = (secret: string) => Buffer.from(hkdfSync("sha256", secret, "", "known-device/v1", 32));
+const ACCOUNT_ID = /^[A-Za-z0-9_-]{22}$/;
 
-function accountIdOf(key: Buffer, email: string): string {
-  return createHmac("sha256", key)
+function accountIdOf(secret: string, email: string): string {
+  return createHmac("sha256", purposeKey(secret, "known-device-account/v1"))
     .update(`account:${email.trim().toLowerCase()}`)
     .digest()
     .subarray(0, 16)
     .toString("base64url");
 }
 
-const macOf = (key: Buffer, ids: string) => createHmac("sha256", key).update(`ids:${ids}`).digest("base64url");
-
-/** The account ids a cookie value vouches for: none when it is missing, garbled or forged. */
-function idsOf(key: Buffer, value: string | undefined): string[] {
-  const match = /^([A-Za-z0-9_~-]{22,130})\.([A-Za-z0-9_-]{43})$/.exec(value ?? "");
-  if (!match || !secretMatches(match[2], macOf(key, match[1]!))) return [];
-  return match[1]!.split("~").slice(0, MAX_ACCOUNTS);
+/** The account ids a cookie value vouches for: none when it is missing, garbled, forged or expired. */
+function idsOf(secret: string, value: string | undefined, now: number): string[] {
+  const verified = verifyValue(secret, "known-device/v1", value, now);
+  if (!verified) return [];
+  return verified.payload
+    .split("~")
+    .filter((id) => ACCOUNT_ID.test(id))
+    .slice(0, MAX_ACCOUNTS);
 }
 
+type Names = Pick<CookieNames, "knownDevice">;
+
 /** The cookie's value in a Cookie header. */
-export function knownDeviceValueOf(cookieHeader: string | null | undefined): string | undefined {
-  return cookieValueOf(cookieHeader, KNOWN_DEVICE_COOKIE);
+export function knownDeviceValueOf(cookieHeader: string | null | undefined, names: Names): string | undefined {
+  return cookieValueOf(cookieHeader, names.knownDevice);
 }
 
 /** Whether the browser that sent `cookieHeader` has signed in to the account of `email` before. */
-export function isKnownDevice(secret: string, cookieHeader: string | null | undefined, email: string): boolean {
-  const key = keyOf(secret);
-  return idsOf(key, knownDeviceValueOf(cookieHeader)).includes(accountIdOf(key, email));
+export function isKnownDevice(
+  secret: string,
+  cookieHeader: string | null | undefined,
+  email: string,
+  names: Names,
+  now = Date.now(),
+): boolean {
+  return idsOf(secret, knownDeviceValueOf(cookieHeader, names), now).includes(accountIdOf(secret, email));
 }
 
-/** The cookie's new value after a sign-in to `email`: that account first, then the others it named. */
-export function knownDeviceValue(secret: string, cookieHeader: string | null | undefined, email: string): string {
-  const key = keyOf(secret);
-  const id = accountIdOf(key, email);
-  const ids = [id, ...idsOf(key, knownDeviceValueOf(cookieHeader)).filter((other) => other !== id)]
-    .slice(0, MAX_ACCOUNTS)
-    .join("~");
-  return `${ids}.${macOf(key, ids)}`;
+/**
+ * The cookie's new value after a sign-in to `email`: that account first, then the others it named,
+ * valid as long as the cookie (each sign-in renews it).
+ */
+export function knownDeviceValue(
+  secret: string,
+  cookieHeader: string | null | undefined,
+  email: string,
+  names: Names,
+  now = Date.now(),
+): string {
+  const id = accountIdOf(secret, email);
+  const others = idsOf(secret, knownDeviceValueOf(cookieHeader, names), now).filter((other) => other !== id);
+  const ids = [id, ...others].slice(0, MAX_ACCOUNTS).join("~");
+  return signValue(secret, "known-device/v1", ids, now + KNOWN_DEVICE_MAX_AGE_SECONDS * 1000);
 }
 
 /**

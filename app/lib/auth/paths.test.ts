@@ -33,6 +33,13 @@ describe("isAuthPagePath (never cached)", () => {
     }
   });
 
+  it("in any letter case, as the router matches (the security headers judge paths before the 308 to lower case)", () => {
+    for (const path of Object.values(AUTH_PAGES)) {
+      expect(isAuthPagePath(path.toUpperCase()), path).toBe(true);
+      expect(isAuthPagePath(`/DE${path.replace(/-./g, (dash) => dash.toUpperCase())}`), path).toBe(true);
+    }
+  });
+
   it("leaves other paths alone", () => {
     const others = ["/", "/de", "/company", "/de/company", "/a/b/sign-in", "/sign-in/x", "/sign-inx", "/de/x"];
     // Pages of two segments (`/sign-in/two-factor`) are matched whole, never by a part.

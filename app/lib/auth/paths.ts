@@ -41,7 +41,13 @@ export function authPath(page: AuthPage, locale: string, config: LocaleConfig): 
  * for any first segment (the router sends all of these to the auth page, which answers 404 for
  * a segment that is not a locale), so none of them is ever stored in the page cache. Some pages
  * have two segments of their own (`/sign-in/two-factor`).
+ *
+ * In any letter case, as the router matches: a canonical path spells these pages in lower case
+ * (server/canonical-request.ts answers `/Account` with a 308 to `/account`), but the security
+ * headers judge a path before that (server/security-headers.ts), and that 308 must not be
+ * framable either.
  */
 export function isAuthPagePath(pathname: string): boolean {
-  return AUTH_PAGE_PATHS.includes(pathname) || AUTH_PAGE_PATHS.includes(pathname.replace(/^\/[^/]+/, ""));
+  const path = pathname.toLowerCase();
+  return AUTH_PAGE_PATHS.includes(path) || AUTH_PAGE_PATHS.includes(path.replace(/^\/[^/]+/, ""));
 }

@@ -2,6 +2,7 @@ import type { CookieCachePayload } from "better-auth";
 import { getCookieCache } from "better-auth/cookies";
 import { createContext, redirect, type RouterContextProvider } from "react-router";
 
+import { cookieNamesFor } from "../cookie-names.ts";
 import { parseLocalePath } from "../locale-path.ts";
 import { localeConfigOf } from "../locales.server.ts";
 import { configContext, markDynamic } from "../request-context.server.ts";
@@ -53,7 +54,9 @@ async function readSession(request: Request, context: Readonly<RouterContextProv
   const stored = await getCookieCache<StoredSession & CookieCachePayload>(request, {
     secret: env.SESSION_AUTH_SECRET,
     strategy: "jwe",
-    isSecure: env.APP_PUBLIC_URL.startsWith("https:"),
+    // Exactly the name better-auth writes (auth.server.ts): `__Host-better-auth` on https.
+    cookiePrefix: cookieNamesFor(env.APP_PUBLIC_URL).auth,
+    isSecure: false,
   });
   const cmsJWT = stored?.session.id === response.session.id ? stored.user.cmsJWT : undefined;
   if (!cmsJWT) return { session: null, setCookies };

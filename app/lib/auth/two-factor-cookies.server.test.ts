@@ -5,6 +5,7 @@ import {
   openRecoveryCodes,
   sealPendingSignIn,
   sealRecoveryCodes,
+  twoFactorCookieAttributes,
   twoFactorCookieOf,
   twoFactorCookieSetIn,
   twoFactorSetCookie,
@@ -89,16 +90,17 @@ describe("the recovery codes cookie", () => {
 });
 
 describe("the cookies' headers", () => {
-  it("are HttpOnly, SameSite=Lax, limited to a path and to 5 minutes; Secure with the prefix on https", () => {
-    expect(twoFactorSetCookie("pending", "v", { path: "/de/sign-in", secure: false })).toBe(
-      "acme.two_factor_pending=v; Path=/de/sign-in; Max-Age=300; HttpOnly; SameSite=Lax",
+  it("are HttpOnly, SameSite=Lax, Path=/ and 5 minutes; on https __Host- named and Secure", () => {
+    expect(twoFactorSetCookie("pending", "v", false)).toBe(
+      "acme.two_factor_pending=v; Path=/; Max-Age=300; HttpOnly; SameSite=Lax",
     );
-    expect(twoFactorSetCookie("codes", "v", { path: "/account", secure: true })).toBe(
-      "__Secure-acme.two_factor_codes=v; Path=/account; Max-Age=300; HttpOnly; SameSite=Lax; Secure",
+    expect(twoFactorSetCookie("codes", "v", true)).toBe(
+      "__Host-acme.two_factor_codes=v; Path=/; Max-Age=300; HttpOnly; SameSite=Lax; Secure",
     );
-    expect(twoFactorSetCookie("pending", null, { path: "/sign-in", secure: false })).toBe(
-      "acme.two_factor_pending=; Path=/sign-in; Max-Age=0; HttpOnly; SameSite=Lax",
+    expect(twoFactorSetCookie("pending", null, false)).toBe(
+      "acme.two_factor_pending=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax",
     );
+    expect(twoFactorCookieAttributes(true)).toEqual({ path: "/", httpOnly: true, sameSite: "lax", secure: true });
   });
 
   it("are read from a Cookie header by their own name only", () => {
@@ -106,12 +108,15 @@ describe("the cookies' headers", () => {
     expect(twoFactorCookieOf(header, "pending", false)).toBe("p.q");
     expect(twoFactorCookieOf(header, "codes", false)).toBe("c");
     expect(twoFactorCookieOf(header, "pending", true)).toBeNull();
+    // On https, a `__Secure-` one (which a sibling subdomain can set for the whole domain) is not ours.
+    expect(twoFactorCookieOf("__Secure-acme.two_factor_pending=p", "pending", true)).toBeNull();
+    expect(twoFactorCookieOf("__Host-acme.two_factor_pending=p", "pending", true)).toBe("p");
     expect(twoFactorCookieOf(null, "pending", false)).toBeNull();
   });
 
   it("are found among an answer's Set-Cookie headers when set, not when expired", () => {
-    const set = twoFactorSetCookie("pending", "sealed", { path: "/api/auth/two-factor-cms", secure: false });
-    const expired = twoFactorSetCookie("pending", null, { path: "/sign-in", secure: false });
+    const set = twoFactorSetCookie("pending", "sealed", false);
+    const expired = twoFactorSetCookie("pending", null, false);
     expect(twoFactorCookieSetIn(["a=b; Path=/", set], "pending", false)).toBe("sealed");
     expect(twoFactorCookieSetIn([expired], "pending", false)).toBeNull();
   });

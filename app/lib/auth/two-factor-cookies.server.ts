@@ -3,6 +3,7 @@ import * as z from "zod";
 
 import { cmsUserSchema, type CmsAuth } from "./cms-users.server.ts";
 import { cookieValueOf } from "../cookie-header.ts";
+import { cookieNames } from "../cookie-names.ts";
 
 /**
  * The two short-lived cookies of two-factor authentication, sealed the way better-auth seals its
@@ -18,15 +19,17 @@ import { cookieValueOf } from "../cookie-header.ts";
  * - **recovery codes to show**: the codes the CMS just made, carried over the redirect after
  *   enabling (post/redirect/get) to the page that shows them once and expires the cookie.
  *
- * Both are HttpOnly, SameSite=Lax, Secure (with the `__Secure-` prefix) on https, and limited to
- * the path that reads them.
+ * Both are HttpOnly, SameSite=Lax, `Path=/`, and on https `__Host-` named and Secure
+ * (app/lib/cookie-names.ts): a sibling subdomain can then plant no pending sign-in of its own that
+ * would be read before the real one. `__Host-` allows no narrower path; the cookies are sealed and
+ * short-lived, so being sent to the site's other pages costs a few hundred bytes for 5 minutes.
  */
 
 /** How long the code may follow the password, and recovery codes wait to be shown. */
 export const TWO_FACTOR_COOKIE_SECONDS = 5 * 60;
 
-const PENDING = { name: "acme.two_factor_pending", salt: "acme.two-factor-pending" } as const;
-const CODES = { name: "acme.two_factor_codes", salt: "acme.two-factor-recovery-codes" } as const;
+const PENDING = { name: "twoFactorPending", salt: "acme.two-factor-pending" } as const;
+const CODES = { name: "twoFactorCodes", salt: "acme.two-factor-recovery-codes" } as const;
 
 type Kind = typeof PENDING | typeof CODES;
 
@@ -133,30 +136,31 @@ export type TwoFactorCookie = "pending" | "codes";
 
 const kindOf = (cookie: TwoFactorCookie): Kind => (cookie === "pending" ? PENDING : CODES);
 
-/** The cookie's name: with the `__Secure-` prefix on https, as better-auth names its own. */
+/** The cookie's name: `__Host-` on https (app/lib/cookie-names.ts). */
 export function twoFactorCookieName(cookie: TwoFactorCookie, secure: boolean): string {
-  return `${secure ? "__Secure-" : ""}${kindOf(cookie).name}`;
+  return cookieNames(secure)[kindOf(cookie).name];
+}
+
+/** The attributes both cookies are set with (better-auth's `ctx.setCookie` takes them as they are). */
+export function twoFactorCookieAttributes(secure: boolean) {
+  return { path: "/", httpOnly: true, sameSite: "lax", secure } as const;
 }
 
 /** A Set-Cookie header for the cookie, or (value null) one that expires it. */
-export function twoFactorSetCookie(
-  cookie: TwoFactorCookie,
-  value: string | null,
-  options: { path: string; secure: boolean },
-): string {
-  const name = twoFactorCookieName(cookie, options.secure);
+export function twoFactorSetCookie(cookie: TwoFactorCookie, value: string | null, secure: boolean): string {
+  const name = twoFactorCookieName(cookie, secure);
   const maxAge = value === null ? 0 : TWO_FACTOR_COOKIE_SECONDS;
   return [
     `${name}=${value ?? ""}`,
-    `Path=${options.path}`,
+    "Path=/",
     `Max-Age=${maxAge}`,
     "HttpOnly",
     "SameSite=Lax",
-    ...(options.secure ? ["Secure"] : []),
+    ...(secure ? ["Secure"] : []),
   ].join("; ");
 }
 
-/** The cookie's value in a Cookie request header (the first of the name: browsers send the longest path first). */
+/** The cookie's value in a Cookie request header. */
 export function twoFactorCookieOf(
   cookieHeader: string | null,
   cookie: TwoFactorCookie,

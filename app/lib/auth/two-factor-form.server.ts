@@ -7,24 +7,15 @@ import { authPath } from "./paths.ts";
 import { setCookiesOfError } from "./plugins/two-factor.server.ts";
 import { twoFactorCookieOf, twoFactorCookieSetIn, twoFactorSetCookie } from "./two-factor-cookies.server.ts";
 
-/**
- * The form side of two-factor sign-in: the pending sign-in cookie lives under the sign-in
- * page's path of the visitor's locale (`/sign-in`, `/de/sign-in`), which covers the second
- * step's page (`/sign-in/two-factor`) and React Router's data requests for it.
- */
+/** The form side of two-factor sign-in: the pending sign-in cookie (two-factor-cookies.server.ts). */
 
 const secureOf = (context: Readonly<RouterContextProvider>) =>
   context.get(configContext).APP_PUBLIC_URL.startsWith("https:");
 
-/** Where the pending sign-in cookie of a form sign-in in `locale` lives. */
-function pendingPath(context: Readonly<RouterContextProvider>, locale: string) {
-  return authPath("signIn", locale, localeConfigOf(context.get(configContext)));
-}
-
 /**
  * In a form action's call to a password step (sign-in, password reset): its TWO_FACTOR_REQUIRED
- * refusal becomes the way on to the second step's page (keeping `redirectTo`), the pending
- * cookie moved from the JSON step's path to the page's. Any other error: null.
+ * refusal becomes the way on to the second step's page (keeping `redirectTo`), with the pending
+ * cookie the step set (a call through auth.api sends no cookie to the browser). Any other error: null.
  */
 export function secondStepOf(
   error: unknown,
@@ -37,7 +28,7 @@ export function secondStepOf(
   const sealed = twoFactorCookieSetIn(setCookiesOfError(error), "pending", secure);
   if (!sealed) throw new AuthError("UNEXPECTED", { cause: new Error("the password step set no pending cookie") });
   const headers = new Headers();
-  headers.append("set-cookie", twoFactorSetCookie("pending", sealed, { path: pendingPath(context, locale), secure }));
+  headers.append("set-cookie", twoFactorSetCookie("pending", sealed, secure));
   const page = authPath("twoFactor", locale, localeConfigOf(context.get(configContext)));
   return { headers, response: { location: `${page}?redirectTo=${encodeURIComponent(redirectTo)}` } };
 }
@@ -47,7 +38,7 @@ export function pendingCookieOf(request: Request, context: Readonly<RouterContex
   return twoFactorCookieOf(request.headers.get("cookie"), "pending", secureOf(context));
 }
 
-/** The Set-Cookie header that ends the pending sign-in of a form sign-in in `locale`. */
-export function expirePendingCookie(context: Readonly<RouterContextProvider>, locale: string): string {
-  return twoFactorSetCookie("pending", null, { path: pendingPath(context, locale), secure: secureOf(context) });
+/** The Set-Cookie header that ends the pending sign-in. */
+export function expirePendingCookie(context: Readonly<RouterContextProvider>): string {
+  return twoFactorSetCookie("pending", null, secureOf(context));
 }

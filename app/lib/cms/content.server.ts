@@ -74,6 +74,11 @@ export type Navigation = z.infer<typeof navigationSchema>;
 
 const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 const single = <T extends z.ZodType>(item: T) => z.object({ data: item });
+// Each answer's schema is made once: zod compiles a schema on its first parse, and schemas made
+// per call cost every render that compilation (bench/README.md, "Uncached render").
+const pagesAnswer = listOf(pageSchema);
+const redirectsAnswer = listOf(redirectSchema);
+const navigationAnswer = single(navigationSchema);
 
 /**
  * The published page at `fullPath` in `locale`, or null. With `draft` (preview): its draft
@@ -85,7 +90,7 @@ export async function findPage(
   locale: string,
   draft?: CmsFetchOptions["draft"],
 ): Promise<Page | null> {
-  const { data } = await cms.get("/api/pages", listOf(pageSchema), {
+  const { data } = await cms.get("/api/pages", pagesAnswer, {
     draft,
     query: {
       filters: { fullPath: { $eq: fullPath } },
@@ -104,6 +109,7 @@ export async function findPage(
 
 const pageLocaleSchema = z.object({ locale: z.string(), fullPath: z.string() });
 export type PageLocale = z.infer<typeof pageLocaleSchema>;
+const pageLocalesAnswer = listOf(pageLocaleSchema);
 
 /**
  * Every published locale of the page document `documentId` (its own included): the page's
@@ -112,7 +118,7 @@ export type PageLocale = z.infer<typeof pageLocaleSchema>;
  * unpublished or deleted: the pages of its other locales get their alternates anew.
  */
 export async function findPageLocales(cms: CmsClient, documentId: string, pagePath: string): Promise<PageLocale[]> {
-  const { data } = await cms.get("/api/pages", listOf(pageLocaleSchema), {
+  const { data } = await cms.get("/api/pages", pageLocalesAnswer, {
     query: {
       filters: { documentId: { $eq: documentId } },
       locale: "*",
@@ -129,7 +135,7 @@ export async function findPageLocales(cms: CmsClient, documentId: string, pagePa
 
 /** The published redirect whose source is `source` (a locale-prefixed path), or null. */
 export async function findRedirect(cms: CmsClient, source: string): Promise<Redirect | null> {
-  const { data } = await cms.get("/api/redirects", listOf(redirectSchema), {
+  const { data } = await cms.get("/api/redirects", redirectsAnswer, {
     query: { filters: { source: { $eq: source } }, pagination: { pageSize: 1 } },
     revalidate: CMS_REVALIDATE.pageData,
     pagePath: source,
@@ -140,7 +146,7 @@ export async function findRedirect(cms: CmsClient, source: string): Promise<Redi
 
 async function findNavigation(cms: CmsClient, uid: string, path: string, locale: string): Promise<Navigation | null> {
   try {
-    const { data } = await cms.get(path, single(navigationSchema), {
+    const { data } = await cms.get(path, navigationAnswer, {
       query: { locale, populate: { links: true } },
       revalidate: CMS_REVALIDATE.navigation,
       tags: [cmsTag(uid)],

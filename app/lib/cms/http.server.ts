@@ -5,8 +5,10 @@ import { CmsError, type StrapiError } from "./errors.server.ts";
 
 /**
  * The one way the server talks HTTP to the CMS: content (client.server.ts), accounts
- * (auth/cms-users.server.ts), the OAuth sync (auth/cms-oauth-sync.server.ts) and the browser's
- * proxy (routes/api.cms-proxy.$.ts) all call through here. It joins the base URL, bounds each
+ * (auth/cms-users.server.ts), the OAuth sync (auth/cms-oauth-sync.server.ts), the second factor
+ * (auth/cms-two-factor.server.ts), media (media-proxy.server.ts), the browser's proxy
+ * (routes/api.cms-proxy.$.ts) and the readiness check (server/operational-routes.ts) all call
+ * through here. It joins the base URL, bounds each
  * call with a timeout (combined with the caller's signal), sets the Authorization header, and
  * turns every failure into a CmsError (errors.server.ts): no answer or too late → "unavailable";
  * an error status → its kind, with Strapi's `{ error: { status, name, message, details } }`

@@ -446,6 +446,21 @@ export function t(locale: string, key: MessageKey, params: Readonly<Record<strin
  * (Intl.DisplayNames) rather than a hand-kept list; the code itself when the runtime has none.
  */
 export function languageName(locale: string): string {
+  // Remembered: every page's locale switcher asks for each configured locale, and building an
+  // Intl.DisplayNames was among a render's largest single costs (bench/README.md, "Uncached render").
+  let name = languageNames.get(locale);
+  if (name === undefined) {
+    name = displayedLanguageName(locale);
+    // Configured locales are few; the bound keeps any other caller from growing it without end.
+    if (languageNames.size < LANGUAGE_NAMES_MAX) languageNames.set(locale, name);
+  }
+  return name;
+}
+
+const LANGUAGE_NAMES_MAX = 100;
+const languageNames = new Map<string, string>();
+
+function displayedLanguageName(locale: string): string {
   try {
     const name = new Intl.DisplayNames([locale], { type: "language" }).of(locale);
     if (!name || name === locale) return locale;

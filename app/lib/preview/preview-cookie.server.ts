@@ -1,47 +1,44 @@
-import { createHmac } from "node:crypto";
-
-import { secretMatches } from "../bearer-secret.server.ts";
-import { PREVIEW_COOKIE, PUBLISHED_VIEW_COOKIE } from "./cookie-name.ts";
 import { cookieValueOf } from "../cookie-header.ts";
+import { cookieNamesFor, type CookieNames } from "../cookie-names.ts";
+import { signValue, verifyValue } from "../signed-value.server.ts";
 
 /**
- * The preview cookie: `v1.<expiry, Unix seconds>.<HMAC-SHA256 of it, base64url>`, keyed with
- * CMS_PREVIEW_SECRET. Nobody without the secret can make one, and one that leaks stops working
- * at its expiry (1 h). Checked on every render that reads drafts (app/routes/cms-page.tsx).
- * docs/decisions/0015-draft-preview.md says why a signed cookie and why these attributes.
+ * The preview cookie: the payload `draft` with its expiry, signed by the site's one signed-value
+ * helper (app/lib/signed-value.server.ts: `<payload>.<expiry>.<HMAC-SHA256>`, key derived from
+ * CMS_PREVIEW_SECRET by HKDF for the purpose `preview/v1`). Nobody without the secret can make
+ * one, and one that leaks stops working at its expiry (1 h). Checked on every render that reads
+ * drafts (app/routes/cms-page.tsx). docs/decisions/0015-draft-preview.md says why a signed cookie
+ * and why these attributes.
  */
 
 /** How long a preview lasts after the admin opened it (seconds). */
 export const PREVIEW_MAX_AGE_SECONDS = 60 * 60;
 
-const signature = (expires: number, secret: string) =>
-  createHmac("sha256", secret).update(`preview-cookie:v1:${expires}`).digest("base64url");
+const PAYLOAD = "draft";
 
 /** A cookie value valid until now + PREVIEW_MAX_AGE_SECONDS. */
 export function signPreviewCookie(secret: string, nowMs = Date.now()): string {
-  const expires = Math.floor(nowMs / 1000) + PREVIEW_MAX_AGE_SECONDS;
-  return `v1.${expires}.${signature(expires, secret)}`;
+  return signValue(secret, "preview/v1", PAYLOAD, nowMs + PREVIEW_MAX_AGE_SECONDS * 1000);
 }
 
-/** Whether `value` is a preview cookie this secret signed and that has not expired. */
+/**
+ * Whether `value` is a preview cookie this secret signed and that has not expired, nor expires
+ * later than a preview lasts (signed by a clock ahead of this one).
+ */
 export function verifyPreviewCookie(value: string | undefined, secret: string, nowMs = Date.now()): boolean {
-  const match = /^v1\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(value ?? "");
-  const expires = match ? Number(match[1]) : 0;
-  // Compared even for a malformed value, so a wrong cookie takes as long as a right one.
-  const valid = secretMatches(match?.[2] ?? "", signature(expires, secret)) && match !== null;
-  const now = Math.floor(nowMs / 1000);
-  return valid && expires > now && expires <= now + PREVIEW_MAX_AGE_SECONDS;
+  const verified = verifyValue(secret, "preview/v1", value, nowMs);
+  return verified?.payload === PAYLOAD && verified.expiresAt <= nowMs + PREVIEW_MAX_AGE_SECONDS * 1000;
 }
 
-/** The preview cookie's value in a Cookie header, if any. */
-export function previewCookieOf(cookieHeader: string | null | undefined): string | undefined {
-  return cookieValueOf(cookieHeader, PREVIEW_COOKIE);
+/** The preview cookie's value in a Cookie header (under the name in use: `__Host-` on https), if any. */
+export function previewCookieOf(cookieHeader: string | null | undefined, names: CookieNames): string | undefined {
+  return cookieValueOf(cookieHeader, names.preview);
 }
 
 /** Whether the request carries a valid preview cookie: the render shows drafts. */
-export function isPreviewRequest(request: Request, secret: string | undefined): boolean {
+export function isPreviewRequest(request: Request, secret: string | undefined, publicUrl: string): boolean {
   if (!secret) return false;
-  return verifyPreviewCookie(previewCookieOf(request.headers.get("cookie")), secret);
+  return verifyPreviewCookie(previewCookieOf(request.headers.get("cookie"), cookieNamesFor(publicUrl)), secret);
 }
 
 /**
@@ -50,6 +47,8 @@ export function isPreviewRequest(request: Request, secret: string | undefined): 
  * browsers that block third-party cookies keep it, in the admin's partition). Browsers keep
  * Secure cookies only from https, and from http://localhost. Any other http address (a local
  * test on 127.0.0.1) gets `SameSite=Lax`: preview then works when the admin is on the same site.
+ * On https the names are `__Host-` (app/lib/cookie-names.ts): `Path=/`, `Secure` and no `Domain`,
+ * which that prefix requires, are always so here.
  */
 export function previewCookieAttributes(publicUrl: string): string {
   const url = new URL(publicUrl);
@@ -72,12 +71,11 @@ export function previewCookies(
 ): string[] {
   const attributes = previewCookieAttributes(publicUrl);
   const live = `Max-Age=${PREVIEW_MAX_AGE_SECONDS}; ${attributes}`;
+  const { preview, publishedView } = cookieNamesFor(publicUrl);
   return [
     mode === "draft"
-      ? `${PREVIEW_COOKIE}=${signPreviewCookie(secret, nowMs)}; ${live}`
-      : `${PREVIEW_COOKIE}=; ${EXPIRED}; ${attributes}`,
-    mode === "published"
-      ? `${PUBLISHED_VIEW_COOKIE}=1; ${live}`
-      : `${PUBLISHED_VIEW_COOKIE}=; ${EXPIRED}; ${attributes}`,
+      ? `${preview}=${signPreviewCookie(secret, nowMs)}; ${live}`
+      : `${preview}=; ${EXPIRED}; ${attributes}`,
+    mode === "published" ? `${publishedView}=1; ${live}` : `${publishedView}=; ${EXPIRED}; ${attributes}`,
   ];
 }

@@ -48,11 +48,9 @@ const CHANGED_MESSAGES = {
 } as const satisfies Record<Changed, MessageKey>;
 const CHANGED = Object.keys(CHANGED_MESSAGES) as Changed[];
 
-function cookieOptions(context: Route.LoaderArgs["context"], locale: string) {
+function cookieOptions(context: Route.LoaderArgs["context"]) {
   const config = context.get(configContext);
-  // The account page's path covers this page and React Router's data requests for it.
-  const path = authPath("account", locale, localeConfigOf(config));
-  return { path, secure: config.APP_PUBLIC_URL.startsWith("https:"), secret: config.SESSION_AUTH_SECRET };
+  return { secure: config.APP_PUBLIC_URL.startsWith("https:"), secret: config.SESSION_AUTH_SECRET };
 }
 
 export async function loader({ request, params, context, url }: Route.LoaderArgs) {
@@ -64,12 +62,12 @@ export async function loader({ request, params, context, url }: Route.LoaderArgs
   const status = await getCmsTwoFactor(context)
     .status(session.cmsJWT)
     .catch(() => null);
-  const { path, secure, secret } = cookieOptions(context, locale);
+  const { secure, secret } = cookieOptions(context);
   const sealed = twoFactorCookieOf(request.headers.get("cookie"), "codes", secure);
   let recoveryCodes: string[] | null = null;
   if (sealed) {
     recoveryCodes = await openRecoveryCodes(secret, sealed, session.user.id);
-    headers.append("set-cookie", twoFactorSetCookie("codes", null, { path, secure }));
+    headers.append("set-cookie", twoFactorSetCookie("codes", null, secure));
   }
   const changed = new URL(request.url).searchParams.get("changed");
   return data(
@@ -135,9 +133,9 @@ export async function action({ request, params, context, url }: Route.ActionArgs
   }
   if (response.intent === DISABLE) return redirectWithCookies(`${page}?changed=disabled`, result.headers);
   // Post/redirect/get: the new session's cookies (enable), and the codes to show once, sealed.
-  const { path, secure, secret } = cookieOptions(context, locale);
+  const { secure, secret } = cookieOptions(context);
   const sealed = await sealRecoveryCodes(secret, session.user.id, response.recoveryCodes);
-  result.headers.append("set-cookie", twoFactorSetCookie("codes", sealed, { path, secure }));
+  result.headers.append("set-cookie", twoFactorSetCookie("codes", sealed, secure));
   const changed: Changed = response.intent === ENABLE ? "enabled" : "recovery-codes";
   return redirectWithCookies(`${page}?changed=${changed}`, result.headers);
 }

@@ -60,7 +60,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   });
   if (!result.ok) return result.failure;
   // Signed in: the pending sign-in is over (its id is also recorded as used by the endpoint).
-  result.headers.append("set-cookie", expirePendingCookie(context, locale));
+  result.headers.append("set-cookie", expirePendingCookie(context));
   return redirectWithCookies(result.response.location, result.headers);
 }
 

@@ -1,6 +1,7 @@
 /**
- * The demo site a fresh checkout starts with. Pages are listed parents first; `de` is the
- * German localization of the same document where there is one.
+ * The demo site a fresh checkout starts with (written once, into an empty database: see
+ * demo-site.js). Pages are listed parents first; `de` is the German localization of the same
+ * document where there is one, with the page's slug unless it has its own.
  */
 
 const text = (value) => ({ type: "text", text: value });
@@ -125,6 +126,29 @@ const pages = [
       paragraph("You will shape how people use Acme."),
     ]),
   },
+  {
+    // The footer's "Imprint" / "Impressum": the provider identification many countries require.
+    key: "imprint",
+    parent: null,
+    slug: "imprint",
+    en: page("Imprint", "Who is responsible for this website and how to reach them.", [
+      heading("Provider of this website"),
+      paragraph("Acme Inc., 1 Example Street, 12345 Example City"),
+      paragraph("Represented by Jane Doe, managing director"),
+      heading("Contact"),
+      paragraph("Email: ", link("mailto:hello@example.com", "hello@example.com")),
+    ]),
+    de: {
+      ...page("Impressum", "Wer für diese Website verantwortlich ist und wie Sie uns erreichen.", [
+        heading("Angaben gemäß § 5 DDG"),
+        paragraph("Acme GmbH, Beispielstraße 1, 12345 Beispielstadt"),
+        paragraph("Vertreten durch Jane Doe, Geschäftsführerin"),
+        heading("Kontakt"),
+        paragraph("E-Mail: ", link("mailto:hallo@example.com", "hallo@example.com")),
+      ]),
+      slug: "impressum",
+    },
+  },
 ];
 
 const navbar = {
@@ -145,11 +169,11 @@ const footer = {
   en: {
     note: "© Acme Inc.",
     links: [
-      { label: "Imprint", url: "/company" },
+      { label: "Imprint", url: "/imprint" },
       { label: "Jobs", url: "/jobs" },
     ],
   },
-  de: { note: "© Acme GmbH", links: [{ label: "Impressum", url: "/de/company" }] },
+  de: { note: "© Acme GmbH", links: [{ label: "Impressum", url: "/de/impressum" }] },
 };
 
 /** The 404 and error pages' text (the site has its own when the CMS is down). */

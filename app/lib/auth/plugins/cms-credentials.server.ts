@@ -1,6 +1,7 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { createAuthEndpoint } from "better-auth/api";
 
+import { cookieNamesFor } from "../../cookie-names.ts";
 import { confirmEmailSchema, resendConfirmationSchema } from "../confirm-email-schemas.ts";
 import type { CmsUsers } from "../cms-users.server.ts";
 import { isKnownDevice, lockoutKeyOf } from "../known-device.server.ts";
@@ -56,6 +57,8 @@ async function registerQuietly(users: CmsUsers, email: string, password: string)
   }
 }
 
+const isWrongPassword = (error: unknown) => error instanceof AuthError && error.code === "INVALID_CREDENTIALS";
+
 export function cmsCredentials(
   cms: () => CmsUsers,
   revocations: SessionRevocations,
@@ -66,18 +69,16 @@ export function cmsCredentials(
     id: "cms-credentials",
     endpoints: {
       signInCms: createAuthEndpoint("/sign-in-cms", schemaBody(signInSchema), async (ctx) => {
-        // Per address, beside the per-IP budget: a locked address is refused before the CMS is asked.
-        // A browser that signed in to it before counts apart, so strangers cannot lock its owner out.
-        const { email } = ctx.body;
-        const lockoutKey = lockoutKeyOf(email, isKnownDevice(ctx.context.secret, ctx.headers?.get("cookie"), email));
-        await lockout?.check(lockoutKey);
-        const result = await cms()
-          .signIn(email, ctx.body.password)
-          .catch(async (error: unknown) => {
-            if (error instanceof AuthError && error.code === "INVALID_CREDENTIALS") await lockout?.failed(lockoutKey);
-            throw error;
-          });
-        await lockout?.succeeded(lockoutKey);
+        // Per address, beside the per-IP budget: each guess takes one of the address's attempts
+        // before the CMS is asked, so a locked address, or one whose attempts are all in flight, is
+        // refused without asking it. A browser that signed in to it before counts apart, so
+        // strangers cannot lock its owner out.
+        const { email, password } = ctx.body;
+        const cookies = ctx.headers?.get("cookie");
+        const known = isKnownDevice(ctx.context.secret, cookies, email, cookieNamesFor(ctx.context.baseURL));
+        const lockoutKey = lockoutKeyOf(email, known);
+        const signIn = () => cms().signIn(email, password);
+        const result = lockout ? await lockout.attempt(lockoutKey, signIn, isWrongPassword) : await signIn();
         // Two-factor on: no session yet, the code comes next (plugins/two-factor.server.ts).
         if (twoFactor && (await secondFactorEnabled(twoFactor(), result))) {
           await requireSecondFactor(ctx, result, ctx.body.rememberMe);

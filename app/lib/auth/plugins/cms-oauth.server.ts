@@ -87,9 +87,8 @@ async function localeOfFlow(locales: LocaleConfig): Promise<string> {
 
 /**
  * Two-factor on for the account the provider signed in to: no session (better-auth's own is
- * dropped), the pending sign-in under the sign-in page's path of the flow's locale, and the
- * address of the code page, which then leads to where the flow was going (its callback URL,
- * kept as a path of this site only).
+ * dropped), the pending sign-in cookie, and the address of the code page in the flow's locale,
+ * which then leads to where the flow was going (its callback URL, kept as a path of this site only).
  */
 async function secondStepOfFlow(
   ctx: GenericEndpointContext,
@@ -101,10 +100,7 @@ async function secondStepOfFlow(
   const locale = await localeOfFlow(config.locales);
   const authAt = typeof auth.authAt === "number" ? { authAt: auth.authAt } : {};
   // Signing in with a provider is remembered (as without two-factor).
-  await setPendingSignIn(ctx, auth, true, {
-    path: authPath("signIn", locale, config.locales),
-    via: { ...via, ...authAt },
-  });
+  await setPendingSignIn(ctx, auth, true, { ...via, ...authAt });
   const state = await getOAuthState().catch(() => null);
   const callback =
     typeof state?.callbackURL === "string" && URL.canParse(state.callbackURL) ? new URL(state.callbackURL) : null;

@@ -4,7 +4,8 @@ import type { GenericEndpointContext } from "better-auth";
 import { setCookieCache, setSessionCookie } from "better-auth/cookies";
 
 import type { CmsAuth } from "../cms-users.server.ts";
-import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_MAX_AGE_SECONDS, knownDeviceValue } from "../known-device.server.ts";
+import { cookieNamesFor } from "../../cookie-names.ts";
+import { KNOWN_DEVICE_MAX_AGE_SECONDS, knownDeviceValue } from "../known-device.server.ts";
 
 /** A session not remembered lasts until the browser closes, and a day at most (as better-auth's own). */
 const NOT_REMEMBERED_SECONDS = 24 * 60 * 60;
@@ -56,7 +57,10 @@ export async function startCmsSession(
   };
   await setSessionCookie(ctx, { session, user }, forgetOnClose);
   // This browser is now known for the account: its password attempts count apart from strangers'.
-  ctx.setCookie(KNOWN_DEVICE_COOKIE, knownDeviceValue(ctx.context.secret, ctx.headers?.get("cookie"), user.email), {
+  // The session cookie's attributes: on https those `__Host-` requires (auth.server.ts).
+  const names = cookieNamesFor(ctx.context.baseURL);
+  const known = knownDeviceValue(ctx.context.secret, ctx.headers?.get("cookie"), user.email, names);
+  ctx.setCookie(names.knownDevice, known, {
     ...ctx.context.authCookies.sessionToken.attributes,
     maxAge: KNOWN_DEVICE_MAX_AGE_SECONDS,
   });

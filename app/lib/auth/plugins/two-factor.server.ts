@@ -13,6 +13,7 @@ import {
   openPendingSignIn,
   sealPendingSignIn,
   type SignedInVia,
+  twoFactorCookieAttributes,
   twoFactorCookieName,
   twoFactorCookieOf,
   TWO_FACTOR_COOKIE_SECONDS,
@@ -43,28 +44,22 @@ const SECOND_STEP_PATH = "/two-factor-cms";
 
 const isSecure = (ctx: GenericEndpointContext) => ctx.context.baseURL.startsWith("https:");
 
-/** The JSON second step's address, which the pending cookie set by a JSON password step is limited to. */
-const secondStepPath = (ctx: GenericEndpointContext) => `${new URL(ctx.context.baseURL).pathname}${SECOND_STEP_PATH}`;
-
 /**
  * The first factor was right (the password, or a provider's sign-in linked to an account with a
  * password), and the account has two-factor on: no session. The pending sign-in goes into its
- * sealed cookie, for `path`: by default the JSON second step's (the sign-in form moves it to its
- * page's path; an OAuth callback sets it there at once).
+ * sealed cookie (the JSON second step and the form's page both read it), signed in with a
+ * provider when `via` says so.
  */
 export async function setPendingSignIn(
   ctx: GenericEndpointContext,
   auth: CmsAuth,
   rememberMe: boolean,
-  options: { path?: string; via?: SignedInVia } = {},
+  via?: SignedInVia,
 ): Promise<void> {
-  const sealed = await sealPendingSignIn(ctx.context.secret, auth, rememberMe, options.via);
+  const sealed = await sealPendingSignIn(ctx.context.secret, auth, rememberMe, via);
   ctx.setCookie(twoFactorCookieName("pending", isSecure(ctx)), sealed, {
-    path: options.path ?? secondStepPath(ctx),
+    ...twoFactorCookieAttributes(isSecure(ctx)),
     maxAge: TWO_FACTOR_COOKIE_SECONDS,
-    httpOnly: true,
-    sameSite: "lax",
-    secure: isSecure(ctx),
   });
 }
 
@@ -141,11 +136,8 @@ export function twoFactor(
         const pending = await openPendingSignIn(ctx.context.secret, sealed);
         const expire = () =>
           ctx.setCookie(twoFactorCookieName("pending", secure), "", {
-            path: secondStepPath(ctx),
+            ...twoFactorCookieAttributes(secure),
             maxAge: 0,
-            httpOnly: true,
-            sameSite: "lax",
-            secure,
           });
         if (!pending || (await revocations.isRevoked(pendingKey(pending.id)))) {
           expire();

@@ -1,0 +1,5 @@
+"use strict";
+
+module.exports = {
+  "revalidation-failure": require("./revalidation-failure"),
+};

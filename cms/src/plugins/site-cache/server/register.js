@@ -1,0 +1,21 @@
+"use strict";
+
+const { carryOverFormerActions, registerAdminActions } = require("./admin-actions");
+const { answerAfterHeldWork } = require("./middlewares/hold-answer");
+
+/**
+ * - The admin actions (admin-actions.js), before Strapi's admin bootstrap prunes unregistered
+ *   permissions; the grants of their former ids are carried over once the schema is synced.
+ * - The document middlewares, in this order: the revalidation is the outer one, so it sees a
+ *   page's paths before the hierarchy rewrites them, and acts after the write committed.
+ * - The Koa middleware that holds an editor's answer until the site has heard of a takedown.
+ */
+module.exports = async ({ strapi }) => {
+  await registerAdminActions(strapi);
+  strapi.hook("strapi::content-types.afterSync").register(() => carryOverFormerActions(strapi));
+
+  const plugin = strapi.plugin("site-cache");
+  plugin.service("revalidation").registerDocumentMiddleware();
+  plugin.service("page-hierarchy").registerDocumentMiddleware();
+  strapi.server.use(answerAfterHeldWork);
+};

@@ -1,0 +1,8 @@
+"use strict";
+
+module.exports = {
+  revalidation: require("./revalidation"),
+  "page-hierarchy": require("./page-hierarchy"),
+  "cdn-purge": require("./cdn-purge"),
+  permissions: require("./permissions"),
+};

@@ -1,0 +1,17 @@
+"use strict";
+
+const { publishedPages, recalculateAll, settleBatch } = require("./batch");
+const { registerFullPathSync } = require("./full-path-sync");
+
+/**
+ * `strapi.plugin("site-cache").service("page-hierarchy")`: a page's fullPath follows its parent
+ * chain (full-path-sync.js, a document middleware), moved published pages get redirects
+ * (batch.js, moves.js). It never calls the revalidation: it says which paths changed, and the
+ * revalidation (or the recalculate controller) sends them.
+ */
+module.exports = ({ strapi }) => ({
+  registerDocumentMiddleware: () => registerFullPathSync(strapi),
+  publishedPages: () => publishedPages(strapi),
+  settleBatch: (before, options) => settleBatch(strapi, before, options),
+  recalculateAll: () => recalculateAll(strapi),
+});

@@ -1,0 +1,23 @@
+"use strict";
+
+const { registerRevalidationMiddleware } = require("./document-middleware");
+const { createRevalidationService } = require("./service");
+
+/**
+ * `strapi.plugin("site-cache").service("revalidation")`: one per Strapi, configured once from the
+ * plugin's config (config/index.js). service.js sends and records; document-middleware.js turns
+ * editor writes into revalidations, using the page-hierarchy service for a publish that moves
+ * pages (one way: the hierarchy never calls the revalidation).
+ */
+module.exports = ({ strapi }) => {
+  const service = createRevalidationService(strapi, { config: strapi.config.get("plugin::site-cache") });
+  return {
+    ...service,
+    registerDocumentMiddleware() {
+      registerRevalidationMiddleware(strapi, service, {
+        hierarchy: strapi.plugin("site-cache").service("page-hierarchy"),
+        isReady: service.isReady,
+      });
+    },
+  };
+};

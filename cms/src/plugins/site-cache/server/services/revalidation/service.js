@@ -1,0 +1,292 @@
+"use strict";
+
+const { forwardPurge } = require("../cdn-purge/forward");
+const { createRevalidationClient } = require("./client");
+const { buildPayload } = require("./payload");
+
+const FAILURE = "plugin::site-cache.revalidation-failure";
+
+/** What `within` resolves to when the time ran out first. */
+const LATE = Symbol("late");
+
+/** `promise`'s value, or LATE if it has none by `deadline` (a Date.now() time; Infinity: no limit). */
+function within(promise, deadline) {
+  if (deadline === Infinity) return promise;
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), LATE);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The revalidation service: `revalidate({ uid, fullPaths?, locale?, tags? })` builds the
+ * payload and sends it (client.js: timeout, retries with backoff). A revalidation the front
+ * end did not accept is kept in the database (content type "Revalidation failure", visible in
+ * the admin's Content Manager) and retried every retryIntervalMs (config/index.js) until it is
+ * delivered (then the row is deleted). 401 (secret mismatch) and other 4xx rows are kept but
+ * not retried periodically; 401 rows are retried once at the next start (the secret may have
+ * been fixed in the meantime). CMS_REVALIDATE_SECRET unset: revalidation is off (logged once).
+ *
+ * A takedown (`expire: true`: unpublish, delete, or asked for) is also purged from the CDN in
+ * front of the site, in this order: the site first (it expires the pages, on every instance,
+ * and answers 200), and only then the purge (the site's POST /api/cdn-purge, with
+ * CMS_CDN_PURGE_SECRET; the paths the site says it expired, and the tags). Purged the other way
+ * round, or at the same time, the CDN could fetch the old page again from an instance that had
+ * not expired it yet, and keep it. A takedown the site did not accept is purged once a retry
+ * delivers it. CMS_CDN_PURGE_SECRET unset, or no CDN on the site (501): no purge.
+ *
+ * `revalidate(input, { waitMs })` (the editor's takedowns, middleware.js) resolves within waitMs:
+ * once the site has answered (and, for a takedown, the CDN purge that follows has), or when the
+ * time is up. A site that has not answered by then: the revalidation is recorded as a pending
+ * failure at once (the editors' failures page shows it) and sending goes on in the background;
+ * its answer settles that row (deleted once delivered, updated otherwise). A purge still running
+ * goes on too (logged as always). `takedownWaitMs`, the editor's bound:
+ * CMS_REVALIDATE_TAKEDOWN_WAIT_MS, default 3000.
+ */
+function createRevalidationService(strapi, { config, fetch, sleep }) {
+  const { clientUrl, takedownWaitMs, retryIntervalMs } = config;
+  const secret = config.revalidateSecret;
+  const purgeSecret = config.cdnPurgeSecret;
+  const client = createRevalidationClient({
+    clientUrl,
+    secret,
+    fetch,
+    sleep,
+    timeoutMs: config.timeoutMs,
+    retries: config.retries,
+    baseDelayMs: config.backoffMs,
+    log: strapi.log,
+  });
+  let timer = null;
+  let ready = false;
+  let retrying = null;
+  let inFlight = 0;
+  let loggedOff = false;
+  let defaultLocaleCache = { value: null, at: 0 };
+
+  const enabled = () => Boolean(secret);
+
+  function logOffOnce() {
+    if (loggedOff) return;
+    loggedOff = true;
+    strapi.log.warn(
+      "[revalidate] CMS_REVALIDATE_SECRET is not set: automatic cache revalidation of the front end is off.",
+    );
+  }
+
+  async function defaultLocale() {
+    if (defaultLocaleCache.value && Date.now() - defaultLocaleCache.at < 60_000) return defaultLocaleCache.value;
+    let value = "en";
+    try {
+      value = (await strapi.plugin("i18n").service("locales").getDefaultLocale()) || "en";
+    } catch {
+      // i18n not ready: keep 'en'
+    }
+    defaultLocaleCache = { value, at: Date.now() };
+    return value;
+  }
+
+  /** The failure row's fields for a send's result (attempts added to the row's earlier ones). */
+  const failureFields = (result, earlierAttempts = 0) => ({
+    state: result.status === 401 ? "unauthorized" : result.retryable ? "pending" : "rejected",
+    attempts: earlierAttempts + result.attempts,
+    lastStatus: result.status || null,
+    lastError: String(result.error ?? "").slice(0, 2000),
+    lastTriedAt: new Date(),
+  });
+
+  /** Records a failure: the new row, or null when it could not be written (logged). */
+  async function record(payload, result) {
+    const data = { uid: payload.uid, payload, ...failureFields(result) };
+    try {
+      const row = await strapi.db.query(FAILURE).create({ data });
+      strapi.log.error(
+        `[revalidate] not delivered (${result.error ?? result.status}); ` +
+          `recorded as a revalidation failure (${data.state}): ${JSON.stringify(payload)}`,
+      );
+      return row;
+    } catch (error) {
+      // The last resort: the log line must carry everything needed to redo it by hand.
+      strapi.log.error(
+        `[revalidate] not delivered and could not be recorded (${error.message}): ${JSON.stringify(payload)}`,
+      );
+      return null;
+    }
+  }
+
+  /**
+   * What follows a send's result, for a new revalidation (row null) or a recorded one (row): a
+   * failure is recorded (or the row updated); a delivery deletes the row, and a takedown the site
+   * accepted is then purged from the CDN (`purgeCdn: false` skips that; waited for until
+   * `deadline`, then left running). Never rejects.
+   */
+  async function settle(payload, result, { row = null, purgeCdn = true, deadline = Infinity, how = "on retry" } = {}) {
+    if (!result.ok) {
+      if (!row) await record(payload, result);
+      else
+        await strapi.db
+          .query(FAILURE)
+          .update({ where: { id: row.id }, data: failureFields(result, row.attempts ?? 0) })
+          .catch((error) => strapi.log.error(`[revalidate] could not update failure #${row.id}: ${error.message}`));
+      return { sent: true, payload, ...result };
+    }
+    if (row) {
+      await strapi.db
+        .query(FAILURE)
+        .delete({ where: { id: row.id } })
+        .catch((error) => strapi.log.error(`[revalidate] could not delete failure #${row.id}: ${error.message}`));
+      strapi.log.info(`[revalidate] recorded failure #${row.id} delivered ${how}: ${JSON.stringify(payload.next)}`);
+    } else {
+      strapi.log.info(`[revalidate] ${payload.uid} ${JSON.stringify(payload.next)} → ${result.status}`);
+    }
+    // Only now, the site having expired the pages: see the comment of createRevalidationService.
+    const purge = purgeCdn
+      ? await within(
+          track(() => purgeCdnAfter(payload, result.body)),
+          deadline,
+        )
+      : null;
+    return { sent: true, payload, ...result, ...(purge && purge !== LATE ? { purge } : {}) };
+  }
+
+  /**
+   * After the site accepted a takedown: purges what it expired from the CDN. Wildcards cannot be
+   * purged by URL: they are left out (logged). Never rejects; null when there is nothing to do.
+   */
+  async function purgeCdnAfter(payload, answer) {
+    if (payload?.next?.expire !== true || !purgeSecret) return null;
+    const expired = Array.isArray(answer?.paths) ? answer.paths : (payload.next.fullPaths ?? []);
+    const paths = expired.filter((path) => typeof path === "string" && !path.endsWith("*"));
+    const wildcards = expired.filter((path) => typeof path === "string" && path.endsWith("*"));
+    const tags = payload.next.tags ?? [];
+    if (wildcards.length)
+      strapi.log.warn(
+        `[cdn-purge] after takedown: ${wildcards.join(", ")} cannot be purged by URL; purge the CDN by hand if needed`,
+      );
+    if (paths.length === 0 && tags.length === 0) return null;
+    const request = { ...(paths.length ? { paths } : {}), ...(tags.length ? { tags } : {}) };
+    const result = await forwardPurge(request, {
+      clientUrl,
+      secret: purgeSecret,
+      timeoutMs: config.purgeTimeoutMs,
+      ...(fetch ? { fetchImpl: fetch } : {}),
+    });
+    if (result.status === 200) strapi.log.info(`[cdn-purge] after takedown ${JSON.stringify(request)} → 200`);
+    else if (result.status === 501)
+      strapi.log.info("[cdn-purge] after takedown: the site has no CDN configured (501); nothing purged");
+    else
+      strapi.log.error(
+        `[cdn-purge] after takedown ${JSON.stringify(request)} failed: ` +
+          `${result.body?.error ?? result.status}; purge it by hand`,
+      );
+    return { request, ...result };
+  }
+
+  /**
+   * Builds, sends and settles (records a failure; purges a delivered takedown from the CDN,
+   * unless `purgeCdn: false`). With `waitMs`: resolves by then at the latest (see the comment of
+   * createRevalidationService; `answered: false` when the site had not). Never rejects.
+   */
+  async function revalidate(input, { retries, purgeCdn = true, waitMs } = {}) {
+    let payload;
+    try {
+      payload = buildPayload(input, { defaultLocale: await defaultLocale() });
+    } catch (error) {
+      strapi.log.error(`[revalidate] bad input ${JSON.stringify(input)}: ${error.message}`);
+      return { sent: false, reason: error.message, payload: null };
+    }
+    if (!payload) return { sent: false, reason: "nothing to revalidate", payload: null };
+    if (!enabled()) {
+      logOffOnce();
+      return { sent: false, reason: "CMS_REVALIDATE_SECRET is not set", payload };
+    }
+    const deadline = waitMs === undefined ? Infinity : Date.now() + waitMs;
+    const sending = client.send(payload, retries === undefined ? {} : { retries });
+    const result = await within(sending, deadline);
+    if (result !== LATE) return settle(payload, result, { purgeCdn, deadline });
+
+    const error = `the site had not answered after ${waitMs} ms; still sending`;
+    const row = await record(payload, { status: 0, attempts: 0, retryable: true, error });
+    track(async () => settle(payload, await sending, { row, purgeCdn, how: "late" })).catch((failure) =>
+      strapi.log.error(`[revalidate] ${failure.stack ?? failure.message}`),
+    );
+    return { sent: true, payload, ok: false, answered: false, error, retryable: true };
+  }
+
+  /**
+   * Runs `job` (the revalidation of an editor write, detached from its save) and counts it until
+   * it settles: `inFlight()` is how many are being built or sent right now (with their retries).
+   * GET /site-cache/failures shows it; a test waits for 0 instead of sleeping.
+   */
+  function track(job) {
+    inFlight += 1;
+    return Promise.resolve()
+      .then(job)
+      .finally(() => {
+        inFlight -= 1;
+      });
+  }
+
+  /** Retries the recorded failures (state pending; also unauthorized when includeUnauthorized). */
+  async function retryFailures({ includeUnauthorized = false } = {}) {
+    if (!enabled()) return { retried: 0, delivered: 0 };
+    if (retrying) return retrying;
+    retrying = (async () => {
+      const states = includeUnauthorized ? ["pending", "unauthorized"] : ["pending"];
+      const rows = await strapi.db
+        .query(FAILURE)
+        .findMany({ where: { state: { $in: states } }, orderBy: { id: "asc" }, limit: 100 });
+      let delivered = 0;
+      for (const row of rows) {
+        const result = await settle(row.payload, await client.send(row.payload, { retries: 0 }), { row });
+        if (result.ok) delivered += 1;
+      }
+      return { retried: rows.length, delivered };
+    })().finally(() => {
+      retrying = null;
+    });
+    return retrying;
+  }
+
+  /** On once the application's bootstrap is done (src/index.js: after the seed, whose writes are not revalidated). */
+  function start() {
+    ready = true;
+    if (!enabled()) {
+      logOffOnce();
+      return;
+    }
+    strapi.log.info(`[revalidate] on: ${client.url}; failed revalidations are retried every ${retryIntervalMs} ms`);
+    retryFailures({ includeUnauthorized: true }).catch((error) =>
+      strapi.log.error(`[revalidate] retry failed: ${error.message}`),
+    );
+    if (retryIntervalMs > 0) {
+      timer = setInterval(() => {
+        retryFailures().catch((error) => strapi.log.error(`[revalidate] retry failed: ${error.message}`));
+      }, retryIntervalMs);
+      timer.unref?.();
+    }
+  }
+
+  function stop() {
+    ready = false;
+    if (timer) clearInterval(timer);
+    timer = null;
+  }
+
+  return {
+    revalidate,
+    retryFailures,
+    track,
+    inFlight: () => inFlight,
+    start,
+    stop,
+    isReady: () => ready,
+    enabled,
+    defaultLocale,
+    clientUrl,
+    takedownWaitMs,
+  };
+}
+
+module.exports = { createRevalidationService, FAILURE };

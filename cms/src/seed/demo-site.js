@@ -1,0 +1,168 @@
+const { statSync } = require("node:fs");
+const path = require("node:path");
+
+const content = require("./demo-content");
+
+/**
+ * The demo site's content (locales, image, pages, navbar, footer, error page, redirects), written
+ * ONCE, into a database that has none, together with a marker in Strapi's core store, in one
+ * transaction: a start that crashes half-way leaves neither, and the next start seeds again.
+ * After that the content is the editors': a later start never looks at it again, so a demo page
+ * an editor moved, renamed or deleted stays that way (before the marker, the seed looked pages up
+ * by path and re-created a moved one, whose German twin then clashed and stopped the CMS).
+ *
+ * A database that has content but no marker (installed before the marker existed) counts as
+ * seeded: the marker is written and nothing else.
+ */
+
+const PAGE = "api::page.page";
+const MARKER = { type: "core", name: "demo-seed", key: "content" };
+/** What the demo seeds: any row of these means the database is not empty. */
+const CONTENT_TYPES = [
+  PAGE,
+  "api::redirect.redirect",
+  "api::navbar.navbar",
+  "api::footer.footer",
+  "api::error-page.error-page",
+  "plugin::upload.file",
+];
+
+async function seedDemoSiteOnce(strapi) {
+  const marker = strapi.store({ type: MARKER.type, name: MARKER.name });
+  const seeded = await marker.get({ key: MARKER.key });
+  if (seeded) return { seeded: false, marker: seeded };
+
+  if (await hasContent(strapi)) {
+    const value = { adoptedAt: new Date().toISOString() };
+    await marker.set({ key: MARKER.key, value });
+    strapi.log.info("[seed] the database already has content: taken as seeded, the demo content is not added");
+    return { seeded: false, marker: value };
+  }
+
+  const value = await strapi.db.transaction(async () => {
+    await seedLocales(strapi);
+    const image = await seedImage(strapi);
+    await seedPages(strapi, image);
+    const links = (entries) => Object.fromEntries(entries.map(([locale, list]) => [locale, { links: list }]));
+    await seedSingleType(strapi, "api::navbar.navbar", links(Object.entries(content.navbar)));
+    await seedSingleType(strapi, "api::footer.footer", content.footer);
+    await seedSingleType(strapi, "api::error-page.error-page", content.errorPage);
+    await seedRedirects(strapi);
+    const written = { seededAt: new Date().toISOString() };
+    await marker.set({ key: MARKER.key, value: written });
+    return written;
+  });
+  strapi.log.info("[seed] demo content written (once: later starts leave the content to the editors)");
+  return { seeded: true, marker: value };
+}
+
+async function hasContent(strapi) {
+  for (const uid of CONTENT_TYPES) {
+    if ((await strapi.db.query(uid).count()) > 0) return true;
+  }
+  return false;
+}
+
+async function seedLocales(strapi) {
+  const locales = strapi.plugin("i18n").service("locales");
+  for (const { code, name } of content.locales.others) {
+    if (!(await locales.findByCode(code))) await locales.create({ code, name });
+  }
+  if ((await locales.getDefaultLocale()) !== content.locales.default) {
+    await locales.setDefaultLocale({ code: content.locales.default });
+  }
+}
+
+/** The uploaded file's fields an image block of the blocks editor carries (what the admin puts there). */
+const IMAGE_BLOCK_FIELDS = [
+  "id",
+  "documentId",
+  "name",
+  "alternativeText",
+  "caption",
+  "width",
+  "height",
+  "formats",
+  "hash",
+  "ext",
+  "mime",
+  "size",
+  "url",
+  "previewUrl",
+  "provider",
+  "provider_metadata",
+  "createdAt",
+  "updatedAt",
+];
+
+/** The demo image (og:image of every page, the company page's image block); Strapi makes its formats. */
+async function seedImage(strapi) {
+  const { name, alternativeText, file } = content.shareImage;
+  const filepath = path.join(__dirname, file);
+  const [uploaded] = await strapi
+    .plugin("upload")
+    .service("upload")
+    .upload({
+      data: { fileInfo: { name, alternativeText } },
+      files: { filepath, originalFilename: name, mimetype: "image/png", size: statSync(filepath).size },
+    });
+  strapi.log.info(`[seed] share image ${uploaded.url}`);
+  return strapi.db.query("plugin::upload.file").findOne({ where: { id: uploaded.id }, select: IMAGE_BLOCK_FIELDS });
+}
+
+/** The page's fields in one locale: its SEO component carrying the image, its body's image blocks showing it. */
+function pageData(fields, image) {
+  const body = fields.body?.map((block) =>
+    block.type === "image" && block.image === content.SEED_IMAGE ? { ...block, image } : block,
+  );
+  return { ...fields, ...(body ? { body } : {}), seo: { ...fields.seo, shareImage: image.id } };
+}
+
+/** Parents first (demo-content.js lists them so); each German entry is a localization of the English document. */
+async function seedPages(strapi, image) {
+  const documentIds = new Map();
+  const documents = strapi.documents(PAGE);
+  for (const pageDef of content.pages) {
+    const parentId = pageDef.parent ? documentIds.get(pageDef.parent) : null;
+    const data = (locale) => ({
+      ...pageData(pageDef[locale], image),
+      // A locale may have its own slug (the German imprint is /de/impressum).
+      slug: pageDef[locale].slug ?? (pageDef.slug || null),
+      ...(parentId ? { parent: { connect: [{ documentId: parentId, locale }] } } : {}),
+    });
+    const { documentId, fullPath } = await documents.create({ locale: "en", data: data("en") });
+    await documents.publish({ documentId, locale: "en" });
+    documentIds.set(pageDef.key, documentId);
+    strapi.log.info(`[seed] page ${fullPath} (en)`);
+    if (!pageDef.de) continue;
+    const german = await documents.update({ documentId, locale: "de", data: data("de") });
+    await documents.publish({ documentId, locale: "de" });
+    strapi.log.info(`[seed] page ${german.fullPath} (de)`);
+  }
+}
+
+/** A single type's entry in each locale (one document); published, when the type has draft & publish. */
+async function seedSingleType(strapi, uid, dataByLocale) {
+  const documents = strapi.documents(uid);
+  const publish = Boolean(strapi.contentType(uid)?.options?.draftAndPublish);
+  let documentId = null;
+  for (const [locale, data] of Object.entries(dataByLocale)) {
+    const written = documentId
+      ? await documents.update({ documentId, locale, data })
+      : await documents.create({ locale, data });
+    documentId = written.documentId;
+    if (publish) await documents.publish({ documentId, locale });
+    strapi.log.info(`[seed] ${uid} (${locale})`);
+  }
+}
+
+async function seedRedirects(strapi) {
+  const documents = strapi.documents("api::redirect.redirect");
+  for (const redirect of content.redirects) {
+    const created = await documents.create({ data: redirect });
+    await documents.publish({ documentId: created.documentId });
+    strapi.log.info(`[seed] redirect ${redirect.source}`);
+  }
+}
+
+module.exports = { seedDemoSiteOnce, MARKER };

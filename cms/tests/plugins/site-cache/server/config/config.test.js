@@ -1,0 +1,58 @@
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert/strict");
+
+const { DEFAULTS, validator } = require("../../../../../src/plugins/site-cache/server/config");
+const pluginsConfig = require("../../../../../config/plugins");
+
+/** Strapi's env() as far as config/plugins.js uses it, over a plain object. */
+function envOf(values) {
+  const env = (name, fallback) => values[name] ?? fallback;
+  env.int = (name, fallback) => (values[name] === undefined ? fallback : Number.parseInt(values[name], 10));
+  env.bool = (name, fallback) => (values[name] === undefined ? fallback : values[name] === "true");
+  return env;
+}
+
+const siteCache = (values) => pluginsConfig({ env: envOf({ JWT_SECRET: "x", ...values }) })["site-cache"];
+
+test("the plugin is the local one, enabled; its config comes from the environment, read in config/plugins.js only", () => {
+  const plugin = siteCache({
+    CLIENT_URL: "https://www.example.com/",
+    CMS_REVALIDATE_SECRET: "r",
+    CMS_CDN_PURGE_SECRET: "p",
+    CMS_REVALIDATE_TAKEDOWN_WAIT_MS: "500",
+    CMS_REVALIDATE_RETRIES: "0",
+  });
+  assert.equal(plugin.enabled, true);
+  assert.equal(plugin.resolve, "./src/plugins/site-cache");
+  assert.deepEqual(plugin.config, {
+    clientUrl: "https://www.example.com",
+    revalidateSecret: "r",
+    cdnPurgeSecret: "p",
+    timeoutMs: 5_000,
+    retries: 0,
+    backoffMs: 500,
+    retryIntervalMs: 30_000,
+    takedownWaitMs: 500,
+  });
+  validator({ ...DEFAULTS, ...plugin.config });
+});
+
+test("unset: the defaults (revalidation and purge off), and they are valid", () => {
+  const { config } = siteCache({});
+  assert.deepEqual({ ...DEFAULTS, ...config }, DEFAULTS);
+  validator(DEFAULTS);
+});
+
+test("a bad value stops the start with the setting's name", () => {
+  for (const [values, message] of [
+    [{ CMS_REVALIDATE_TAKEDOWN_WAIT_MS: "soon" }, /takedownWaitMs must be an integer >= 0/],
+    [{ CMS_REVALIDATE_RETRIES: "-1" }, /retries must be an integer >= 0/],
+    [{ CMS_REVALIDATE_TIMEOUT_MS: "1.5" }, /timeoutMs must be an integer >= 0/],
+  ]) {
+    assert.throws(() => validator({ ...DEFAULTS, ...siteCache(values).config }), message);
+  }
+  assert.throws(() => validator({ ...DEFAULTS, clientUrl: "ftp://x.test" }), /clientUrl must be an http\(s\) URL/);
+  assert.throws(() => validator({ ...DEFAULTS, revalidateSecret: 1 }), /revalidateSecret must be a string/);
+});

@@ -1,0 +1,104 @@
+import * as z from "zod";
+
+import type { Env } from "../../app/lib/env.server.ts";
+import { logger } from "../../app/lib/logger.server.ts";
+import { jsonAnswer, readSecuredJson } from "../../app/lib/secured-json-post.server.ts";
+import { describeIssues } from "../revalidation/payload.ts";
+import { CdnError, cloudflareProvider, fastlyProvider, httpPurgeProvider, type CdnProvider } from "./providers.ts";
+
+/**
+ * POST /api/cdn-purge: evicts pages from the CDN in front of the site right now (hot fixes,
+ * takedowns), unlike revalidation, which only marks the site's own cache stale. Same status
+ * rules as /api/cms-revalidate, with its own secret (CMS_CDN_PURGE_SECRET).
+ */
+
+export const purgePayloadSchema = z
+  .object({
+    paths: z
+      .array(
+        z
+          .string()
+          .max(2048)
+          .startsWith("/", "must start with /")
+          .refine((path) => !/[\s#]/.test(path), "must be a path"),
+      )
+      .max(1000)
+      .optional(),
+    tags: z
+      .array(
+        z
+          .string()
+          .min(1, "must not be empty")
+          .max(256)
+          .refine((tag) => !/[\s,]/.test(tag), "must not contain spaces or commas"),
+      )
+      .max(1000)
+      .optional(),
+    everything: z.literal(true, { error: "must be true when given" }).optional(),
+  })
+  .refine((body) => body.everything || (body.paths?.length ?? 0) + (body.tags?.length ?? 0) > 0, {
+    message: "must list paths or tags, or set everything: true",
+  });
+
+/** The CDN the configuration names (CDN_PROVIDER), or null for none. */
+export function cdnProviderOf(env: Env): CdnProvider | null {
+  const options = { siteUrl: env.APP_PUBLIC_URL, timeoutMs: env.CMS_FETCH_TIMEOUT_MS };
+  switch (env.CDN_PROVIDER) {
+    case "cloudflare":
+      return cloudflareProvider(
+        {
+          zoneId: env.CLOUDFLARE_ZONE_ID ?? "",
+          apiToken: env.CLOUDFLARE_API_TOKEN ?? "",
+          apiBase: env.CLOUDFLARE_API_BASE,
+        },
+        options,
+      );
+    case "fastly":
+      return fastlyProvider(
+        { serviceId: env.FASTLY_SERVICE_ID ?? "", apiToken: env.FASTLY_API_TOKEN ?? "", apiBase: env.FASTLY_API_BASE },
+        options,
+      );
+    case "http":
+      return httpPurgeProvider({ purgeUrl: env.CDN_PURGE_URL ?? "", host: new URL(env.APP_PUBLIC_URL).host }, options);
+    default:
+      return null;
+  }
+}
+
+export async function handleCdnPurge(
+  request: Request,
+  deps: { secret: string | undefined; provider: CdnProvider | null; log?: (line: string) => void },
+): Promise<Response> {
+  const log = deps.log ?? ((line: string) => logger().info(line));
+  const read = await readSecuredJson(request, {
+    secret: deps.secret,
+    secretName: "CMS_CDN_PURGE_SECRET",
+    bodyLimit: 64 * 1024,
+    log,
+    logPrefix: "[cdn-purge]",
+  });
+  if (!read.ok) return read.response;
+  const parsed = purgePayloadSchema.safeParse(read.body);
+  if (!parsed.success)
+    return jsonAnswer({ error: "Invalid purge request.", issues: describeIssues(parsed.error) }, 400);
+  if (!deps.provider) {
+    return jsonAnswer(
+      { error: "No CDN is configured: set CDN_PROVIDER to cloudflare, fastly or http (see README)." },
+      501,
+    );
+  }
+  const request_ = {
+    paths: parsed.data.paths ?? [],
+    tags: parsed.data.tags ?? [],
+    everything: parsed.data.everything ?? false,
+  };
+  try {
+    const result = await deps.provider.purge(request_);
+    log(`[cdn-purge] provider=${result.provider} ${result.requests.join("; ")}`);
+    return jsonAnswer({ purged: true, ...result }, 200);
+  } catch (error) {
+    if (!(error instanceof CdnError)) throw error;
+    log(`[cdn-purge] failed: ${error.message}`);
+    return jsonAnswer({ error: `The CDN did not take the purge: ${error.message}` }, 502);
+  }
+}

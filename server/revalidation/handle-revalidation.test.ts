@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+
+import type { RevalidationProfile, Revalidator } from "./revalidator.ts";
+import { handleRevalidation } from "./handle-revalidation.ts";
+import { revalidationPayloadSchema } from "./payload.ts";
+
+const SECRET = "revalidate-secret-0123456789";
+const locales = { locales: ["en", "de"], defaultLocale: "en" };
+const quiet = () => {};
+
+describe("revalidation payload: expire", () => {
+  const next = { fullPaths: ["/careers"] };
+
+  it("is optional, and a boolean when given", () => {
+    expect(revalidationPayloadSchema.parse({ uid: "api::page.page", next }).next.expire).toBeUndefined();
+    expect(
+      revalidationPayloadSchema.parse({ uid: "api::page.page", next: { ...next, expire: true } }).next.expire,
+    ).toBe(true);
+    expect(
+      revalidationPayloadSchema.parse({ uid: "api::page.page", next: { ...next, expire: false } }).next.expire,
+    ).toBe(false);
+    for (const expire of ["yes", 1, null, { expire: 0 }]) {
+      const parsed = revalidationPayloadSchema.safeParse({ uid: "api::page.page", next: { ...next, expire } });
+      expect(parsed.success, JSON.stringify(expire)).toBe(false);
+      expect(parsed.error?.issues[0]).toMatchObject({ path: ["next", "expire"], message: "must be true or false" });
+    }
+  });
+
+  it("does not stand in for fullPaths or tags", () => {
+    expect(revalidationPayloadSchema.safeParse({ uid: "api::page.page", next: { expire: true } }).success).toBe(false);
+  });
+});
+
+/** A revalidator that records what it was asked, and when its sharing finished. */
+function recorder() {
+  const events: string[] = [];
+  let release = () => {};
+  const sharing = new Promise<void>((resolve) => (release = resolve));
+  const name = (profile: RevalidationProfile | undefined) =>
+    profile === undefined || profile === "max" ? "max" : "expire";
+  const revalidator: Revalidator = {
+    revalidatePath: (path, profile) => void events.push(`path ${path} ${name(profile)}`),
+    revalidateTag: (tag, profile) => void events.push(`tag ${tag} ${name(profile)}`),
+    shared: async () => {
+      events.push("sharing");
+      await sharing;
+      events.push("shared");
+    },
+  };
+  return { revalidator, events, release };
+}
+
+const post = (body: unknown) =>
+  new Request("http://site/api/cms-revalidate", {
+    method: "POST",
+    headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+describe("POST /api/cms-revalidate: profiles", () => {
+  it("expire: true expires every path variant and tag ({ expire: 0 }), and answers only once they are shared", async () => {
+    const { revalidator, events, release } = recorder();
+    const answer = handleRevalidation(
+      post({
+        uid: "api::page.page",
+        next: { fullPaths: ["/careers"], tags: ["cms:api::navbar.navbar"], expire: true },
+      }),
+      { secret: SECRET, revalidator, locales, log: quiet },
+    );
+    const answered = answer.then((response) => {
+      events.push("answered");
+      return response;
+    });
+    // Every pending callback has run (one turn of the event loop): still no answer while sharing.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toContain("sharing");
+    expect(events).not.toContain("answered");
+    release();
+    const response = await answered;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      revalidated: true,
+      uid: "api::page.page",
+      paths: ["/en/careers", "/careers"],
+      tags: ["cms:api::navbar.navbar"],
+      expire: true,
+    });
+    expect(events).toEqual([
+      "path /en/careers expire",
+      "path /careers expire",
+      "tag cms:api::navbar.navbar expire",
+      "sharing",
+      "shared",
+      "answered",
+    ]);
+  });
+
+  it("without expire (publish, update): stale-while-revalidate ('max'), as before", async () => {
+    const { revalidator, events, release } = recorder();
+    release();
+    const response = await handleRevalidation(
+      post({ uid: "api::navbar.navbar", next: { tags: ["cms:api::navbar.navbar"] } }),
+      {
+        secret: SECRET,
+        revalidator,
+        locales,
+        log: quiet,
+      },
+    );
+    expect(await response.json()).toMatchObject({ expire: false });
+    expect(events).toEqual(["tag cms:api::navbar.navbar max", "sharing", "shared"]);
+  });
+});

@@ -1,0 +1,57 @@
+import type { LocaleConfig } from "../../app/lib/locale-path.ts";
+import { withDefaultLocaleVariants } from "../../app/lib/locale-path.ts";
+import { logger } from "../../app/lib/logger.server.ts";
+import type { RevalidationProfile, Revalidator } from "./revalidator.ts";
+import { jsonAnswer, readSecuredJson } from "../../app/lib/secured-json-post.server.ts";
+import { describeIssues, revalidationPayloadSchema } from "./payload.ts";
+
+/** A revalidation request is a few paths and tags; anything bigger is a mistake or an attack. */
+export const REVALIDATION_BODY_LIMIT = 64 * 1024;
+
+export interface RevalidationDeps {
+  secret: string | undefined;
+  revalidator: Revalidator;
+  locales: LocaleConfig;
+  /** Refusals, and one line per revalidation with its fields (uid, paths, tags, expire, result). */
+  log?: (line: string, fields?: Record<string, unknown>) => void;
+}
+
+/**
+ * POST /api/cms-revalidate, in the order docs/cms-contract.md ("Front-end revalidation endpoint") sets: configured? → secret (constant
+ * time, before the body is touched) → size → JSON → payload → locale variants → revalidate
+ * ("max", or `{ expire: 0 }` when the payload says `expire: true`) → shared with the other
+ * instances → 200. The 200 comes after the invalidations were applied here and handed to
+ * Redis: a CDN purge sent once it is received cannot fetch the old page back
+ * (docs/decisions/0010-takedowns-expire.md).
+ */
+export async function handleRevalidation(request: Request, deps: RevalidationDeps): Promise<Response> {
+  const log = deps.log ?? ((line: string, fields?: Record<string, unknown>) => logger().info(fields ?? {}, line));
+  const read = await readSecuredJson(request, {
+    secret: deps.secret,
+    secretName: "CMS_REVALIDATE_SECRET",
+    bodyLimit: REVALIDATION_BODY_LIMIT,
+    log,
+    logPrefix: "[revalidate]",
+  });
+  if (!read.ok) return read.response;
+
+  const parsed = revalidationPayloadSchema.safeParse(read.body);
+  if (!parsed.success) {
+    return jsonAnswer({ error: "Invalid revalidation payload.", issues: describeIssues(parsed.error) }, 400);
+  }
+
+  const { uid, next } = parsed.data;
+  const paths = [...new Set((next.fullPaths ?? []).flatMap((path) => withDefaultLocaleVariants(path, deps.locales)))];
+  const tags = [...new Set(next.tags ?? [])];
+  const expire = next.expire === true;
+  const profile: RevalidationProfile = expire ? { expire: 0 } : "max";
+  for (const path of paths) deps.revalidator.revalidatePath(path, profile);
+  for (const tag of tags) deps.revalidator.revalidateTag(tag, profile);
+  await deps.revalidator.shared?.();
+
+  log(
+    `[revalidate] uid=${uid} paths=${paths.join(",") || "-"} tags=${tags.join(",") || "-"} ${expire ? "expire" : "stale"}`,
+    { event: "revalidation", uid, paths, tags, expire, result: "revalidated" },
+  );
+  return jsonAnswer({ revalidated: true, uid, paths, tags, expire }, 200);
+}
