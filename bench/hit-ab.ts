@@ -1,13 +1,15 @@
 /**
  * A/B of the cache HIT fast path between builds or settings, alternated so that a busy machine
- * slows every variant alike: `npx tsx bench/hit-ab.ts <name>=<root>[:LOG_LEVEL] ...`, each root a
- * directory holding a built site (`build/`, `node_modules`). Every variant serves `/company`
+ * slows every variant alike: `npx tsx bench/hit-ab.ts <name>=<root>[:LOG_LEVEL[:NODE]] ...`, each
+ * root a directory holding a built site (`build/`, `node_modules`), NODE the Node.js binary that
+ * runs it (default: the one running this script; e.g. the machine's Node 20 against the project's
+ * Node 24, for a before/after of an upgrade). Every variant serves `/company`
  * from a stand-in CMS, pinned to core 0, the load (bench/load.mjs, 50 connections) on core 1;
  * `ROUNDS` rounds (default 5) of `BENCH_SECONDS` (default 5) per variant. Prints each variant's
  * median requests/s and p99, and its ratio to the first. Used for the request log's cost
  * (bench/README.md, "Request log").
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, openSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,6 +27,8 @@ interface Variant {
   name: string;
   root: string;
   logLevel: string;
+  node: string;
+  version?: string;
   url?: string;
   child?: ChildProcess;
   runs: LoadResult[];
@@ -35,10 +39,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function main() {
   const variants: Variant[] = process.argv.slice(2).map((arg) => {
     const [name, rest] = arg.split(/=(.*)/s) as [string, string];
-    const [root, logLevel = "info"] = rest.split(":") as [string, string?];
-    return { name, root: path.resolve(root), logLevel, runs: [] };
+    const [root, logLevel = "info", node = process.execPath] = rest.split(":") as [string, string?, string?];
+    return { name, root: path.resolve(root), logLevel, node, runs: [] };
   });
-  if (variants.length < 2) throw new Error("usage: tsx bench/hit-ab.ts a=<root>[:level] b=<root>[:level] ...");
+  if (variants.length < 2)
+    throw new Error("usage: tsx bench/hit-ab.ts a=<root>[:level[:node]] b=<root>[:level[:node]] ...");
   const logDir = mkdtempSync(path.join(tmpdir(), "hit-ab-"));
   const cms = new StandInCms(await getPort());
   cms.setPage({ fullPath: "/company", title: "Company", paragraphs: 40 });
@@ -47,7 +52,7 @@ async function main() {
     for (const variant of variants) {
       const port = await getPort();
       variant.url = `http://127.0.0.1:${port}`;
-      variant.child = spawn("taskset", ["-c", "0", process.execPath, "build/server-entry.mjs"], {
+      variant.child = spawn("taskset", ["-c", "0", variant.node, "build/server-entry.mjs"], {
         cwd: variant.root,
         env: {
           PATH: process.env.PATH,
@@ -66,6 +71,7 @@ async function main() {
         stdio: ["ignore", openSync(path.join(logDir, `${variant.name}.log`), "w"), "inherit"],
         detached: true,
       });
+      variant.version = execFileSync(variant.node, ["--version"], { encoding: "utf8" }).trim();
       await waitFor(`${variant.url}/healthz`);
       await fetch(`${variant.url}/company`).then((response) => response.arrayBuffer());
     }
@@ -80,14 +86,14 @@ async function main() {
   }
   const base = median(variants[0]!.runs.map((run) => run.requestsPerSecond));
   console.log(`\n${ROUNDS} rounds of ${SECONDS} s, alternated; medians (logs in ${logDir})\n`);
-  console.log("| variant | LOG_LEVEL | requests/s | p99 ms | vs first | runs (requests/s) |");
-  console.log("|---|---|---:|---:|---:|---|");
+  console.log("| variant | Node | LOG_LEVEL | requests/s | p99 ms | vs first | runs (requests/s) |");
+  console.log("|---|---|---|---:|---:|---:|---|");
   for (const variant of variants) {
     const rps = median(variant.runs.map((run) => run.requestsPerSecond));
     const p99 = median(variant.runs.map((run) => run.p99));
     const all = variant.runs.map((run) => Math.round(run.requestsPerSecond)).join(", ");
     console.log(
-      `| ${variant.name} | ${variant.logLevel} | ${Math.round(rps)} | ${p99} | ${Math.round((rps / base) * 100)} % | ${all} |`,
+      `| ${variant.name} | ${variant.version} | ${variant.logLevel} | ${Math.round(rps)} | ${p99} | ${Math.round((rps / base) * 100)} % | ${all} |`,
     );
   }
 }
