@@ -65,19 +65,21 @@ export function routeLetterCase(routePaths: readonly string[]): LetterCase {
     const last = segments.length - 1;
     const data = last >= 0 && segments[last]!.endsWith(".data");
     // `/a.data` is the page `/a`; `/_.data` and `/a/_.data` are `/` and `/a/` (React Router 8).
+    const slashData = data && segments[last] === "_.data";
     const page = !data
       ? segments
-      : segments[last] === "_.data"
+      : slashData
         ? segments.slice(0, last)
         : [...segments.slice(0, last), segments[last]!.slice(0, -".data".length)];
     // `/x/.data` is the page `/x` to React Router (it drops the trailing slash left behind).
-    if (data && page[last] === "") page.pop();
+    if (data && !slashData && page[last] === "") page.pop();
     const lower = page.map((segment) => segment.toLowerCase());
     for (const pattern of patterns) {
       if (!matches(pattern, lower)) continue;
       for (const [index, literal] of pattern.literals) page[index] = literal;
     }
-    if (data) segments.splice(0, segments.length, ...page.slice(0, last), `${page[last] ?? ""}.data`);
+    if (slashData) segments.splice(0, segments.length, ...page, "_.data");
+    else if (data) segments.splice(0, segments.length, ...page.slice(0, last), `${page[last] ?? ""}.data`);
   };
 }
 
