@@ -13,6 +13,9 @@ const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
 const adminPage = adminPageForThisFile(cmsUrl);
 
 test("the Preview tab shows the draft page of the site; the Published tab the published one", async () => {
+  // The admin edit view is slow on its first open (lazy bundles, content-type settings); on a busy
+  // 2-core machine it took 30 s once, the default timeout.
+  test.setTimeout(90_000);
   const slug = `admin-preview-${Date.now().toString(36)}`;
   const documentId = await (await StrapiAdmin.login(cmsUrl())).pageWithDraft(slug, "Live words", "Unpublished words");
 
