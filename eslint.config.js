@@ -11,6 +11,9 @@ export default tseslint.config(
     ignores: [
       "build/",
       ".react-router/",
+      // The plain React Router yardstick's build (npm run bench:render makes it).
+      "bench/plain-react-router/build/",
+      "bench/plain-react-router/.react-router/",
       "cms/build/",
       "cms/dist/",
       "cms/.strapi/",
