@@ -76,6 +76,17 @@ function siteCacheConfig(env) {
   };
 }
 
+/**
+ * Sessions are users-permissions' own (`jwtManagement: 'refresh'`: rows of admin::session in the
+ * database), checked on every access by src/extensions/users-permissions/session-check.js
+ * (docs/decisions/0024-strapi-session-management.md). The site never refreshes: it keeps the access
+ * token of the sign-in for the whole session, so the token, the session's idle expiry (which only a
+ * refresh would move) and its absolute expiry all last as long as the longest site session may
+ * (30 days, the former JWT's life; the site's own sessions last a day or a week). Ending a session
+ * deletes its row, and the per-access check refuses its token at once.
+ */
+const SESSION_SECONDS = 30 * 24 * 60 * 60;
+
 module.exports = ({ env }) => ({
   "site-cache": {
     enabled: true,
@@ -88,6 +99,12 @@ module.exports = ({ env }) => ({
   "users-permissions": {
     config: {
       jwtSecret: env("JWT_SECRET"),
+      jwtManagement: "refresh",
+      sessions: {
+        accessTokenLifespan: SESSION_SECONDS,
+        idleRefreshTokenLifespan: SESSION_SECONDS,
+        maxRefreshTokenLifespan: SESSION_SECONDS,
+      },
       ratelimit: authRateLimit(env),
     },
   },

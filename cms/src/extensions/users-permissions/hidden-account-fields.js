@@ -3,9 +3,8 @@
 /**
  * The account's private fields, kept out of the admin panel.
  *
- * The extensions here add private fields to the users-permissions user: `sessionsValidAfter`,
- * `revokedTokens` (./sessions-valid-after.js), the two-factor fields (./two-factor-fields.js), the
- * pending change of email (./email-change-fields.js). `private` keeps them out of the content API,
+ * The extensions here add private fields to the users-permissions user: the two-factor fields
+ * (./two-factor-fields.js), the pending change of email (./email-change-fields.js). `private` keeps them out of the content API,
  * but the admin's content manager returns private fields to administrators (and to editors allowed
  * to read users). They are sealed, hashed or plain bookkeeping, and no one needs them there: one
  * document middleware drops them from every document-service result for the user. The code that

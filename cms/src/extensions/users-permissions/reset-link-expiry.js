@@ -2,7 +2,7 @@
 
 const { errors } = require("@strapi/utils");
 
-const { addLifecycles } = require("./sessions-valid-after");
+const { addLifecycles } = require("./session-check");
 
 /**
  * Password reset links expire (docs/decisions/0020-account-lifecycle.md, "Reset links expire").

@@ -1,6 +1,6 @@
 "use strict";
 
-const { addLifecycles } = require("./sessions-valid-after");
+const { addLifecycles } = require("./session-check");
 
 /**
  * The user's two-factor state (docs/decisions/0020-account-lifecycle.md, "Two-factor"): private
@@ -24,8 +24,6 @@ const TWO_FACTOR = Object.freeze({
   /** wrong codes in a row, and until when codes are refused (account-two-factor/lib/backoff.js) */
   failures: "twoFactorFailures",
   lockedUntil: "twoFactorLockedUntil",
-  /** JSON list `{ iatMs, exp }` of the password-step JWTs whose code was given (./two-factor-sign-in.js) */
-  verifiedTokens: "twoFactorVerifiedTokens",
 });
 
 const TWO_FACTOR_WRITE = Symbol("users-permissions.twoFactor");
@@ -39,7 +37,6 @@ const TWO_FACTOR_ATTRIBUTES = {
   [TWO_FACTOR.lastStep]: { type: "integer", ...hidden },
   [TWO_FACTOR.failures]: { type: "integer", default: 0, ...hidden },
   [TWO_FACTOR.lockedUntil]: { type: "datetime", ...hidden },
-  [TWO_FACTOR.verifiedTokens]: { type: "json", ...hidden },
 };
 
 const FIELD_NAMES = Object.values(TWO_FACTOR);

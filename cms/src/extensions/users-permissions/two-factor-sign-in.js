@@ -1,26 +1,25 @@
 "use strict";
 
 const { TWO_FACTOR } = require("./two-factor-fields");
-const { ISSUED_AT_MS } = require("./sessions-valid-after");
+const { sessionIdOf, updateSessionClaims } = require("./session-check");
 
 /**
  * The password alone never opens an account with two-factor on, also when the CMS is asked
  * directly (its port is public: the admin panel), past the site's second step
  * (docs/security.md, finding 21; docs/decisions/0020-account-lifecycle.md, "Two-factor").
  *
- * - `POST /api/auth/local` and `POST /api/auth/reset-password` of a user with two-factor on answer
- *   a JWT marked `twoFactorPending` instead of Strapi's;
- * - the JWT service refuses such a token everywhere (as it refuses a bad signature: 401), except
- *   where the caller asks for it with `verify(token, { allowTwoFactorPending: true })`: the
- *   account's two-factor state and code check (cms/src/api/account-two-factor);
- * - a right code sent with such a token records it (its `iatMs`, until its `exp`) on the user's
- *   private `twoFactorVerifiedTokens`: from then on it is a whole session. The site keeps the
- *   token of the password step for the session it starts after the code, so nothing changes there.
+ * - `POST /api/auth/local` and `POST /api/auth/reset-password` of a user with two-factor on mark
+ *   the session Strapi just started (./session-check.js) `twoFactorPending` (in its metadata: the
+ *   same access token, and a refresh of it stays pending);
+ * - the JWT service refuses a pending session's token everywhere (as it refuses a bad signature:
+ *   401), except where the caller asks for it with `verify(token, { allowTwoFactorPending: true })`:
+ *   the account's two-factor state and code check (cms/src/api/account-two-factor);
+ * - a right code sent with such a token clears the mark (`completeSecondFactor`): from then on it
+ *   is a whole session. The site keeps the token of the password step for the session it starts
+ *   after the code, so nothing changes there.
  */
 
 const PENDING_CLAIM = "twoFactorPending";
-/** The verified tokens a user keeps (the oldest go first; each ends with its JWT anyway). */
-const MAX_VERIFIED_TOKENS = 50;
 const USER_UID = "plugin::users-permissions.user";
 
 /** Whether a verified JWT payload is a password step still waiting for its second factor. */
@@ -28,49 +27,28 @@ function isPendingPayload(payload) {
   return Boolean(payload && typeof payload === "object" && payload[PENDING_CLAIM] === true);
 }
 
-/** A stored list of verified tokens, read defensively: `{ iatMs, exp }` entries only. */
-function verifiedList(value) {
-  if (!Array.isArray(value)) return [];
-  return value.filter(
-    (entry) => entry && typeof entry === "object" && Number.isFinite(entry.iatMs) && Number.isFinite(entry.exp),
-  );
-}
-
-/** Whether this pending token's second factor was given (its entry is in the stored list). */
-function isVerifiedToken(payload, stored) {
-  const issued = payload && typeof payload === "object" ? payload[ISSUED_AT_MS] : undefined;
-  return typeof issued === "number" && verifiedList(stored).some((entry) => entry.iatMs === issued);
-}
-
-/** The stored list with this token added (and the expired ones, and the oldest above the cap, dropped). */
-function verifiedTokensWith(payload, stored, nowMs) {
-  const live = verifiedList(stored).filter((entry) => entry.exp * 1000 > nowMs);
-  const issued = payload?.[ISSUED_AT_MS];
-  if (typeof issued !== "number" || live.some((entry) => entry.iatMs === issued)) return live;
-  const exp = Number.isFinite(payload.exp) ? payload.exp : Math.ceil(nowMs / 1000) + 30 * 24 * 60 * 60;
-  return [...live, { iatMs: issued, exp }].slice(-MAX_VERIFIED_TOKENS);
-}
-
-/** Wraps the JWT service (after ./sessions-valid-after.js): a pending token is refused unless verified or allowed. */
-function wrapJwtService(service, { strapi }) {
+/** Wraps the JWT service (after ./session-check.js, which gives the session's claims): a pending token is refused unless allowed. */
+function wrapJwtService(service) {
   const verify = service.verify;
   return Object.assign(service, {
     async verify(token, options = {}) {
       const payload = await verify.call(this, token);
-      if (isPendingPayload(payload) && !options.allowTwoFactorPending) {
-        const user = await strapi.db
-          .query(USER_UID)
-          .findOne({ where: { id: payload.id }, select: ["id", TWO_FACTOR.verifiedTokens] });
-        if (!user || !isVerifiedToken(payload, user[TWO_FACTOR.verifiedTokens])) throw new Error("Invalid token.");
-      }
+      if (isPendingPayload(payload) && !options?.allowTwoFactorPending) throw new Error("Invalid token.");
       return payload;
     },
   });
 }
 
+/** The right code was given with this pending token: its session becomes a whole one. */
+async function completeSecondFactor(strapi, payload) {
+  if (!isPendingPayload(payload) || typeof payload.sessionId !== "string") return;
+  await updateSessionClaims(strapi, payload.sessionId, { [PENDING_CLAIM]: undefined });
+}
+
 /**
  * After Strapi's `callback` (password sign-in) or `resetPassword` answered a JWT: for a user with
- * two-factor on, a pending one instead.
+ * two-factor on, its session is marked pending. Should the mark fail, the session is ended and
+ * the answer withdrawn (never a whole session from the password alone).
  */
 async function markPendingAnswer(strapi, ctx) {
   const body = ctx.body;
@@ -78,16 +56,17 @@ async function markPendingAnswer(strapi, ctx) {
   if (id === undefined || id === null) return;
   const user = await strapi.db.query(USER_UID).findOne({ where: { id }, select: ["id", TWO_FACTOR.enabled] });
   if (!user?.[TWO_FACTOR.enabled]) return;
-  body.jwt = strapi
-    .plugin("users-permissions")
-    .service("jwt")
-    .issue({ id: user.id, [PENDING_CLAIM]: true });
+  const sessionId = sessionIdOf(strapi, body.jwt);
+  if (!sessionId || !(await updateSessionClaims(strapi, sessionId, { [PENDING_CLAIM]: true }))) {
+    if (sessionId) await strapi.sessionManager("users-permissions").revokeSessionById(String(user.id), sessionId);
+    throw new Error("[two-factor] the password step's session could not be marked pending");
+  }
 }
 
-/** Applies the above to the users-permissions plugin (./strapi-server.js; after extendUsersPermissions). */
+/** Applies the above to the users-permissions plugin (./strapi-server.js; after extendSessionCheck). */
 function extendTwoFactorSignIn(plugin) {
   const createJwtService = plugin.services.jwt;
-  plugin.services.jwt = (context) => wrapJwtService(createJwtService(context), { strapi: context.strapi });
+  plugin.services.jwt = (context) => wrapJwtService(createJwtService(context));
   const createAuthController = plugin.controllers.auth;
   plugin.controllers.auth = (context) => {
     const controller = createAuthController(context);
@@ -107,12 +86,9 @@ function extendTwoFactorSignIn(plugin) {
 
 module.exports = {
   PENDING_CLAIM,
-  MAX_VERIFIED_TOKENS,
   isPendingPayload,
-  verifiedList,
-  isVerifiedToken,
-  verifiedTokensWith,
   wrapJwtService,
+  completeSecondFactor,
   markPendingAnswer,
   extendTwoFactorSignIn,
 };

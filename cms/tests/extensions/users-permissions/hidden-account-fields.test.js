@@ -9,7 +9,7 @@ const {
   hiddenFieldNames,
   withoutFields,
 } = require("../../../src/extensions/users-permissions/hidden-account-fields");
-const { extendUsersPermissions } = require("../../../src/extensions/users-permissions/sessions-valid-after");
+const { extendSessionCheck } = require("../../../src/extensions/users-permissions/session-check");
 const { extendTwoFactor } = require("../../../src/extensions/users-permissions/two-factor-fields");
 const { extendEmailChange } = require("../../../src/extensions/users-permissions/email-change-fields");
 
@@ -34,9 +34,9 @@ function fakePlugin(registered) {
 }
 
 test("every field the extensions add is hidden; Strapi's own private fields are not touched", () => {
-  const plugin = extendEmailChange(extendTwoFactor(extendUsersPermissions(fakePlugin([]))));
+  const plugin = extendEmailChange(extendTwoFactor(extendSessionCheck(fakePlugin([]))));
   const names = hiddenFieldNames(plugin.contentTypes.user.schema.attributes);
-  for (const name of ["sessionsValidAfter", "revokedTokens", "twoFactorSecret", "twoFactorRecoveryCodes"]) {
+  for (const name of ["twoFactorSecret", "twoFactorRecoveryCodes"]) {
     assert.ok(names.includes(name), name);
   }
   assert.ok(
@@ -48,12 +48,12 @@ test("every field the extensions add is hidden; Strapi's own private fields are 
 
 test("the document middleware drops them from the user's documents only, after the plugin's own register", async () => {
   const registered = [];
-  const plugin = extendHiddenAccountFields(extendTwoFactor(extendUsersPermissions(fakePlugin(registered))));
+  const plugin = extendHiddenAccountFields(extendTwoFactor(extendSessionCheck(fakePlugin(registered))));
   const middlewares = [];
   await plugin.register({ strapi: { documents: { use: (middleware) => middlewares.push(middleware) } } });
   assert.deepEqual(registered, ["plugin's own"]);
   assert.equal(middlewares.length, 1);
-  const entry = () => ({ id: 1, email: "a@example.com", twoFactorSecret: "v1.x", sessionsValidAfter: "2026" });
+  const entry = () => ({ id: 1, email: "a@example.com", twoFactorSecret: "v1.x", twoFactorEnabled: true });
   const users = await middlewares[0]({ uid: "plugin::users-permissions.user" }, async () => [entry()]);
   assert.deepEqual(users, [{ id: 1, email: "a@example.com" }]);
   const page = await middlewares[0]({ uid: "api::page.page" }, async () => entry());

@@ -11,18 +11,11 @@ const {
   newToken,
   hashToken,
   pendingState,
-  askedBeforeSessionsEnded,
   confirmLink,
   emailChangeMails,
 } = require("../lib/email-change");
 const { normaliseClientUrl } = require("../../../auth-settings/settings");
-const {
-  END_SESSIONS,
-  FIELD: SESSIONS_VALID_AFTER_FIELD,
-  REVOKED_FIELD,
-  revokeTokenWrite,
-  validAfterMs,
-} = require("../../../extensions/users-permissions/sessions-valid-after");
+const { END_SESSIONS, endAllSessions } = require("../../../extensions/users-permissions/session-check");
 const {
   TOKEN_HASH_FIELD,
   NEW_EMAIL_FIELD,
@@ -42,7 +35,7 @@ module.exports = ({ strapi }) => {
   const caller = (ctx) =>
     callerOf(ctx, {
       getToken: (context) => strapi.plugin("users-permissions").service("jwt").getToken(context),
-      findUser: (id) => users().findOne({ where: { id }, select: ["id", "blocked", REVOKED_FIELD] }),
+      findUser: (id) => users().findOne({ where: { id }, select: ["id", "blocked"] }),
     });
 
   /** Another user whose email or username is this address (Strapi signs in by either). */
@@ -86,17 +79,6 @@ module.exports = ({ strapi }) => {
   }
 
   return {
-    async endThis(ctx) {
-      const { answer, payload, user } = await caller(ctx);
-      if (answer) return Object.assign(ctx, answer);
-      // The user's lifecycle (sessions-valid-after.js) turns the markers into the private fields.
-      await users().update({
-        where: { id: user.id },
-        data: revokeTokenWrite(payload, user[REVOKED_FIELD], Date.now()),
-      });
-      ctx.body = { ok: true };
-    },
-
     async changeUsername(ctx) {
       const { answer, user } = await caller(ctx);
       if (answer) return Object.assign(ctx, answer);
@@ -117,6 +99,8 @@ module.exports = ({ strapi }) => {
       if (failed) return refuse(ctx, 400, "ValidationError", failed.message, failed.reason);
       await strapi.db.query("api::oauth-identity.oauth-identity").deleteMany({ where: { user: { id: user.id } } });
       await users().delete({ where: { id: user.id } });
+      // Its sessions' rows go too (their tokens were refused anyway: no user).
+      await endAllSessions(strapi, user.id);
       ctx.body = { ok: true };
     },
 
@@ -169,18 +153,13 @@ module.exports = ({ strapi }) => {
       const outcome = await strapi.db.transaction(async () => {
         const found = await users().findOne({
           where: { [TOKEN_HASH_FIELD]: hashToken(token) },
-          select: ["id", "email", "username", "blocked", NEW_EMAIL_FIELD, EXPIRES_FIELD, SESSIONS_VALID_AFTER_FIELD],
+          select: ["id", "email", "username", "blocked", NEW_EMAIL_FIELD, EXPIRES_FIELD],
         });
         if (!found || found.blocked || !found[NEW_EMAIL_FIELD]) return { reason: "invalid_token" };
         const clear = () => users().update({ where: { id: found.id }, data: pendingEmailChangeWrite(null) });
         if (pendingState(found[EXPIRES_FIELD], Date.now()) === "expired") {
           await clear();
           return { reason: "expired" };
-        }
-        // Asked by a session that has been ended since (docs/security.md, finding 23): void.
-        if (askedBeforeSessionsEnded(found[EXPIRES_FIELD], validAfterMs(found[SESSIONS_VALID_AFTER_FIELD]))) {
-          await clear();
-          return { reason: "invalid_token" };
         }
         const newEmail = found[NEW_EMAIL_FIELD];
         if (await otherUserWith(newEmail, found.id)) {
@@ -213,7 +192,8 @@ module.exports = ({ strapi }) => {
       ctx.body = { ok: true, email: outcome.email };
       if (callerPayload && String(callerPayload.id) === String(outcome.userId)) {
         const authAtMs = authAtOf(callerPayload);
-        const jwt = strapi
+        // A new session (session-check.js issue()); every older one ended with the change.
+        const jwt = await strapi
           .plugin("users-permissions")
           .service("jwt")
           .issue({ id: outcome.userId, ...(authAtMs === null ? {} : { authAtMs }) });
@@ -223,13 +203,6 @@ module.exports = ({ strapi }) => {
         });
         ctx.body = { ok: true, email: outcome.email, jwt, user: fresh };
       }
-    },
-
-    async endAll(ctx) {
-      const { answer, user } = await caller(ctx);
-      if (answer) return Object.assign(ctx, answer);
-      await users().update({ where: { id: user.id }, data: { [END_SESSIONS]: true } });
-      ctx.body = { ok: true };
     },
   };
 };

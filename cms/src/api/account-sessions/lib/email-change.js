@@ -58,18 +58,6 @@ function pendingState(expiresAt, nowMs) {
   return expires !== null && expires > nowMs ? "ok" : "expired";
 }
 
-/**
- * Whether a pending change was asked before the user's sessions were last ended (sessionsValidAfter,
- * in ms: a new password, a reset, "sign out everywhere", two-factor turned on). Such a change is
- * void: ending the sessions is what the old address's mail tells an owner to do against a thief,
- * and it must stop the thief's link too. The request time is the expiry less EMAIL_CHANGE_TTL_MS.
- */
-function askedBeforeSessionsEnded(expiresAt, sessionsValidAfterMs) {
-  const expires = timeMs(expiresAt);
-  if (expires === null || typeof sessionsValidAfterMs !== "number") return false;
-  return expires - EMAIL_CHANGE_TTL_MS < sessionsValidAfterMs;
-}
-
 /** The confirmation link: the site's page (the default locale unprefixed), never the CMS. */
 function confirmLink(clientUrl, token, locale) {
   const prefix = locale ? `/${locale}` : "";
@@ -126,7 +114,6 @@ module.exports = {
   newToken,
   hashToken,
   pendingState,
-  askedBeforeSessionsEnded,
   confirmLink,
   emailChangeMails,
 };

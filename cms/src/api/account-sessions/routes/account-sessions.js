@@ -1,10 +1,9 @@
 "use strict";
 
 /**
- * The signed-in user's own sessions (docs/cms-contract.md, "Account sessions"). Both act on the
- * user whose JWT is in `Authorization: Bearer`, and on nothing else:
- * - POST /api/account-sessions/end-this: signs this JWT out (added to the user's revoked list);
- * - POST /api/account-sessions/end-all: ends every session of the user (sessionsValidAfter = now);
+ * The signed-in user's own account (docs/cms-contract.md, "Account sessions route"). Each acts on the
+ * user whose JWT is in `Authorization: Bearer`, and on nothing else (ending one or every session is
+ * Strapi's own `POST /api/auth/logout`, docs/decisions/0024-strapi-session-management.md):
  * - POST /api/account-sessions/username `{ username }`: the user's own new username (unique);
  * - POST /api/account-sessions/delete-account `{ password? }`: deletes the user (and its provider
  *   links), after the password, or for an account without one a provider sign-in of the last 5 minutes;
@@ -19,18 +18,6 @@
  */
 module.exports = {
   routes: [
-    {
-      method: "POST",
-      path: "/account-sessions/end-this",
-      handler: "account-sessions.endThis",
-      config: { auth: false, policies: [], middlewares: [] },
-    },
-    {
-      method: "POST",
-      path: "/account-sessions/end-all",
-      handler: "account-sessions.endAll",
-      config: { auth: false, policies: [], middlewares: [] },
-    },
     {
       method: "POST",
       path: "/account-sessions/delete-account",

@@ -2,7 +2,7 @@
 
 const { callerOf } = require("../../account-sessions/lib/caller");
 const { createKeyedLock } = require("../../oauth-sync/lib/keyed-lock");
-const { END_SESSIONS, validAfterMs } = require("../../../extensions/users-permissions/sessions-valid-after");
+const { END_SESSIONS, dateMs } = require("../../../extensions/users-permissions/session-check");
 const { TWO_FACTOR, TWO_FACTOR_WRITE } = require("../../../extensions/users-permissions/two-factor-fields");
 const { newSecret, base32Decode, otpauthUri, totpCodeOf, matchingStep } = require("../lib/totp");
 const { twoFactorKeys, seal, open } = require("../lib/secret-box");
@@ -13,7 +13,7 @@ const {
   storedHashes,
 } = require("../lib/recovery-codes");
 const { precheck, checkSecondFactor, failureChanges } = require("../lib/second-factor");
-const { isPendingPayload, verifiedTokensWith } = require("../../../extensions/users-permissions/two-factor-sign-in");
+const { completeSecondFactor } = require("../../../extensions/users-permissions/two-factor-sign-in");
 
 const USER_UID = "plugin::users-permissions.user";
 const DEFAULT_ISSUER = "Acme";
@@ -107,7 +107,7 @@ module.exports = ({ strapi }) => {
       recoveryHashes: user[TWO_FACTOR.recoveryCodes],
       lastStep: Number.isInteger(user[TWO_FACTOR.lastStep]) ? user[TWO_FACTOR.lastStep] : null,
       failures: Number(user[TWO_FACTOR.failures]) || 0,
-      lockedUntilMs: validAfterMs(user[TWO_FACTOR.lockedUntil]),
+      lockedUntilMs: dateMs(user[TWO_FACTOR.lockedUntil]),
     };
   }
 
@@ -236,22 +236,16 @@ module.exports = ({ strapi }) => {
         },
         { [END_SESSIONS]: true },
       );
-      ctx.body = { recoveryCodes, jwt: jwt().issue({ id: user.id }) };
+      ctx.body = { recoveryCodes, jwt: await jwt().issue({ id: user.id }) };
     }),
 
     verify: forCaller(
       async (ctx, user, payload) => {
         if (!enabled(user)) return refuse(ctx, 409, "NOT_ENABLED", MESSAGES.NOT_ENABLED);
-        // A right code makes the password step's JWT a whole session (two-factor-sign-in.js).
-        const check = await checkCode(ctx, user, {
-          more: () =>
-            isPendingPayload(payload)
-              ? {
-                  [TWO_FACTOR.verifiedTokens]: verifiedTokensWith(payload, user[TWO_FACTOR.verifiedTokens], Date.now()),
-                }
-              : {},
-        });
+        const check = await checkCode(ctx, user, {});
         if (!check) return;
+        // A right code makes the password step's session a whole one (two-factor-sign-in.js).
+        await completeSecondFactor(strapi, payload);
         ctx.body = { method: check.method, recoveryCodesLeft: check.recoveryCodesLeft };
       },
       { allowPending: true },

@@ -137,7 +137,8 @@ module.exports = ({ strapi }) => {
         ? null
         : Math.min(input.authAt, Date.now())
       : Date.now();
-    const jwt = up()
+    // A new session of Strapi's (refresh mode), authAtMs in its metadata (session-check.js).
+    const jwt = await up()
       .service("jwt")
       .issue({ id: user.id, ...(authAt === null ? {} : { authAtMs: authAt }) });
     const sanitized = await strapi.contentAPI.sanitize.output(user, strapi.getModel(USER), { auth });

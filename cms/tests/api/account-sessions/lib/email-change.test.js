@@ -11,7 +11,6 @@ const {
   newToken,
   hashToken,
   pendingState,
-  askedBeforeSessionsEnded,
   confirmLink,
   emailChangeMails,
 } = require("../../../../src/api/account-sessions/lib/email-change");
@@ -76,14 +75,4 @@ test("the mails: the link to the new address only when it is free; the old addre
   // Addresses are escaped in the html part.
   const [, html] = emailChangeMails({ ...base, newEmail: "<b>@x.test", link: "l", taken: false });
   assert.ok(!html.html.includes("<b>"));
-});
-
-test("a change asked before the sessions were last ended is void; one asked after, or with no end, is not", () => {
-  const asked = 1_800_000_000_000;
-  const expiresAt = new Date(asked + EMAIL_CHANGE_TTL_MS).toISOString();
-  assert.equal(askedBeforeSessionsEnded(expiresAt, asked + 1), true);
-  assert.equal(askedBeforeSessionsEnded(expiresAt, asked), false);
-  assert.equal(askedBeforeSessionsEnded(expiresAt, asked - 60_000), false);
-  assert.equal(askedBeforeSessionsEnded(expiresAt, null), false);
-  assert.equal(askedBeforeSessionsEnded(null, asked + 1), false);
 });
