@@ -120,20 +120,26 @@ describe("CMS users: users/me decides whether a session is still good", () => {
   });
 });
 
-describe("CMS users: ending sessions in the CMS (account-sessions)", () => {
-  it.each(["this", "all"] as const)("end-%s: POST with the user's JWT; 401 means already ended", async (which) => {
+describe("CMS users: ending sessions in the CMS (Strapi's logout)", () => {
+  it.each([
+    ["this", {}],
+    ["all", { scope: "all" }],
+  ] as const)("%s: POST /api/auth/logout with the user's JWT; 401 means already ended", async (which, body) => {
     const { users, requests } = cmsUsers(() => Response.json({ ok: true }));
     expect(await users.endSessions("user-jwt", which)).toBe("done");
     expect(requests.map(({ method, url, headers }) => [method, url, headers.authorization])).toEqual([
-      ["POST", `https://cms.example/api/account-sessions/end-${which}`, "Bearer user-jwt"],
+      ["POST", "https://cms.example/api/auth/logout", "Bearer user-jwt"],
     ]);
+    expect(requests[0]?.body).toEqual(body);
     const refused = cmsUsers(() => strapiError(401, "Missing or invalid credentials"));
     expect(await refused.users.endSessions("user-jwt", which)).toBe("invalid");
   });
 
-  it("no answer or a 5xx throws: the caller cannot know the sessions ended", async () => {
+  it("no answer, a 5xx or a 403 throws: the caller cannot know the sessions ended", async () => {
     const { users } = cmsUsers(() => strapiError(503, "Service Unavailable"));
     expect(await authErrorCode(users.endSessions("jwt", "all"))).toBe("CMS_UNAVAILABLE");
+    const forbidden = cmsUsers(() => strapiError(403, "Forbidden"));
+    expect(await authErrorCode(forbidden.users.endSessions("jwt", "all"))).toBe("CMS_UNAVAILABLE");
   });
 });
 

@@ -162,17 +162,18 @@ export function createCmsUsers(config: CmsUsersConfig) {
     },
 
     /**
-     * Ends, in the CMS, this JWT's session ("this": the JWT is refused from now on) or every session
-     * of its user ("all": every JWT issued until now). "invalid": the CMS already refuses the JWT.
-     * Throws when unsure (no answer, 5xx).
+     * Ends, in the CMS, this JWT's session ("this": Strapi's `POST /api/auth/logout` ends the
+     * access token's session, whose JWT the CMS refuses from then on) or every session of its user
+     * ("all": `{ scope: "all" }`). "invalid": the CMS already refuses the JWT (401). Throws when
+     * unsure (no answer, 5xx, a 403: the role may not log out, a misconfigured CMS).
      */
     async endSessions(jwt: string, which: "this" | "all"): Promise<"done" | "invalid"> {
       try {
-        await call(z.object({ ok: z.literal(true) }), `/account-sessions/end-${which}`, {}, jwt);
+        await call(z.object({ ok: z.literal(true) }), "/auth/logout", which === "all" ? { scope: "all" } : {}, jwt);
         return "done";
       } catch (error) {
         const { status } = cmsRefusal(error);
-        if (status === 401 || status === 403) return "invalid";
+        if (status === 401) return "invalid";
         throw cmsUnavailable(error);
       }
     },

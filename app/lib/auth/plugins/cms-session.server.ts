@@ -126,12 +126,13 @@ export function cmsSession(cms: () => CmsUsers, revocations: SessionRevocations)
 
 /**
  * Signing out records the session as revoked here (Redis, or this process's memory), so a copy
- * of its cookie is refused from then on; and in the CMS (its JWT goes on the user's revoked
- * list), so that the refusal survives a restart of the site without Redis, on every instance.
+ * of its cookie is refused from then on; and in the CMS (Strapi's logout ends the JWT's session,
+ * stored in the CMS's database), so that the refusal survives a restart of the site without Redis,
+ * on every instance.
  * The CMS call is best effort: unreachable, the local record still signs the session out.
  *
  * POST /sign-out-everywhere-cms ends every session of the user, this one included, on every
- * instance: the CMS refuses every JWT of the user issued until now (sessionsValidAfter). It
+ * instance: the CMS ends every session of the user (Strapi's logout, scope all) and refuses their JWTs. It
  * needs the CMS: if the CMS cannot confirm, nothing is ended and the caller is told.
  */
 export function sessionRevocation(cms: () => CmsUsers, revocations: SessionRevocations, lockout?: AccountLockout) {
