@@ -1,6 +1,10 @@
+import { createHmac } from "node:crypto";
+
 import { describe, expect, it } from "vitest";
 
+import { TEST_SECRETS } from "../support/cms-server.ts";
 import { registerCmsUser } from "../support/cms-users.ts";
+import { SITE_SECRET_HEADERS } from "../support/site-secret.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { siteSession } from "../support/site-session.ts";
 import { strapiSite } from "../support/strapi-site.ts";
@@ -9,7 +13,8 @@ import { strapiSite } from "../support/strapi-site.ts";
  * Sessions under the user's control (issue 15), through the real Strapi and the production
  * site without Redis: remember me, sign out everywhere, a user blocked or deleted in the CMS,
  * a sign-out that survives a restart of the site, a new session after a password change, and
- * the origin guard on the new form.
+ * the origin guard on the new form. And the CMS's side of it: Strapi's own sessions (refresh mode),
+ * which the CMS checks on every access (decision 0024).
  */
 
 const TIMEOUT = 240_000;
@@ -304,4 +309,95 @@ describe("account self-service: delete the account", () => {
     expect((await client.postJson("/api/auth/delete-account-cms", { currentPassword: PASSWORD })).status).toBe(401);
     expect(await client.emailOf(cookie)).toBe("stayer@example.com");
   });
+});
+
+/** Strapi's sessions, asked directly (what the site does on each request: GET /api/users/me). */
+describe("in the CMS: Strapi's sessions, checked on every access (decision 0024)", () => {
+  type Json = Record<string, unknown>;
+  const cmsCall = async (method: string, apiPath: string, jwt?: string, body?: unknown) => {
+    const response = await fetch(`${site.cms.url}${apiPath}`, {
+      method,
+      headers: {
+        "content-type": "application/json",
+        ...SITE_SECRET_HEADERS,
+        ...(jwt ? { authorization: `Bearer ${jwt}` } : {}),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json().catch(() => null)) as Json };
+  };
+  const cmsSignIn = async (email: string) => {
+    const answer = await cmsCall("POST", "/api/auth/local", undefined, { identifier: email, password: PASSWORD });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body as { jwt: string; refreshToken: string };
+  };
+  const meStatus = async (jwt: string) => (await cmsCall("GET", "/api/users/me", jwt)).status;
+
+  it("one session ended (Strapi's logout): its token is refused at once, the user's others keep working", async () => {
+    await registerInCms("cms-one@example.com");
+    const phone = await cmsSignIn("cms-one@example.com");
+    const laptop = await cmsSignIn("cms-one@example.com");
+    expect(await meStatus(phone.jwt)).toBe(200);
+    const sessionCount = async () => {
+      const listed = await cmsCall("GET", "/api/auth/sessions", laptop.jwt);
+      expect(listed.status).toBe(200);
+      return (listed.body.data as unknown[]).length;
+    };
+    const before = await sessionCount();
+    const out = await cmsCall("POST", "/api/auth/logout", phone.jwt, {});
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    // The access token has not expired (30 days): only the per-access check refuses it.
+    expect(await meStatus(phone.jwt)).toBe(401);
+    expect(await meStatus(laptop.jwt)).toBe(200);
+    // The user's list of sessions (Strapi's route) lost that one.
+    expect(await sessionCount()).toBe(before - 1);
+  });
+
+  it("every session ended (logout, scope all): every token of the user refused at once, another user's not", async () => {
+    await registerInCms("cms-all@example.com");
+    await registerInCms("cms-bystander@example.com");
+    const a = await cmsSignIn("cms-all@example.com");
+    const b = await cmsSignIn("cms-all@example.com");
+    const bystander = await cmsSignIn("cms-bystander@example.com");
+    expect((await cmsCall("POST", "/api/auth/logout", a.jwt, { scope: "all" })).status).toBe(200);
+    expect(await meStatus(a.jwt)).toBe(401);
+    expect(await meStatus(b.jwt)).toBe(401);
+    expect(await meStatus(bystander.jwt)).toBe(200);
+  });
+
+  it("the site never refreshes: a refresh rotates the session away, and its earlier access token is refused", async () => {
+    await registerInCms("cms-rotate@example.com");
+    const signedIn = await cmsSignIn("cms-rotate@example.com");
+    const refreshed = await cmsCall("POST", "/api/auth/refresh", undefined, { refreshToken: signedIn.refreshToken });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+    expect(await meStatus(refreshed.body.jwt as string)).toBe(200);
+    expect(await meStatus(signedIn.jwt)).toBe(401);
+  });
+
+  it("a JWT of the former mode (legacy-support, signed with the same secret) is refused", async () => {
+    const { user } = await registerInCms("cms-legacy@example.com");
+    const now = Math.floor(Date.now() / 1000);
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const unsigned = `${part({ alg: "HS256", typ: "JWT" })}.${part({ id: user.id, iatMs: Date.now(), iat: now, exp: now + 3600 })}`;
+    const signature = createHmac("sha256", TEST_SECRETS.JWT_SECRET!).update(unsigned).digest("base64url");
+    expect(await meStatus(`${unsigned}.${signature}`)).toBe(401);
+  });
+
+  it(
+    "sessions survive a restart of the CMS (database-stored, no Redis): a live one works, an ended one stays ended",
+    async () => {
+      await registerInCms("cms-restart@example.com");
+      const kept = await cmsSignIn("cms-restart@example.com");
+      const ended = await cmsSignIn("cms-restart@example.com");
+      const siteCookie = await client.signIn("cms-restart@example.com", PASSWORD);
+      expect((await cmsCall("POST", "/api/auth/logout", ended.jwt, {})).status).toBe(200);
+
+      await site.restartCms();
+      expect(await meStatus(kept.jwt)).toBe(200);
+      expect(await meStatus(ended.jwt)).toBe(401);
+      // The site's session (its CMS token in the sealed cookie) goes on across the CMS's restart.
+      expect(await client.emailOf(siteCookie)).toBe("cms-restart@example.com");
+    },
+    TIMEOUT,
+  );
 });

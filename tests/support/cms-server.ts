@@ -27,7 +27,7 @@ const START_TIMEOUT_MS = 180_000;
  * Fixed secrets for test databases, so a test run never reads or writes cms/.env (and a
  * token created in one run still matches its hash in the next run on the same database).
  */
-const TEST_SECRETS: Record<string, string> = {
+export const TEST_SECRETS: Record<string, string> = {
   APP_KEYS: "test-app-key-1,test-app-key-2",
   API_TOKEN_SALT: "test-api-token-salt",
   ADMIN_JWT_SECRET: "test-admin-jwt-secret",
