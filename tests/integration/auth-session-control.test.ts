@@ -1,4 +1,6 @@
 import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
@@ -332,6 +334,12 @@ describe("in the CMS: Strapi's sessions, checked on every access (decision 0024)
     return answer.body as { jwt: string; refreshToken: string };
   };
   const meStatus = async (jwt: string) => (await cmsCall("GET", "/api/users/me", jwt)).status;
+
+  it("at start the CMS runs in refresh mode and finds Strapi's logout permission (no [sessions] warning)", () => {
+    const log = readFileSync(path.join(site.dir, "cms.db.log"), "utf8");
+    expect(log).toContain("Strapi started successfully");
+    expect(log).not.toContain("[sessions]");
+  });
 
   it("one session ended (Strapi's logout): its token is refused at once, the user's others keep working", async () => {
     await registerInCms("cms-one@example.com");

@@ -224,8 +224,43 @@ function wrapLogout(controller, strapi) {
   return controller;
 }
 
+/**
+ * At start: the mode this code is written for, else a clear error (in legacy-support mode no
+ * session could be ended); and a warning when the Authenticated role may not use Strapi's logout,
+ * which the site's sign-out and "sign out everywhere" call (Strapi grants it to a new database only).
+ */
+async function checkSessionSetup(strapi) {
+  if (!isRefreshMode(strapi)) {
+    throw new Error(
+      "[sessions] users-permissions must run with jwtManagement: 'refresh' (cms/config/plugins.js): " +
+        "the site's sessions are Strapi's sessions (docs/decisions/0024-strapi-session-management.md).",
+    );
+  }
+  const role = await strapi.db
+    .query("plugin::users-permissions.role")
+    .findOne({ where: { type: "authenticated" }, select: ["id"] });
+  const granted =
+    role &&
+    (await strapi.db
+      .query("plugin::users-permissions.permission")
+      .findOne({ where: { action: "plugin::users-permissions.auth.logout", role: { id: role.id } }, select: ["id"] }));
+  if (!granted) {
+    strapi.log.warn(
+      "[sessions] the Authenticated role lacks the users-permissions permission Auth › logout: " +
+        "signing out on the site ends nothing in the CMS and 'sign out everywhere' fails (503). " +
+        "Grant it in Settings › Users & Permissions › Roles › Authenticated.",
+    );
+  }
+  return Boolean(granted);
+}
+
 /** Applies all of the above to the users-permissions plugin (./strapi-server.js). */
 function extendSessionCheck(plugin) {
+  const bootstrap = plugin.bootstrap;
+  plugin.bootstrap = async (context) => {
+    if (typeof bootstrap === "function") await bootstrap(context);
+    await checkSessionSetup(context.strapi);
+  };
   let strapiRef = null;
   addLifecycles(
     plugin.contentTypes.user,
@@ -258,5 +293,6 @@ module.exports = {
   userLifecycles,
   addLifecycles,
   wrapLogout,
+  checkSessionSetup,
   extendSessionCheck,
 };

@@ -163,3 +163,26 @@ test("legacy mode is left to Strapi (issue and verify as the plugin does)", asyn
   assert.equal(typeof token, "string");
   assert.equal((await jwt.verify(token)).id, 8);
 });
+
+test("at start: legacy mode is a clear error; a missing logout permission is a warning", async () => {
+  const { checkSessionSetup } = require("../../../src/extensions/users-permissions/session-check");
+  const warnings = [];
+  const strapiWith = ({ mode = "refresh", permission = true } = {}) => ({
+    config: { get: (key, fallback) => (key === "plugin::users-permissions.jwtManagement" ? mode : fallback) },
+    log: { warn: (message) => warnings.push(message) },
+    db: {
+      query: (uid) => ({
+        findOne: async ({ where }) => {
+          if (uid === "plugin::users-permissions.role") return where.type === "authenticated" ? { id: 1 } : null;
+          assert.deepEqual(where, { action: "plugin::users-permissions.auth.logout", role: { id: 1 } });
+          return permission ? { id: 9 } : null;
+        },
+      }),
+    },
+  });
+  await assert.rejects(checkSessionSetup(strapiWith({ mode: "legacy-support" })), /jwtManagement: 'refresh'/);
+  assert.equal(await checkSessionSetup(strapiWith()), true);
+  assert.deepEqual(warnings, []);
+  assert.equal(await checkSessionSetup(strapiWith({ permission: false })), false);
+  assert.match(warnings[0], /lacks the users-permissions permission Auth › logout/);
+});
