@@ -1,8 +1,8 @@
 "use strict";
 
-const { callerOf } = require("../lib/caller");
-const { checkUsername } = require("../lib/username");
-const { reauthentication, authAtOf, freshSignInMs } = require("../lib/reauthentication");
+const { checkUsername } = require("../services/account/username");
+const { reauthentication, authAtOf } = require("../services/account/reauthentication");
+const { tokenPayload } = require("../services/account/session-token");
 const {
   EMAIL_CHANGE_TTL_MS,
   checkNewEmail,
@@ -14,36 +14,44 @@ const {
   askedBeforeSessionsEnded,
   confirmLink,
   emailChangeMails,
-} = require("../lib/email-change");
-const { normaliseClientUrl } = require("../../../auth-settings/settings");
+} = require("../services/account/email-change");
 const {
   END_SESSIONS,
   FIELD: SESSIONS_VALID_AFTER_FIELD,
   REVOKED_FIELD,
   revokeTokenWrite,
   validAfterMs,
-} = require("../../../extensions/users-permissions/sessions-valid-after");
+} = require("../users-permissions/sessions-valid-after");
 const {
   TOKEN_HASH_FIELD,
   NEW_EMAIL_FIELD,
   EXPIRES_FIELD,
   pendingEmailChangeWrite,
-} = require("../../../extensions/users-permissions/email-change-fields");
+} = require("../users-permissions/email-change-fields");
+const { invalid, unauthorized, refusalError } = require("../utils/refusals");
 
 const USER_UID = "plugin::users-permissions.user";
+const IDENTITY_UID = "plugin::accounts.oauth-identity";
 
-/** A refusal in Strapi's error shape, with `details.reason` for the front end to map. */
-function refuse(ctx, status, name, message, reason) {
-  return Object.assign(ctx, { status, body: { data: null, error: { status, name, message, details: { reason } } } });
-}
-
+/**
+ * The signed-in user's own account (routes/content-api: /api/account-sessions/*). Strapi's
+ * users-permissions strategy has authenticated the request (ctx.state.user) and checked the
+ * Authenticated role's permission; only the email-change confirmation is public (its link's
+ * token is the credential).
+ */
 module.exports = ({ strapi }) => {
+  const { clientUrl, siteName, freshSignInSeconds } = strapi.config.get("plugin::accounts");
   const users = () => strapi.db.query(USER_UID);
-  const caller = (ctx) =>
-    callerOf(ctx, {
-      getToken: (context) => strapi.plugin("users-permissions").service("jwt").getToken(context),
-      findUser: (id) => users().findOne({ where: { id }, select: ["id", "blocked", REVOKED_FIELD] }),
-    });
+  const jwt = () => strapi.plugin("users-permissions").service("jwt");
+  /** The signed-in user (Strapi's auth) and the claims of the token it came with. */
+  async function caller(ctx) {
+    const user = ctx.state.user;
+    const payload = await tokenPayload(jwt(), ctx);
+    if (!user || !payload || String(payload.id) !== String(user.id)) {
+      throw unauthorized("Missing or invalid credentials", "INVALID_SESSION");
+    }
+    return { user, payload };
+  }
 
   /** Another user whose email or username is this address (Strapi signs in by either). */
   const otherUserWith = (email, userId) =>
@@ -53,27 +61,25 @@ module.exports = ({ strapi }) => {
     });
 
   /**
-   * Re-authentication for a sensitive change: null when it is given, else `{ reason, message }`.
+   * Re-authentication for a sensitive change: nothing when it is given, else throws the refusal.
    * The password for a user that has one; for one without, a provider sign-in of the last
    * minutes (the JWT's authAtMs, lib/reauthentication.js).
    */
-  async function reauthenticationFailure(userId, payload, password) {
+  async function requireReauthentication(userId, payload, password) {
     const { password: hash } = await users().findOne({ where: { id: userId }, select: ["id", "password"] });
     const needs = reauthentication({
       hasPassword: Boolean(hash),
       authAtMs: authAtOf(payload),
       nowMs: Date.now(),
-      windowMs: freshSignInMs(),
+      windowMs: freshSignInSeconds * 1000,
     });
-    if (needs === "stale") return { reason: "sign_in_again", message: "Sign in again first" };
-    if (needs === "fresh") return null;
+    if (needs === "stale") throw invalid("Sign in again first", "SIGN_IN_AGAIN");
+    if (needs === "fresh") return;
     if (typeof password !== "string" || password.length === 0) {
-      return { reason: "password_required", message: "Password required" };
+      throw invalid("Password required", "PASSWORD_REQUIRED");
     }
     const userService = strapi.plugin("users-permissions").service("user");
-    if (!(await userService.validatePassword(password, hash)))
-      return { reason: "wrong_password", message: "Wrong password" };
-    return null;
+    if (!(await userService.validatePassword(password, hash))) throw invalid("Wrong password", "INVALID_PASSWORD");
   }
 
   /** Sends the mails through the email plugin; a failure is logged (the answer must not tell which mails went). */
@@ -87,35 +93,32 @@ module.exports = ({ strapi }) => {
 
   return {
     async endThis(ctx) {
-      const { answer, payload, user } = await caller(ctx);
-      if (answer) return Object.assign(ctx, answer);
-      // The user's lifecycle (sessions-valid-after.js) turns the markers into the private fields.
-      await users().update({
+      const { payload, user } = await caller(ctx);
+      const { [REVOKED_FIELD]: revoked } = await users().findOne({
         where: { id: user.id },
-        data: revokeTokenWrite(payload, user[REVOKED_FIELD], Date.now()),
+        select: ["id", REVOKED_FIELD],
       });
+      // The user's write guard (sessions-valid-after.js) turns the markers into the private fields.
+      await users().update({ where: { id: user.id }, data: revokeTokenWrite(payload, revoked, Date.now()) });
       ctx.body = { ok: true };
     },
 
     async changeUsername(ctx) {
-      const { answer, user } = await caller(ctx);
-      if (answer) return Object.assign(ctx, answer);
+      const { user } = await caller(ctx);
       const { username, error } = checkUsername(ctx.request.body?.username);
-      if (error) return refuse(ctx, 400, "ValidationError", error, "invalid");
+      if (error) throw invalid(error, "INVALID_USERNAME");
       const taken = await users().findOne({
         where: { $or: [{ username: { $eqi: username } }, { email: { $eqi: username } }], id: { $ne: user.id } },
       });
-      if (taken) return refuse(ctx, 409, "ConflictError", "Username already taken", "taken");
+      if (taken) throw refusalError(409, "Username already taken", "USERNAME_TAKEN");
       await users().update({ where: { id: user.id }, data: { username } });
       ctx.body = { ok: true, username };
     },
 
     async deleteAccount(ctx) {
-      const { answer, payload, user } = await caller(ctx);
-      if (answer) return Object.assign(ctx, answer);
-      const failed = await reauthenticationFailure(user.id, payload, ctx.request.body?.password);
-      if (failed) return refuse(ctx, 400, "ValidationError", failed.message, failed.reason);
-      await strapi.db.query("api::oauth-identity.oauth-identity").deleteMany({ where: { user: { id: user.id } } });
+      const { payload, user } = await caller(ctx);
+      await requireReauthentication(user.id, payload, ctx.request.body?.password);
+      await strapi.db.query(IDENTITY_UID).deleteMany({ where: { user: { id: user.id } } });
       await users().delete({ where: { id: user.id } });
       ctx.body = { ok: true };
     },
@@ -127,19 +130,16 @@ module.exports = ({ strapi }) => {
      * expiry) and the new address gets the link. The old address is told in both cases.
      */
     async requestEmailChange(ctx) {
-      const { answer, payload, user } = await caller(ctx);
-      if (answer) return Object.assign(ctx, answer);
+      const { payload, user } = await caller(ctx);
       const body = ctx.request.body ?? {};
       const { email: newEmail, error } = checkNewEmail(body.email);
-      if (error) return refuse(ctx, 400, "ValidationError", error, "invalid_email");
+      if (error) throw invalid(error, "INVALID_EMAIL");
       const { email: oldEmail } = await users().findOne({ where: { id: user.id }, select: ["id", "email"] });
       if (String(oldEmail).toLowerCase() === newEmail) {
-        return refuse(ctx, 400, "ValidationError", "This is already the account's email address", "same_email");
+        throw invalid("This is already the account's email address", "SAME_EMAIL");
       }
-      const failed = await reauthenticationFailure(user.id, payload, body.password);
-      if (failed) return refuse(ctx, 400, "ValidationError", failed.message, failed.reason);
+      await requireReauthentication(user.id, payload, body.password);
       const taken = Boolean(await otherUserWith(newEmail, user.id));
-      const clientUrl = normaliseClientUrl(process.env.CLIENT_URL);
       let link = null;
       if (!taken) {
         const { token, tokenHash } = newToken();
@@ -147,7 +147,7 @@ module.exports = ({ strapi }) => {
         await users().update({ where: { id: user.id }, data: pendingEmailChangeWrite(pending) });
         link = confirmLink(clientUrl, token, checkLocale(body.locale));
       }
-      const mails = emailChangeMails({ siteName: process.env.SITE_NAME, clientUrl, oldEmail, newEmail, link, taken });
+      const mails = emailChangeMails({ siteName, clientUrl, oldEmail, newEmail, link, taken });
       await sendMails(mails);
       ctx.body = { ok: true };
     },
@@ -160,12 +160,11 @@ module.exports = ({ strapi }) => {
      */
     async confirmEmailChange(ctx) {
       const token = checkToken(ctx.request.body?.token);
-      const invalid = () =>
-        refuse(ctx, 400, "ValidationError", "This link is invalid or was already used", "invalid_token");
-      if (!token) return invalid();
-      // Checked before the change, which ends every JWT the user has.
-      const signedIn = ctx.request.header.authorization ? await caller(ctx) : null;
-      const callerPayload = signedIn && !signedIn.answer ? signedIn.payload : null;
+      const invalidLink = () => invalid("This link is invalid or was already used", "INVALID_TOKEN");
+      if (!token) throw invalidLink();
+      // A public route (the link may be opened in another browser): a JWT, when one comes, is
+      // read here, before the change, which ends every JWT the user has.
+      const callerPayload = await tokenPayload(jwt(), ctx);
       const outcome = await strapi.db.transaction(async () => {
         const found = await users().findOne({
           where: { [TOKEN_HASH_FIELD]: hashToken(token) },
@@ -203,31 +202,25 @@ module.exports = ({ strapi }) => {
         await users().update({ where: { id: found.id }, data });
         return { userId: found.id, email: newEmail };
       });
-      if (outcome.reason === "invalid_token") return invalid();
-      if (outcome.reason === "expired") {
-        return refuse(ctx, 400, "ValidationError", "This link has expired", "expired");
-      }
+      if (outcome.reason === "invalid_token") throw invalidLink();
+      if (outcome.reason === "expired") throw invalid("This link has expired", "LINK_EXPIRED");
       if (outcome.reason === "taken") {
-        return refuse(ctx, 409, "ConflictError", "This address now belongs to another account", "taken");
+        throw refusalError(409, "This address now belongs to another account", "EMAIL_TAKEN");
       }
       ctx.body = { ok: true, email: outcome.email };
       if (callerPayload && String(callerPayload.id) === String(outcome.userId)) {
         const authAtMs = authAtOf(callerPayload);
-        const jwt = strapi
-          .plugin("users-permissions")
-          .service("jwt")
-          .issue({ id: outcome.userId, ...(authAtMs === null ? {} : { authAtMs }) });
+        const newJwt = jwt().issue({ id: outcome.userId, ...(authAtMs === null ? {} : { authAtMs }) });
         const fresh = await users().findOne({
           where: { id: outcome.userId },
           select: ["id", "username", "email", "provider", "confirmed", "blocked"],
         });
-        ctx.body = { ok: true, email: outcome.email, jwt, user: fresh };
+        ctx.body = { ok: true, email: outcome.email, jwt: newJwt, user: fresh };
       }
     },
 
     async endAll(ctx) {
-      const { answer, user } = await caller(ctx);
-      if (answer) return Object.assign(ctx, answer);
+      const { user } = await caller(ctx);
       await users().update({ where: { id: user.id }, data: { [END_SESSIONS]: true } });
       ctx.body = { ok: true };
     },

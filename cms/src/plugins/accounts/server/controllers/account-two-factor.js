@@ -1,25 +1,25 @@
 "use strict";
 
-const { callerOf } = require("../../account-sessions/lib/caller");
-const { createKeyedLock } = require("../../oauth-sync/lib/keyed-lock");
-const { END_SESSIONS, validAfterMs } = require("../../../extensions/users-permissions/sessions-valid-after");
-const { TWO_FACTOR, TWO_FACTOR_WRITE } = require("../../../extensions/users-permissions/two-factor-fields");
-const { newSecret, base32Decode, otpauthUri, totpCodeOf, matchingStep } = require("../lib/totp");
-const { twoFactorKeys, seal, open } = require("../lib/secret-box");
+const { createKeyedLock } = require("../utils/keyed-lock");
+const { unauthorized, refusalError } = require("../utils/refusals");
+const { tokenPayload } = require("../services/account/session-token");
+const { END_SESSIONS, validAfterMs } = require("../users-permissions/sessions-valid-after");
+const { TWO_FACTOR, TWO_FACTOR_WRITE } = require("../users-permissions/two-factor-fields");
+const { newSecret, base32Decode, otpauthUri, totpCodeOf, matchingStep } = require("../services/two-factor/totp");
+const { twoFactorKeys, seal, open } = require("../services/two-factor/secret-box");
 const {
   generateRecoveryCodes,
   normaliseRecoveryCode,
   hashRecoveryCode,
   storedHashes,
-} = require("../lib/recovery-codes");
-const { precheck, checkSecondFactor, failureChanges } = require("../lib/second-factor");
-const { isPendingPayload, verifiedTokensWith } = require("../../../extensions/users-permissions/two-factor-sign-in");
+} = require("../services/two-factor/recovery-codes");
+const { precheck, checkSecondFactor, failureChanges } = require("../services/two-factor/second-factor");
+const { isPendingPayload, verifiedTokensWith } = require("../users-permissions/two-factor-sign-in");
 
 const USER_UID = "plugin::users-permissions.user";
 const DEFAULT_ISSUER = "Acme";
 const STATE_FIELDS = ["id", "email", "password", ...Object.values(TWO_FACTOR)];
 
-const NAMES = { 400: "ValidationError", 409: "ConflictError", 429: "RateLimitError", 500: "ApplicationError" };
 const MESSAGES = {
   PASSWORD_MISSING: "Enter your current password.",
   INVALID_PASSWORD: "The password is not correct.",
@@ -41,14 +41,10 @@ function tooManyMessage(seconds) {
   return `Too many wrong codes. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
 
-/** Sends Strapi's error shape with `details.code` (and extra details). */
+/** Throws the refusal of `status` with its `details.code` (../utils/refusals.js); 429 with Retry-After. */
 function refuse(ctx, status, code, message, details = {}) {
-  ctx.status = status;
-  ctx.body = {
-    data: null,
-    error: { status, name: NAMES[status] ?? "ApplicationError", message, details: { code, ...details } },
-  };
   if (details.retryAfterSeconds) ctx.set("Retry-After", String(details.retryAfterSeconds));
+  throw refusalError(status, message, code, details);
 }
 
 /** The request's JSON body as an object ({} for anything else). */
@@ -57,27 +53,22 @@ const bodyOf = (ctx) => {
   return body && typeof body === "object" && !Array.isArray(body) ? body : {};
 };
 
+/**
+ * The signed-in user's own second factor (routes/content-api: /api/account-two-factor/*). Strapi
+ * authenticates every route (ctx.state.user) and checks the Authenticated role's permission; the
+ * state and the code check also take the JWT of a password step still waiting for its code
+ * (../strategies/two-factor-step.js).
+ */
 module.exports = ({ strapi }) => {
-  // Read once, at start: a malformed TWO_FACTOR_ENCRYPTION_KEY stops the CMS with a clear message.
-  const keys = twoFactorKeys(process.env);
+  const config = strapi.config.get("plugin::accounts");
+  // Read once, at start (the plugin's config validator already refused a malformed key).
+  const keys = twoFactorKeys(config);
+  const issuer = config.siteName || DEFAULT_ISSUER;
   // The checks of one user run one after the other (read, decide, write): two requests with the
   // same code, or many wrong ones at once, cannot both pass the replay check or the count.
   const perUser = createKeyedLock();
   const users = () => strapi.db.query(USER_UID);
   const jwt = () => strapi.plugin("users-permissions").service("jwt");
-  /**
-   * The JWT's user. `allowPending`: a password step's JWT still waiting for its code (two-factor-sign-in.js)
-   * is accepted too: the state and the code check are what it is for; every other route refuses it.
-   */
-  const caller = (ctx, allowPending = false) =>
-    callerOf(ctx, {
-      getToken: (context) => {
-        const [scheme, token, ...rest] = String(context.request.header.authorization ?? "").split(/\s+/);
-        if (scheme.toLowerCase() !== "bearer" || !token || rest.length > 0) return null;
-        return jwt().verify(token, { allowTwoFactorPending: allowPending });
-      },
-      findUser: (id) => users().findOne({ where: { id }, select: ["id", "blocked"] }),
-    });
   const load = (id) => users().findOne({ where: { id }, select: STATE_FIELDS });
   const store = (id, fields, extra = {}) =>
     users().update({ where: { id }, data: { ...extra, [TWO_FACTOR_WRITE]: fields } });
@@ -124,62 +115,61 @@ module.exports = ({ strapi }) => {
   }
 
   /**
-   * Checks the body's code for an enabled user; on refusal answers and returns null, else stores
-   * the check's changes with `more(check)` and returns the check. `before(state, nowMs)` runs
-   * after the input and lock checks, before the code is compared: true means it refused.
+   * Checks the body's code for an enabled user; on refusal stores what the refusal changes (the
+   * failure count) and throws it, else stores the check's changes with `more(check)` and returns
+   * the check. `before(state, nowMs)` runs after the input and lock checks, before the code is
+   * compared; it throws to refuse.
    */
   async function checkCode(ctx, user, { before, more = () => ({}) } = {}) {
     const state = stateOf(user);
-    if (state.key === null) {
-      refuse(ctx, 500, "TWO_FACTOR_UNREADABLE", MESSAGES.TWO_FACTOR_UNREADABLE);
-      return null;
-    }
+    if (state.key === null) refuse(ctx, 500, "TWO_FACTOR_UNREADABLE", MESSAGES.TWO_FACTOR_UNREADABLE);
     const nowMs = Date.now();
     const input = bodyOf(ctx).code;
     const refused = precheck(input, state, nowMs);
-    if (!refused && before && (await before(state, nowMs))) return null;
+    if (!refused && before) await before(state, nowMs);
     const check = refused ?? checkSecondFactor(input, state, { recoveryKey: keys.recovery, nowMs });
     if (!check.ok) {
       const { status, code, retryAfterSeconds, garbled } = check.error;
       if (Object.keys(check.changes).length > 0) await store(user.id, fieldsOf(check.changes));
       if (status === 429) refuse(ctx, 429, code, tooManyMessage(retryAfterSeconds), { retryAfterSeconds });
-      else refuse(ctx, status, code, garbled ? MESSAGES.CODE_GARBLED : MESSAGES[code]);
-      return null;
+      refuse(ctx, status, code, garbled ? MESSAGES.CODE_GARBLED : MESSAGES[code]);
     }
     await store(user.id, { ...fieldsOf(check.changes), ...more(check) });
     return check;
   }
 
-  /** Runs `handler(ctx, user, payload)` for the JWT's user, one request of that user at a time. */
+  /**
+   * Runs `handler(ctx, user, payload)` for the signed-in user (Strapi's auth: ctx.state.user), one
+   * request of that user at a time. `allowPending`: the route takes a password step's JWT still
+   * waiting for its code (two-factor-sign-in.js) too; the route's auth strategy has let it in.
+   */
   const forCaller =
     (handler, { allowPending = false } = {}) =>
     async (ctx) => {
-      const { answer, user: who, payload } = await caller(ctx, allowPending);
-      if (answer) return Object.assign(ctx, answer);
+      const who = ctx.state.user;
+      const payload = await tokenPayload(jwt(), ctx, { allowTwoFactorPending: allowPending });
+      if (!who || !payload || String(payload.id) !== String(who.id)) {
+        throw unauthorized("Missing or invalid credentials", "INVALID_SESSION");
+      }
       return perUser.run(String(who.id), async () => {
         const user = await load(who.id);
-        if (!user) return Object.assign(ctx, (await caller(ctx, allowPending)).answer);
+        if (!user) throw unauthorized("Missing or invalid credentials", "INVALID_SESSION");
         return handler(ctx, user, payload);
       });
     };
 
-  /** Whether the body's password is the user's; answers the refusal when not. */
-  async function passwordChecked(ctx, user) {
-    if (!user.password) {
-      refuse(ctx, 400, "NO_PASSWORD", MESSAGES.NO_PASSWORD);
-      return false;
-    }
+  /** What is wrong with the body's password for this user (`{ code, message }`), or null when it is the user's. */
+  async function passwordProblem(ctx, user) {
+    if (!user.password) return { code: "NO_PASSWORD", message: MESSAGES.NO_PASSWORD };
     const password = bodyOf(ctx).password;
     if (typeof password !== "string" || password.length === 0) {
-      refuse(ctx, 400, "INVALID_PASSWORD", MESSAGES.PASSWORD_MISSING);
-      return false;
+      return { code: "INVALID_PASSWORD", message: MESSAGES.PASSWORD_MISSING };
     }
     const userService = strapi.plugin("users-permissions").service("user");
     if (!(await userService.validatePassword(password, user.password))) {
-      refuse(ctx, 400, "INVALID_PASSWORD", MESSAGES.INVALID_PASSWORD);
-      return false;
+      return { code: "INVALID_PASSWORD", message: MESSAGES.INVALID_PASSWORD };
     }
-    return true;
+    return null;
   }
 
   /** New recovery codes: the plain codes (shown once) and the fields storing their hashes only. */
@@ -203,11 +193,11 @@ module.exports = ({ strapi }) => {
     setup: forCaller(async (ctx, user) => {
       if (!user.password) return refuse(ctx, 400, "NO_PASSWORD", MESSAGES.NO_PASSWORD);
       if (enabled(user)) return refuse(ctx, 409, "ALREADY_ENABLED", MESSAGES.ALREADY_ENABLED);
-      if (!(await passwordChecked(ctx, user))) return;
+      const problem = await passwordProblem(ctx, user);
+      if (problem) return refuse(ctx, 400, problem.code, problem.message);
       const secret = newSecret();
       const field = TWO_FACTOR.pendingSecret;
       await store(user.id, { [field]: seal(keys.encryption, secret, context(user.id, field)) });
-      const issuer = (process.env.SITE_NAME ?? "").trim() || DEFAULT_ISSUER;
       ctx.body = { secret, uri: otpauthUri({ issuer, account: user.email, secret }) };
     }),
 
@@ -251,7 +241,6 @@ module.exports = ({ strapi }) => {
                 }
               : {},
         });
-        if (!check) return;
         ctx.body = { method: check.method, recoveryCodesLeft: check.recoveryCodesLeft };
       },
       { allowPending: true },
@@ -263,13 +252,14 @@ module.exports = ({ strapi }) => {
       if (typeof password !== "string" || password.length === 0) {
         return refuse(ctx, 400, "INVALID_PASSWORD", MESSAGES.PASSWORD_MISSING);
       }
-      const check = await checkCode(ctx, user, {
+      await checkCode(ctx, user, {
         // A wrong password counts as a failed attempt too: this route must not become a way
         // around the limit on codes, nor an unlimited password oracle.
         before: async (state, nowMs) => {
-          if (await passwordChecked(ctx, user)) return false;
+          const problem = await passwordProblem(ctx, user);
+          if (!problem) return;
           await store(user.id, fieldsOf(failureChanges(state, nowMs)));
-          return true;
+          refuse(ctx, 400, problem.code, problem.message);
         },
         more: () => ({
           [TWO_FACTOR.enabled]: false,
@@ -281,21 +271,19 @@ module.exports = ({ strapi }) => {
           [TWO_FACTOR.lockedUntil]: null,
         }),
       });
-      if (!check) return;
       ctx.body = { ok: true };
     }),
 
     regenerateRecoveryCodes: forCaller(async (ctx, user) => {
       if (!enabled(user)) return refuse(ctx, 409, "NOT_ENABLED", MESSAGES.NOT_ENABLED);
       let recoveryCodes = [];
-      const check = await checkCode(ctx, user, {
+      await checkCode(ctx, user, {
         more: () => {
           const fresh = freshRecoveryCodes(user);
           recoveryCodes = fresh.recoveryCodes;
           return fresh.fields;
         },
       });
-      if (!check) return;
       ctx.body = { recoveryCodes };
     }),
   };

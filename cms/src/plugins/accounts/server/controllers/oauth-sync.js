@@ -1,44 +1,19 @@
 "use strict";
 
-const { checkBearerSecret } = require("../lib/secret");
-const { validateSyncBody, httpError } = require("../lib/sync");
+const { validateSyncBody } = require("../services/oauth-sync/sync");
+const { errorOf } = require("../utils/refusals");
 
-function send(ctx, { status, body }) {
-  ctx.status = status;
-  ctx.body = body;
-}
-
+/**
+ * POST /api/oauth-sync (server to server): the caller's secret was checked by the route's policy
+ * (../policies/has-oauth-sync-secret.js) before anything in the body is looked at.
+ */
 module.exports = ({ strapi }) => ({
   async sync(ctx) {
-    // 1. The caller: checked in constant time before anything in the body is looked at.
-    const check = checkBearerSecret(ctx.request.header.authorization, process.env.CMS_OAUTH_SYNC_SECRET);
-    if (check === "unconfigured") {
-      return send(
-        ctx,
-        httpError(
-          503,
-          "ServiceUnavailableError",
-          "OAuth sync is not configured: set CMS_OAUTH_SYNC_SECRET on the CMS (and the same value on the front end).",
-        ),
-      );
-    }
-    if (check !== "ok") {
-      ctx.set("WWW-Authenticate", "Bearer");
-      return send(
-        ctx,
-        httpError(
-          401,
-          "UnauthorizedError",
-          check === "missing" ? "Missing Authorization: Bearer <CMS_OAUTH_SYNC_SECRET>" : "Invalid OAuth sync secret",
-        ),
-      );
-    }
-
-    // 2. The body.
     const { value, error } = validateSyncBody(ctx.request.body);
-    if (error) return send(ctx, error);
-
-    // 3. Find, create or link the user; issue a JWT.
-    return send(ctx, await strapi.service("api::oauth-sync.oauth-sync").sync(value, { auth: ctx.state.auth }));
+    if (error) throw errorOf(error);
+    const outcome = await strapi.plugin("accounts").service("oauth-sync").sync(value, { auth: ctx.state.auth });
+    if (outcome.refusal) throw errorOf(outcome.refusal);
+    ctx.status = outcome.status;
+    ctx.body = outcome.body;
   },
 });

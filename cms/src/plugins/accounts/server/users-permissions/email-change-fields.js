@@ -3,7 +3,7 @@
 /**
  * The pending email change of a user (docs/decisions/0020-account-lifecycle.md, "Change of
  * email"): three private fields on plugin::users-permissions.user, written only by
- * cms/src/api/account-sessions (through the PENDING_EMAIL_CHANGE marker below):
+ * ../controllers/account-sessions.js (through the PENDING_EMAIL_CHANGE marker below):
  * - `emailChangeTokenHash`: SHA-256 (hex) of the token the confirmation mail carries (the token
  *   itself is never stored);
  * - `emailChangeNewEmail`: the address asked for;
@@ -44,32 +44,10 @@ function guardEmailChangeData(data) {
   data[EXPIRES_FIELD] = pending ? new Date(pending.expiresAt) : null;
 }
 
-/** Adds the fields and the guard to the plugin (src/extensions/users-permissions/strapi-server.js). */
-function extendEmailChange(plugin) {
-  const user = plugin.contentTypes.user;
-  for (const [name, attribute] of Object.entries(ATTRIBUTES)) user.schema.attributes[name] = { ...attribute };
-  const existing = user.lifecycles ?? {};
-  const one = (event) => guardEmailChangeData(event.params?.data);
-  const many = (event) => {
-    const data = event.params?.data;
-    for (const item of Array.isArray(data) ? data : [data]) guardEmailChangeData(item);
-  };
-  user.lifecycles = { ...existing };
-  for (const [name, handler] of Object.entries({
-    beforeCreate: one,
-    beforeUpdate: one,
-    beforeCreateMany: many,
-    beforeUpdateMany: many,
-  })) {
-    const previous = existing[name];
-    user.lifecycles[name] = previous
-      ? async (event) => {
-          await previous(event);
-          handler(event);
-        }
-      : handler;
-  }
-  return plugin;
+/** Adds the fields and the write guard to the users-permissions user (./index.js). */
+function extendEmailChange(points) {
+  points.addUserAttributes(ATTRIBUTES);
+  points.guardUserWrites(guardEmailChangeData);
 }
 
 module.exports = {

@@ -13,7 +13,7 @@
  *
  * Which fields: those marked as this project marks its own (`private`, not `visible`, not
  * `writable`); Strapi's own private fields (password, reset and confirmation tokens) are left as
- * Strapi handles them. Applied last (./strapi-server.js), so every extension's fields are known.
+ * Strapi handles them. Applied last (./index.js), so every extension's fields are known.
  */
 
 const USER_UID = "plugin::users-permissions.user";
@@ -38,18 +38,13 @@ function withoutFields(result, names) {
   return result;
 }
 
-/** Adds the document middleware (at register, after the plugin's own register) to the users-permissions plugin. */
-function extendHiddenAccountFields(plugin) {
-  const names = hiddenFieldNames(plugin.contentTypes.user.schema.attributes);
-  const register = plugin.register;
-  plugin.register = async (context) => {
-    if (register) await register(context);
-    context.strapi.documents.use(async (documentContext, next) => {
-      const result = await next();
-      return documentContext.uid === USER_UID ? withoutFields(result, names) : result;
-    });
-  };
-  return plugin;
+/** Adds the document middleware to the users-permissions user (./index.js, after every other extension). */
+function extendHiddenAccountFields(points) {
+  const names = hiddenFieldNames(points.userAttributes());
+  points.useDocumentMiddleware(async (documentContext, next) => {
+    const result = await next();
+    return documentContext.uid === USER_UID ? withoutFields(result, names) : result;
+  });
 }
 
 module.exports = { extendHiddenAccountFields, hiddenFieldNames, withoutFields };

@@ -2,8 +2,6 @@
 
 const { errors } = require("@strapi/utils");
 
-const { addLifecycles } = require("./sessions-valid-after");
-
 /**
  * Password reset links expire (docs/decisions/0020-account-lifecycle.md, "Reset links expire").
  *
@@ -11,26 +9,17 @@ const { addLifecycles } = require("./sessions-valid-after");
  * mailbox read years later still set a new password. Here the user gets a private
  * `resetPasswordIssuedAt`, set by the database whenever a reset code is written (forgot-password)
  * and cleared with it; `POST /api/auth/reset-password` with a code older than
- * `CMS_RESET_LINK_TTL_SECONDS` (default an hour) clears the code and answers 400 "Reset link
- * expired", changing nothing else. A code written before this existed has no time: expired too.
+ * the plugin's `resetLinkTtlSeconds` (CMS_RESET_LINK_TTL_SECONDS, default an hour) clears the code and
+ * answers 400 "Reset link expired" (`details.code` RESET_LINK_EXPIRED), changing nothing else. A code written before this existed has no time: expired too.
  */
 
 const FIELD = "resetPasswordIssuedAt";
 const USER_UID = "plugin::users-permissions.user";
-const DEFAULT_TTL_SECONDS = 60 * 60;
-/** Strapi's message for it, which the site maps to RESET_LINK_EXPIRED (app/lib/auth/cms-users.server.ts). */
+/** The refusal's message and code (the site maps the code: app/lib/auth/cms-users.server.ts). */
 const EXPIRED_MESSAGE = "Reset link expired";
+const EXPIRED_CODE = "RESET_LINK_EXPIRED";
 
 const ATTRIBUTE = { type: "datetime", private: true, configurable: false, writable: false, visible: false };
-
-/** The link's lifetime in ms, from `CMS_RESET_LINK_TTL_SECONDS` (a whole number of seconds, 0 allowed). */
-function resetLinkTtlMs(env = process.env) {
-  const raw = env.CMS_RESET_LINK_TTL_SECONDS;
-  if (raw === undefined || raw === "") return DEFAULT_TTL_SECONDS * 1000;
-  if (!/^\d{1,9}$/.test(raw))
-    throw new Error(`CMS_RESET_LINK_TTL_SECONDS must be a whole number of seconds, not "${raw}"`);
-  return Number(raw) * 1000;
-}
 
 /** A user write made right (in place): a caller's value dropped; the time set or cleared with the code. */
 function stampResetCode(data, now = new Date()) {
@@ -57,39 +46,32 @@ async function refuseExpiredCode(strapi, ctx, ttlMs) {
   const user = await users.findOne({ where: { resetPasswordToken: code }, select: ["id", FIELD] });
   if (!user || !isExpired(user[FIELD], ttlMs)) return;
   await users.update({ where: { id: user.id }, data: { resetPasswordToken: null } });
-  throw new errors.ValidationError(EXPIRED_MESSAGE);
+  throw new errors.ValidationError(EXPIRED_MESSAGE, { code: EXPIRED_CODE });
 }
 
-/** Adds the field, its lifecycle and the check to the users-permissions plugin (./strapi-server.js). */
-function extendResetLinkExpiry(plugin, env = process.env) {
-  const ttlMs = resetLinkTtlMs(env);
-  const user = plugin.contentTypes.user;
-  user.schema.attributes[FIELD] = { ...ATTRIBUTE };
-  const one = (event) => stampResetCode(event.params?.data);
-  const many = (event) => {
-    const data = event.params?.data;
-    for (const item of Array.isArray(data) ? data : [data]) stampResetCode(item);
-  };
-  addLifecycles(user, { beforeCreate: one, beforeUpdate: one, beforeCreateMany: many, beforeUpdateMany: many });
-  const createAuthController = plugin.controllers.auth;
-  plugin.controllers.auth = (context) => {
-    const controller = createAuthController(context);
+/**
+ * Adds the field, its write guard and the check to the users-permissions plugin (./index.js).
+ * `ttlMs`: the plugin's resetLinkTtlSeconds, in ms.
+ */
+function extendResetLinkExpiry(points, { ttlMs }) {
+  points.addUserAttributes({ [FIELD]: ATTRIBUTE });
+  points.guardUserWrites((data) => stampResetCode(data));
+  points.wrapController("auth", (controller) => {
     const resetPassword = controller.resetPassword;
     controller.resetPassword = async (ctx) => {
-      await refuseExpiredCode(context.strapi, ctx, ttlMs);
+      await refuseExpiredCode(points.strapi, ctx, ttlMs);
       return resetPassword.call(controller, ctx);
     };
     return controller;
-  };
-  return plugin;
+  });
 }
 
 module.exports = {
   FIELD,
   EXPIRED_MESSAGE,
+  EXPIRED_CODE,
   extendResetLinkExpiry,
   isExpired,
   refuseExpiredCode,
-  resetLinkTtlMs,
   stampResetCode,
 };

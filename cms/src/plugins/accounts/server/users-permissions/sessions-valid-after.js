@@ -1,5 +1,7 @@
 "use strict";
 
+const { eachUserWrite } = require("../utils/user-writes");
+
 /**
  * A password change or reset ends the user's other sessions.
  *
@@ -149,14 +151,7 @@ function guardUserData(data, nowMs) {
 
 /** Database lifecycles of the user: every create and update goes through guardUserData. */
 function userLifecycles(now = Date.now) {
-  const one = (event) => {
-    guardUserData(event.params?.data, now());
-  };
-  const many = (event) => {
-    const data = event.params?.data;
-    for (const item of Array.isArray(data) ? data : [data]) guardUserData(item, now());
-  };
-  return { beforeCreate: one, beforeUpdate: one, beforeCreateMany: many, beforeUpdateMany: many };
+  return eachUserWrite((data) => guardUserData(data, now()));
 }
 
 /**
@@ -186,30 +181,14 @@ function wrapJwtService(service, { strapi, now = Date.now }) {
   });
 }
 
-/** Adds lifecycle handlers to a content type, each after the one it already has (if any). */
-function addLifecycles(contentType, own) {
-  const existing = contentType.lifecycles ?? {};
-  contentType.lifecycles = { ...existing };
-  for (const [name, handler] of Object.entries(own)) {
-    const previous = existing[name];
-    contentType.lifecycles[name] = previous
-      ? async (event) => {
-          await previous(event);
-          handler(event);
-        }
-      : handler;
-  }
-}
-
-/** Applies all of the above to the users-permissions plugin (src/extensions/users-permissions/strapi-server.js). */
-function extendUsersPermissions(plugin) {
-  const user = plugin.contentTypes.user;
-  user.schema.attributes[FIELD] = { ...SESSIONS_VALID_AFTER_ATTRIBUTE };
-  user.schema.attributes[REVOKED_FIELD] = { ...REVOKED_TOKENS_ATTRIBUTE };
-  addLifecycles(user, userLifecycles());
-  const createJwtService = plugin.services.jwt;
-  plugin.services.jwt = (context) => wrapJwtService(createJwtService(context), { strapi: context.strapi });
-  return plugin;
+/** Applies all of the above to the users-permissions plugin (through ./extension-points.js; ./index.js). */
+function extendUsersPermissions(points) {
+  points.addUserAttributes({
+    [FIELD]: SESSIONS_VALID_AFTER_ATTRIBUTE,
+    [REVOKED_FIELD]: REVOKED_TOKENS_ATTRIBUTE,
+  });
+  points.guardUserWrites((data) => guardUserData(data, Date.now()));
+  points.wrapService("jwt", (service) => wrapJwtService(service, { strapi: points.strapi }));
 }
 
 module.exports = {
@@ -230,6 +209,5 @@ module.exports = {
   guardUserData,
   userLifecycles,
   wrapJwtService,
-  addLifecycles,
   extendUsersPermissions,
 };

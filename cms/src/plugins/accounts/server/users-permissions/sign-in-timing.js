@@ -47,25 +47,23 @@ async function spendPasswordCheck(strapi, ctx, dummyHash) {
 }
 
 /** Wraps the plugin's auth controller: `callback` (POST /api/auth/local) spends the same time for every identifier. */
-function extendSignInTiming(plugin) {
-  const createAuthController = plugin.controllers.auth;
-  plugin.controllers.auth = (context) => {
-    const controller = createAuthController(context);
+function extendSignInTiming(points) {
+  const { strapi } = points;
+  let hash;
+  const dummyHash = () =>
+    (hash ??= strapi
+      .plugin("users-permissions")
+      .service("user")
+      .ensureHashedPasswords({ password: crypto.randomBytes(24).toString("base64") })
+      .then((values) => values.password));
+  points.wrapController("auth", (controller) => {
     const callback = controller.callback;
-    let hash;
-    const dummyHash = () =>
-      (hash ??= context.strapi
-        .plugin("users-permissions")
-        .service("user")
-        .ensureHashedPasswords({ password: crypto.randomBytes(24).toString("base64") })
-        .then((values) => values.password));
     controller.callback = async (ctx) => {
-      await spendPasswordCheck(context.strapi, ctx, dummyHash);
+      await spendPasswordCheck(strapi, ctx, dummyHash);
       return callback.call(controller, ctx);
     };
     return controller;
-  };
-  return plugin;
+  });
 }
 
 module.exports = { extendSignInTiming, spendPasswordCheck };

@@ -1,11 +1,11 @@
 "use strict";
 
-const { addLifecycles } = require("./sessions-valid-after");
+const { eachUserWrite } = require("../utils/user-writes");
 
 /**
  * The user's two-factor state (docs/decisions/0020-account-lifecycle.md, "Two-factor"): private
  * attributes of plugin::users-permissions.user that no API returns, no caller can write and the
- * admin's forms do not show. Only cms/src/api/account-two-factor writes them, through the
+ * admin's forms do not show. Only the two-factor controller (../controllers/account-two-factor.js) writes them, through the
  * TWO_FACTOR_WRITE marker (a JSON body cannot carry a Symbol); anything else a write carries
  * for them (PUT /api/users/:id passes its body on as it is) is dropped.
  */
@@ -13,7 +13,7 @@ const { addLifecycles } = require("./sessions-valid-after");
 const TWO_FACTOR = Object.freeze({
   /** boolean: a second factor is asked at sign-in */
   enabled: "twoFactorEnabled",
-  /** the TOTP secret, sealed (AES-256-GCM, account-two-factor/lib/secret-box.js) */
+  /** the TOTP secret, sealed (AES-256-GCM, ../services/two-factor/secret-box.js) */
   secret: "twoFactorSecret",
   /** the secret of an enrolment not yet confirmed with a code, sealed */
   pendingSecret: "twoFactorPendingSecret",
@@ -21,7 +21,7 @@ const TWO_FACTOR = Object.freeze({
   recoveryCodes: "twoFactorRecoveryCodes",
   /** the last accepted TOTP time step: that step and earlier ones are refused (no replay) */
   lastStep: "twoFactorLastStep",
-  /** wrong codes in a row, and until when codes are refused (account-two-factor/lib/backoff.js) */
+  /** wrong codes in a row, and until when codes are refused (../services/two-factor/backoff.js) */
   failures: "twoFactorFailures",
   lockedUntil: "twoFactorLockedUntil",
   /** JSON list `{ iatMs, exp }` of the password-step JWTs whose code was given (./two-factor-sign-in.js) */
@@ -59,25 +59,16 @@ function guardTwoFactorData(data) {
 
 /** Database lifecycles of the user: every create and update goes through guardTwoFactorData. */
 function twoFactorLifecycles() {
-  const one = (event) => guardTwoFactorData(event.params?.data);
-  const many = (event) => {
-    const data = event.params?.data;
-    for (const item of Array.isArray(data) ? data : [data]) guardTwoFactorData(item);
-  };
-  return { beforeCreate: one, beforeUpdate: one, beforeCreateMany: many, beforeUpdateMany: many };
+  return eachUserWrite(guardTwoFactorData);
 }
 
 /**
- * Adds the attributes and lifecycles to the users-permissions plugin (./strapi-server.js); the admin
+ * Adds the attributes and the write guard to the users-permissions user (./index.js); the admin
  * panel does not show the fields (./hidden-account-fields.js).
  */
-function extendTwoFactor(plugin) {
-  const user = plugin.contentTypes.user;
-  for (const [name, attribute] of Object.entries(TWO_FACTOR_ATTRIBUTES)) {
-    user.schema.attributes[name] = { ...attribute };
-  }
-  addLifecycles(user, twoFactorLifecycles());
-  return plugin;
+function extendTwoFactor(points) {
+  points.addUserAttributes(TWO_FACTOR_ATTRIBUTES);
+  points.guardUserWrites(guardTwoFactorData);
 }
 
 module.exports = {

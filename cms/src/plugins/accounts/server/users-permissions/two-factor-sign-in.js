@@ -12,7 +12,7 @@ const { ISSUED_AT_MS } = require("./sessions-valid-after");
  *   a JWT marked `twoFactorPending` instead of Strapi's;
  * - the JWT service refuses such a token everywhere (as it refuses a bad signature: 401), except
  *   where the caller asks for it with `verify(token, { allowTwoFactorPending: true })`: the
- *   account's two-factor state and code check (cms/src/api/account-two-factor);
+ *   account's two-factor state and code check (../strategies/two-factor-step.js);
  * - a right code sent with such a token records it (its `iatMs`, until its `exp`) on the user's
  *   private `twoFactorVerifiedTokens`: from then on it is a whole session. The site keeps the
  *   token of the password step for the session it starts after the code, so nothing changes there.
@@ -84,25 +84,22 @@ async function markPendingAnswer(strapi, ctx) {
     .issue({ id: user.id, [PENDING_CLAIM]: true });
 }
 
-/** Applies the above to the users-permissions plugin (./strapi-server.js; after extendUsersPermissions). */
-function extendTwoFactorSignIn(plugin) {
-  const createJwtService = plugin.services.jwt;
-  plugin.services.jwt = (context) => wrapJwtService(createJwtService(context), { strapi: context.strapi });
-  const createAuthController = plugin.controllers.auth;
-  plugin.controllers.auth = (context) => {
-    const controller = createAuthController(context);
+/** Applies the above to the users-permissions plugin (./index.js; after extendUsersPermissions). */
+function extendTwoFactorSignIn(points) {
+  const { strapi } = points;
+  points.wrapService("jwt", (service) => wrapJwtService(service, { strapi }));
+  points.wrapController("auth", (controller) => {
     for (const name of ["callback", "resetPassword"]) {
       const original = controller[name];
       if (typeof original !== "function") continue;
       controller[name] = async (ctx, ...rest) => {
         const result = await original.call(controller, ctx, ...rest);
-        await markPendingAnswer(context.strapi, ctx);
+        await markPendingAnswer(strapi, ctx);
         return result;
       };
     }
     return controller;
-  };
-  return plugin;
+  });
 }
 
 module.exports = {

@@ -8,34 +8,32 @@ const {
   extendHiddenAccountFields,
   hiddenFieldNames,
   withoutFields,
-} = require("../../../src/extensions/users-permissions/hidden-account-fields");
-const { extendUsersPermissions } = require("../../../src/extensions/users-permissions/sessions-valid-after");
-const { extendTwoFactor } = require("../../../src/extensions/users-permissions/two-factor-fields");
-const { extendEmailChange } = require("../../../src/extensions/users-permissions/email-change-fields");
+} = require("../../../../../src/plugins/accounts/server/users-permissions/hidden-account-fields");
+const {
+  extendUsersPermissions,
+} = require("../../../../../src/plugins/accounts/server/users-permissions/sessions-valid-after");
+const { extendTwoFactor } = require("../../../../../src/plugins/accounts/server/users-permissions/two-factor-fields");
+const { fakePoints } = require("./fake-points");
+const {
+  extendEmailChange,
+} = require("../../../../../src/plugins/accounts/server/users-permissions/email-change-fields");
 
-/** The users-permissions plugin as Strapi hands it to ./strapi-server.js, reduced to what the extensions touch. */
-function fakePlugin(registered) {
-  return {
-    contentTypes: {
-      user: {
-        schema: {
-          attributes: {
-            email: { type: "email" },
-            password: { type: "password", private: true, configurable: false, searchable: false },
-            resetPasswordToken: { type: "string", private: true, configurable: false },
-          },
-        },
-      },
-    },
-    services: { jwt: () => ({}) },
-    controllers: { auth: () => ({}) },
-    register: async () => registered.push("plugin's own"),
-  };
-}
+/** The users-permissions user's own attributes, reduced to what the extensions touch. */
+const strapiAttributes = () => ({
+  email: { type: "email" },
+  password: { type: "password", private: true, configurable: false, searchable: false },
+  resetPasswordToken: { type: "string", private: true, configurable: false },
+});
+
+/** The extension points with the JWT service and auth controller the other extensions wrap. */
+const points = () => fakePoints({ attributes: strapiAttributes(), services: { jwt: {} }, controllers: { auth: {} } });
 
 test("every field the extensions add is hidden; Strapi's own private fields are not touched", () => {
-  const plugin = extendEmailChange(extendTwoFactor(extendUsersPermissions(fakePlugin([]))));
-  const names = hiddenFieldNames(plugin.contentTypes.user.schema.attributes);
+  const extended = points();
+  extendUsersPermissions(extended);
+  extendTwoFactor(extended);
+  extendEmailChange(extended);
+  const names = hiddenFieldNames(extended.attributes);
   for (const name of ["sessionsValidAfter", "revokedTokens", "twoFactorSecret", "twoFactorRecoveryCodes"]) {
     assert.ok(names.includes(name), name);
   }
@@ -46,12 +44,12 @@ test("every field the extensions add is hidden; Strapi's own private fields are 
   assert.ok(!names.includes("password") && !names.includes("resetPasswordToken") && !names.includes("email"));
 });
 
-test("the document middleware drops them from the user's documents only, after the plugin's own register", async () => {
-  const registered = [];
-  const plugin = extendHiddenAccountFields(extendTwoFactor(extendUsersPermissions(fakePlugin(registered))));
-  const middlewares = [];
-  await plugin.register({ strapi: { documents: { use: (middleware) => middlewares.push(middleware) } } });
-  assert.deepEqual(registered, ["plugin's own"]);
+test("the document middleware drops them from the user's documents only", async () => {
+  const extended = points();
+  extendUsersPermissions(extended);
+  extendTwoFactor(extended);
+  extendHiddenAccountFields(extended);
+  const middlewares = extended.documentMiddlewares;
   assert.equal(middlewares.length, 1);
   const entry = () => ({ id: 1, email: "a@example.com", twoFactorSecret: "v1.x", sessionsValidAfter: "2026" });
   const users = await middlewares[0]({ uid: "plugin::users-permissions.user" }, async () => [entry()]);

@@ -14,7 +14,8 @@ const {
   userLifecycles,
   wrapJwtService,
   extendUsersPermissions,
-} = require("../../../src/extensions/users-permissions/sessions-valid-after");
+} = require("../../../../../src/plugins/accounts/server/users-permissions/sessions-valid-after");
+const { fakePoints } = require("./fake-points");
 
 // The plugin's own JWT service (the package's exports do not list it: by file).
 const pluginDir = path.dirname(require.resolve("@strapi/plugin-users-permissions/package.json"));
@@ -145,37 +146,29 @@ test("the lifecycles guard single and bulk writes", () => {
   assert.deepEqual(updateMany.params.data, {});
 });
 
-test("extendUsersPermissions: the private field, lifecycles (keeping others), the JWT service wrapped", async () => {
-  const calls = [];
-  const plugin = {
-    contentTypes: {
-      user: {
-        schema: { attributes: { username: { type: "string" } } },
-        lifecycles: { beforeUpdate: () => calls.push("theirs") },
-      },
-    },
-    services: { jwt: createPluginJwtService },
-  };
-  extendUsersPermissions(plugin);
-  assert.deepEqual(plugin.contentTypes.user.schema.attributes[FIELD], {
+test("extendUsersPermissions: the private fields, the write guard, the JWT service wrapped", async () => {
+  const strapi = fakeStrapi(new Map());
+  const points = fakePoints({
+    strapi,
+    attributes: { username: { type: "string" } },
+    services: { jwt: createPluginJwtService({ strapi }) },
+  });
+  extendUsersPermissions(points);
+  assert.deepEqual(points.attributes[FIELD], {
     type: "datetime",
     private: true,
     configurable: false,
     writable: false,
     visible: false,
   });
-  const event = { params: { data: { [FIELD]: 0 } } };
-  await plugin.contentTypes.user.lifecycles.beforeUpdate(event);
-  assert.deepEqual(calls, ["theirs"]);
-  assert.deepEqual(event.params.data, {});
-  const strapi = fakeStrapi(new Map());
-  const service = plugin.services.jwt({ strapi });
+  assert.equal(points.attributes.revokedTokens.type, "json");
+  assert.deepEqual(points.write({ [FIELD]: 0, username: "ann" }), { username: "ann" });
+  const service = points.services.jwt;
   const payload = await service.verify(service.issue({ id: 1 }));
   assert.equal(typeof payload.iatMs, "number");
 });
-
 test("END_SESSIONS (a JSON body cannot send a Symbol) or blocking sets sessionsValidAfter to now", () => {
-  const { END_SESSIONS } = require("../../../src/extensions/users-permissions/sessions-valid-after");
+  const { END_SESSIONS } = require("../../../../../src/plugins/accounts/server/users-permissions/sessions-valid-after");
   const data = { [END_SESSIONS]: true };
   assert.equal(guardUserData(data, 5_000), true);
   assert.deepEqual(data, { [FIELD]: new Date(5_000) });
@@ -189,7 +182,10 @@ test("END_SESSIONS (a JSON body cannot send a Symbol) or blocking sets sessionsV
 });
 
 test("one token signed out: refused by verify, the user's other tokens still verify", async (t) => {
-  const { REVOKED_FIELD, revokeTokenWrite } = require("../../../src/extensions/users-permissions/sessions-valid-after");
+  const {
+    REVOKED_FIELD,
+    revokeTokenWrite,
+  } = require("../../../../../src/plugins/accounts/server/users-permissions/sessions-valid-after");
   const { users, service, clock } = setup();
   t.mock.timers.enable({ apis: ["Date"], now: clock.now });
   const phone = service.issue({ id: 7 });
@@ -211,7 +207,7 @@ test("the revoked list drops expired entries; over the cap, or without iatMs, ev
     REVOKED_LIST,
     revokeTokenWrite,
     isRevokedToken,
-  } = require("../../../src/extensions/users-permissions/sessions-valid-after");
+  } = require("../../../../../src/plugins/accounts/server/users-permissions/sessions-valid-after");
   const now = 1_000_000_000;
   const stored = [
     { iatMs: 1, exp: now / 1000 - 1 },

@@ -4,7 +4,11 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { extendSignInTiming, spendPasswordCheck } = require("../../../src/extensions/users-permissions/sign-in-timing");
+const {
+  extendSignInTiming,
+  spendPasswordCheck,
+} = require("../../../../../src/plugins/accounts/server/users-permissions/sign-in-timing");
+const { fakePoints } = require("./fake-points");
 
 /** A Strapi with one user table and a password check that records what it compared. */
 function fakeStrapi(users) {
@@ -76,18 +80,20 @@ test("what Strapi refuses before any lookup (other provider, missing fields) spe
 test("the wrapped controller spends the check, then answers with Strapi's own callback; the dummy hash is made once", async () => {
   const strapi = fakeStrapi(USERS);
   const calls = [];
-  const plugin = {
+  const points = fakePoints({
+    strapi,
     controllers: {
-      auth: () => ({
+      auth: {
         async callback(ctx) {
           calls.push(ctx.request.body.identifier);
           return "strapi's answer";
         },
         other: () => "untouched",
-      }),
+      },
     },
-  };
-  const controller = extendSignInTiming(plugin).controllers.auth({ strapi });
+  });
+  extendSignInTiming(points);
+  const controller = points.controllers.auth;
   assert.equal(
     await controller.callback(signIn({ identifier: "a@example.com", password: "secret-1" })),
     "strapi's answer",

@@ -8,7 +8,8 @@ const {
   TWO_FACTOR_WRITE,
   guardTwoFactorData,
   extendTwoFactor,
-} = require("../../../src/extensions/users-permissions/two-factor-fields");
+} = require("../../../../../src/plugins/accounts/server/users-permissions/two-factor-fields");
+const { fakePoints } = require("./fake-points");
 
 test("a write's own two-factor fields are dropped; only the marker writes them", () => {
   const sent = { username: "ann", [TWO_FACTOR.enabled]: false, [TWO_FACTOR.secret]: "x", [TWO_FACTOR.failures]: 0 };
@@ -23,29 +24,16 @@ test("a write's own two-factor fields are dropped; only the marker writes them",
   assert.equal(Object.getOwnPropertySymbols(marked).length, 0);
 });
 
-test("extendTwoFactor: private, hidden, not writable attributes; the guard after the lifecycles already there", async () => {
-  const calls = [];
-  const plugin = {
-    contentTypes: {
-      user: {
-        schema: { attributes: { username: { type: "string" } } },
-        lifecycles: { beforeUpdate: () => calls.push("theirs") },
-      },
-    },
-  };
-  extendTwoFactor(plugin);
+test("extendTwoFactor: private, hidden, not writable attributes; every user write goes through the guard", () => {
+  const points = fakePoints({ attributes: { username: { type: "string" } } });
+  extendTwoFactor(points);
   for (const name of Object.values(TWO_FACTOR)) {
     assert.deepEqual(
-      { ...plugin.contentTypes.user.schema.attributes[name], type: undefined, default: undefined },
+      { ...points.attributes[name], type: undefined, default: undefined },
       { type: undefined, default: undefined, private: true, configurable: false, writable: false, visible: false },
       name,
     );
   }
-  const event = { params: { data: { [TWO_FACTOR.secret]: "planted" } } };
-  await plugin.contentTypes.user.lifecycles.beforeUpdate(event);
-  assert.deepEqual(calls, ["theirs"]);
-  assert.deepEqual(event.params.data, {});
-  const many = { params: { data: [{ [TWO_FACTOR.enabled]: true }] } };
-  plugin.contentTypes.user.lifecycles.beforeUpdateMany(many);
-  assert.deepEqual(many.params.data, [{}]);
+  assert.deepEqual(points.attributes.username, { type: "string" });
+  assert.deepEqual(points.write({ [TWO_FACTOR.secret]: "planted", [TWO_FACTOR.enabled]: true }), {});
 });

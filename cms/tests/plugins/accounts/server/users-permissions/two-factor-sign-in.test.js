@@ -11,7 +11,7 @@ const {
   verifiedTokensWith,
   wrapJwtService,
   markPendingAnswer,
-} = require("../../../src/extensions/users-permissions/two-factor-sign-in");
+} = require("../../../../../src/plugins/accounts/server/users-permissions/two-factor-sign-in");
 
 const NOW = 1_800_000_000_000;
 const pending = (iatMs, exp = NOW / 1000 + 3600) => ({ id: 7, iatMs, exp, [PENDING_CLAIM]: true });

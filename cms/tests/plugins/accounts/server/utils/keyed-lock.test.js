@@ -4,7 +4,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { createKeyedLock } = require("../../../../src/api/oauth-sync/lib/keyed-lock");
+const { createKeyedLock } = require("../../../../../src/plugins/accounts/server/utils/keyed-lock");
 
 /** A task that records when it starts and ends and finishes when `finish()` is called. */
 function controlled(events, name) {

@@ -5,7 +5,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const crypto = require("node:crypto");
 
-const { checkBearerSecret } = require("../../../../src/api/oauth-sync/lib/secret");
+const { checkBearerSecret } = require("../../../../../src/plugins/accounts/server/utils/secret");
 
 const SECRET = "a".repeat(20) + "-correct-horse-battery-staple";
 

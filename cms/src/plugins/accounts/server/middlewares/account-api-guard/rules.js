@@ -1,6 +1,6 @@
 "use strict";
 
-const { sameSecret } = require("../api/oauth-sync/lib/secret");
+const { sameSecret } = require("../../utils/secret");
 
 /**
  * The account API guard (docs/security.md, finding 24): with CMS_ACCOUNT_API_SECRET set, the
@@ -10,11 +10,10 @@ const { sameSecret } = require("../api/oauth-sync/lib/secret");
  * SITE_ONLY, so passwords can only be guessed through the site, with its per-account lockout,
  * known devices and bot check. The JWT routes (/api/users/me, /api/account-sessions,
  * /api/account-two-factor) are not touched. Pure functions here; the Koa middleware is
- * middleware.js, registered in config/middlewares.js.
+ * ./index.js, registered in cms/config/middlewares.js as plugin::accounts.account-api-guard.
  */
 
 const HEADER = "x-site-secret";
-const MIN_SECRET_LENGTH = 16;
 
 /**
  * A request path the way a lenient router could read it: percent-escapes decoded (repeatedly,
@@ -44,15 +43,6 @@ function isSiteOnlyPath(rawPath) {
   return /^\/api\/(auth|connect)(\/|$)/.test(path);
 }
 
-/** CMS_ACCOUNT_API_SECRET as configured: undefined when unset or blank; an error when too short. */
-function readSecret(value) {
-  if (typeof value !== "string" || value.trim() === "") return undefined;
-  if (value.trim().length < MIN_SECRET_LENGTH) {
-    throw new Error(`CMS_ACCOUNT_API_SECRET must be at least ${MIN_SECRET_LENGTH} characters (the site's too).`);
-  }
-  return value.trim();
-}
-
 /**
  * Whether a request may go on: "open" when no secret is configured or the path is not guarded,
  * "ok" with the right X-Site-Secret, "refused" otherwise (missing or wrong: one answer). The
@@ -67,18 +57,11 @@ function checkAccountApiRequest({ path, header, secret }) {
   return sameSecret(typeof given === "string" ? given.trim() : "", secret) ? "ok" : "refused";
 }
 
-/** The 403 body, in Strapi's error shape. */
-const SITE_ONLY_BODY = Object.freeze({
-  data: null,
-  error: {
-    status: 403,
-    name: "ForbiddenError",
-    message:
-      "This account route answers the site's server only (X-Site-Secret). Sign in, register or reset a password " +
-      "on the website.",
-    details: { code: "SITE_ONLY" },
-  },
-});
+/** The refusal's message and code (a 403 ForbiddenError, details.code SITE_ONLY). */
+const SITE_ONLY_MESSAGE =
+  "This account route answers the site's server only (X-Site-Secret). Sign in, register or reset a password " +
+  "on the website.";
+const SITE_ONLY_CODE = "SITE_ONLY";
 
 const UNSET_WARNING =
   "[account-api-guard] CMS_ACCOUNT_API_SECRET is not set: anyone who reaches this CMS can call /api/auth/* " +
@@ -86,10 +69,10 @@ const UNSET_WARNING =
 
 module.exports = {
   HEADER,
-  SITE_ONLY_BODY,
+  SITE_ONLY_MESSAGE,
+  SITE_ONLY_CODE,
   UNSET_WARNING,
   checkAccountApiRequest,
   isSiteOnlyPath,
   normalizePath,
-  readSecret,
 };

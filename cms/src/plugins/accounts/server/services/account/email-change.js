@@ -10,7 +10,7 @@ const { createHash, randomBytes } = require("node:crypto");
 /** How long the link of the confirmation mail works. */
 const EMAIL_CHANGE_TTL_MS = 60 * 60 * 1000;
 const EMAIL_MAX = 254;
-// As the OAuth sync's check (../../oauth-sync/lib/sync.js): one @, no spaces, a dot in the domain.
+// As the OAuth sync's check (../oauth-sync/sync.js): one @, no spaces, a dot in the domain.
 const EMAIL_RE = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const TOKEN_RE = /^[0-9a-f]{64}$/;
 const LOCALE_RE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?$/;

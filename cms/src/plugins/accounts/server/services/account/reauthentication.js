@@ -4,23 +4,8 @@
 const FRESH_SIGN_IN_MS = 5 * 60 * 1000;
 
 /**
- * The window in use: FRESH_SIGN_IN_MS, or CMS_FRESH_SIGN_IN_SECONDS (a whole number of seconds,
- * 10 to 3600) for a deployment that wants another (the end-to-end run uses a short one, to test a
- * sign-in that is too old without waiting 5 minutes). Anything else is an error at the first use.
- */
-function freshSignInMs(raw = process.env.CMS_FRESH_SIGN_IN_SECONDS) {
-  const value = String(raw ?? "").trim();
-  if (!value) return FRESH_SIGN_IN_MS;
-  const seconds = Number(value);
-  if (!Number.isInteger(seconds) || seconds < 10 || seconds > 3600) {
-    throw new Error(`[cms] CMS_FRESH_SIGN_IN_SECONDS "${raw}" must be a whole number of seconds from 10 to 3600.`);
-  }
-  return seconds * 1000;
-}
-
-/**
  * The JWT claim that says when its user last signed in with a provider (ms): set only by the
- * OAuth sync of a callback (a real round trip to the provider, ../../oauth-sync), carried
+ * OAuth sync of a callback (a real round trip to the provider, ../oauth-sync), carried
  * unchanged into the JWTs that replace that one (the site's re-sync, a confirmed email change).
  * A JWT without it (any other) never counts as a fresh sign-in.
  */
@@ -36,7 +21,8 @@ function authAtOf(payload) {
  * What a sensitive change (delete the account, change its email) needs from the caller:
  * "password" (the account has one: it must be re-entered), or, for an account without a
  * password (made by an OAuth sign-in), a provider sign-in within FRESH_SIGN_IN_MS of now
- * (`authAtMs` from the JWT: "fresh"; else "stale": sign in again first). `windowMs`: freshSignInMs().
+ * (`authAtMs` from the JWT: "fresh"; else "stale": sign in again first). `windowMs`: the plugin's
+ * freshSignInSeconds (CMS_FRESH_SIGN_IN_SECONDS), in ms.
  */
 function reauthentication({ hasPassword, authAtMs, nowMs, windowMs = FRESH_SIGN_IN_MS }) {
   if (hasPassword) return "password";
@@ -44,4 +30,4 @@ function reauthentication({ hasPassword, authAtMs, nowMs, windowMs = FRESH_SIGN_
   return "fresh";
 }
 
-module.exports = { reauthentication, authAtOf, freshSignInMs, AUTH_AT_CLAIM, FRESH_SIGN_IN_MS };
+module.exports = { reauthentication, authAtOf, AUTH_AT_CLAIM, FRESH_SIGN_IN_MS };

@@ -2,12 +2,12 @@
 
 const { createHash, randomBytes } = require("node:crypto");
 
-const { createKeyedLock } = require("../lib/keyed-lock");
-const { decideSync, isUniqueViolation, baseUsername, usernameCandidates, stripSecrets } = require("../lib/sync");
+const { createKeyedLock } = require("../../utils/keyed-lock");
+const { decideSync, isUniqueViolation, baseUsername, usernameCandidates, stripSecrets } = require("./sync");
 
 const USER = "plugin::users-permissions.user";
 const ROLE = "plugin::users-permissions.role";
-const IDENTITY = "api::oauth-identity.oauth-identity";
+const IDENTITY = "plugin::accounts.oauth-identity";
 
 module.exports = ({ strapi }) => {
   const up = () => strapi.plugin("users-permissions");
@@ -57,7 +57,7 @@ module.exports = ({ strapi }) => {
    * user with its email; then creates or links. The (provider, subject) unique index makes a
    * second concurrent first sign-in of the same provider account fail here (and roll back the
    * user it created) instead of creating a second user.
-   * @returns {Promise<{ error: object } | { status: number, userId: number, flags: object }>}
+   * @returns {Promise<{ error: object } | { status: number, userId: number, flags: object }>} error: a refusal (../../utils/refusals.js)
    */
   async function decideAndWrite(input, advanced) {
     const identity = await strapi.db.query(IDENTITY).findOne({
@@ -84,8 +84,7 @@ module.exports = ({ strapi }) => {
     if (decision.action === "reject") {
       const userId = (linked || existing)?.id;
       strapi.log.info(
-        `[oauth-sync] ${decision.error.status} ${userId ? `user id=${userId} ` : ""}${who}: ` +
-          decision.error.body.error.message,
+        `[oauth-sync] ${decision.error.status} ${userId ? `user id=${userId} ` : ""}${who}: ` + decision.error.message,
       );
       return { error: decision.error };
     }
@@ -129,7 +128,7 @@ module.exports = ({ strapi }) => {
   async function respond({ status, userId, flags }, auth, input) {
     // Read back without relations: the same user shape as /auth/local.
     const user = await strapi.db.query(USER).findOne({ where: { id: userId } });
-    // When the user last signed in with a provider (ms; account-sessions/lib/reauthentication.js):
+    // When the user last signed in with a provider (ms; ../account/reauthentication.js):
     // now for a callback's sync (a real round trip to the provider); a re-sync only carries on the
     // time it is given (never later than now), so it cannot make a sign-in fresh.
     const authAt = input.refresh
@@ -159,7 +158,7 @@ module.exports = ({ strapi }) => {
       );
       outcome = await strapi.db.transaction(() => decideAndWrite(input, advanced));
     }
-    if (outcome.error) return outcome.error;
+    if (outcome.error) return { refusal: outcome.error };
     return respond(outcome, auth, input);
   }
 
@@ -167,7 +166,7 @@ module.exports = ({ strapi }) => {
     /**
      * @param {{ provider: string, subject: string, email: string, emailVerified: boolean, name?: string,
      *   refresh: boolean }} input validated
-     * @returns {Promise<{ status: number, body: object }>}
+     * @returns {Promise<{ status: number, body: object } | { refusal: object }>} the answer, or the refusal to throw
      */
     sync(input, options) {
       return byEmail.run(input.email.toLowerCase(), () => syncNow(input, options));

@@ -4,11 +4,11 @@
  * The decisions of POST /api/oauth-sync as plain functions (no Strapi), so they can be unit
  * tested: body validation, what to do for a provider account (its linked user, else the user
  * found by email), and a username for a new user. The Strapi side (database, JWT) is in
- * ../services/oauth-sync.js.
+ * ./index.js.
  *
  * A provider account is identified by (provider, subject): the provider's own id for the
  * account (OpenID Connect `sub`, GitHub's user id), never by its email. The link to a user is
- * an `api::oauth-identity.oauth-identity` row. An email only decides which user a provider
+ * a `plugin::accounts.oauth-identity` row. An email only decides which user a provider
  * account is linked to the first time, and only when both sides proved the address.
  */
 
@@ -20,27 +20,22 @@ const NAME_MAX = 100;
 const SUBJECT_RE = /^[\x20-\x7e]{1,255}$/;
 const FIELDS = ["provider", "subject", "email", "emailVerified", "name", "refresh", "authAt"];
 
-/** An error in Strapi's error body shape, with the HTTP status it goes out with. */
-function httpError(status, name, message, details = {}) {
-  return { status, body: { data: null, error: { status, name, message, details } } };
-}
+const { refusal } = require("../../utils/refusals");
 
 /**
  * Validates the request body. Returns `{ value }` (email trimmed and lower-cased, name trimmed,
- * an empty name dropped, `refresh` false unless true) or `{ error }` (400, every problem listed
- * in `details.errors`, the same shape as Strapi's own validation errors). `subject` is opaque:
+ * an empty name dropped, `refresh` false unless true) or `{ error }` (a 400 refusal, code
+ * INVALID_BODY, every problem listed in `details.errors`, the shape of Strapi's own validation errors). `subject` is opaque:
  * printable ASCII, 1..255 characters (OpenID Connect's limit), taken as is.
  */
 function validateSyncBody(body) {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     return {
-      error: httpError(
+      error: refusal(
         400,
-        "ValidationError",
         "The body must be a JSON object: { provider, subject, email, emailVerified, name?, refresh? }",
-        {
-          errors: [{ path: [], message: "must be a JSON object", name: "ValidationError" }],
-        },
+        "INVALID_BODY",
+        { errors: [{ path: [], message: "must be a JSON object", name: "ValidationError" }] },
       ),
     };
   }
@@ -88,7 +83,7 @@ function validateSyncBody(body) {
 
   if (errors.length > 0) {
     const message = `Invalid body: ${errors.map((e) => e.message).join("; ")}`;
-    return { error: httpError(400, "ValidationError", message, { errors }) };
+    return { error: refusal(400, message, "INVALID_BODY", { errors }) };
   }
   return {
     value: {
@@ -151,14 +146,12 @@ function emailProven(existing, { emailConfirmation, identities, provider }) {
  * someone's address first (no confirmation mail) would receive that person's later sign-ins.
  */
 function decideSync(input, { linked = null, existing = null, identities = [], emailConfirmation = false } = {}) {
-  const blocked = httpError(403, "ForbiddenError", "This account has been blocked", { reason: "blocked" });
+  const blocked = refusal(403, "This account has been blocked", "BLOCKED");
   if (linked) return linked.blocked === true ? { action: "reject", error: blocked } : { action: "login" };
   if (input.refresh === true) {
     return {
       action: "reject",
-      error: httpError(404, "NotFoundError", `No account is linked to this ${input.provider} account`, {
-        reason: "not_linked",
-      }),
+      error: refusal(404, `No account is linked to this ${input.provider} account`, "NOT_LINKED"),
     };
   }
   if (!existing) return { action: "create" };
@@ -169,23 +162,23 @@ function decideSync(input, { linked = null, existing = null, identities = [], em
   if (input.emailVerified !== true) {
     return {
       action: "reject",
-      error: httpError(
+      error: refusal(
         409,
-        "ConflictError",
         `An account with this email already exists. ${how}, then link ${input.provider} from your account page.`,
-        { reason: "email_not_verified", provider: input.provider, existingProvider },
+        "EMAIL_NOT_VERIFIED",
+        { provider: input.provider, existingProvider },
       ),
     };
   }
   if (emailProven(existing, { emailConfirmation, identities, provider: input.provider })) return { action: "link" };
   return {
     action: "reject",
-    error: httpError(
+    error: refusal(
       409,
-      "ConflictError",
       `An account with this email already exists, and its email address was never confirmed, so ${input.provider} ` +
         `is not linked to it. ${how} instead${isLocal(existing) ? " (or reset the password by email)" : ""}.`,
-      { reason: "account_email_not_confirmed", provider: input.provider, existingProvider },
+      "ACCOUNT_EMAIL_NOT_CONFIRMED",
+      { provider: input.provider, existingProvider },
     ),
   };
 }
@@ -239,5 +232,4 @@ module.exports = {
   baseUsername,
   usernameCandidates,
   stripSecrets,
-  httpError,
 };

@@ -38,17 +38,19 @@ function parseMasterKey(value) {
 const derive = (master, info) => Buffer.from(crypto.hkdfSync("sha256", master, SALT, info, KEY_BYTES));
 
 /**
- * The keys from the environment: `{ encryption, recovery, source }` (source names the variable
- * the master key came from). Throws when neither variable is usable.
+ * The keys from the plugin's configuration: `{ encryption, recovery, source }` (source names the
+ * variable the master key came from). Throws when neither key is usable.
+ *
+ * @param {{ twoFactorEncryptionKey?: string, encryptionKey?: string }} config
  */
-function twoFactorKeys(env = process.env) {
+function twoFactorKeys({ twoFactorEncryptionKey = "", encryptionKey = "" } = {}) {
   let master;
   let source;
-  if (env.TWO_FACTOR_ENCRYPTION_KEY && env.TWO_FACTOR_ENCRYPTION_KEY.trim()) {
-    master = parseMasterKey(env.TWO_FACTOR_ENCRYPTION_KEY);
+  if (twoFactorEncryptionKey.trim()) {
+    master = parseMasterKey(twoFactorEncryptionKey);
     source = "TWO_FACTOR_ENCRYPTION_KEY";
-  } else if (env.ENCRYPTION_KEY && env.ENCRYPTION_KEY.trim()) {
-    master = Buffer.from(env.ENCRYPTION_KEY, "utf8");
+  } else if (encryptionKey.trim()) {
+    master = Buffer.from(encryptionKey, "utf8");
     source = "ENCRYPTION_KEY";
   } else {
     throw new Error("[cms] Two-factor authentication needs TWO_FACTOR_ENCRYPTION_KEY or ENCRYPTION_KEY.");

@@ -2,77 +2,62 @@
 
 /**
  * TOTP (RFC 6238 over RFC 4226 HOTP): HMAC-SHA1, 6 digits, 30-second steps, the parameters every
- * authenticator app supports. Hand-written on node:crypto (docs/decisions/0020, "Two-factor"),
- * tested with the RFC's vectors (totp.test.js).
+ * authenticator app supports. The algorithm, base32 and the otpauth:// URI are the maintained
+ * `otpauth` library's; what is ours is the policy around it: the window of steps accepted, every
+ * candidate compared in constant time, and the step returned so the caller can refuse a replay
+ * (second-factor.js). Tested with the RFCs' vectors (cms/tests/.../two-factor/totp.test.js).
  */
 const crypto = require("node:crypto");
 
-const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+const { HOTP, Secret, TOTP } = require("otpauth");
+
 const PERIOD_SECONDS = 30;
 const DIGITS = 6;
+const ALGORITHM = "SHA1";
 /** Steps accepted either side of the current one (clock drift, a code typed as it changed). */
 const WINDOW = 1;
 const SECRET_BYTES = 20;
 
 /** RFC 4648 base32 without padding. */
 function base32Encode(bytes) {
-  let bits = 0;
-  let value = 0;
-  let out = "";
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
-  return out;
+  return new Secret({ buffer: Uint8Array.from(bytes).buffer }).base32;
 }
 
-/** The bytes of a base32 string (case, spaces and padding ignored); throws on another character. */
+/** The bytes of a base32 string (case, whitespace and padding ignored); throws on another character. */
 function base32Decode(text) {
-  const clean = String(text).toUpperCase().replace(/[\s=]/g, "");
-  let bits = 0;
-  let value = 0;
-  const out = [];
-  for (const char of clean) {
-    const index = BASE32.indexOf(char);
-    if (index < 0) throw new Error("not a base32 string");
-    value = ((value << 5) | index) & 0xffff;
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
+  try {
+    return Buffer.from(Secret.fromBase32(String(text).replace(/\s/g, "")).bytes);
+  } catch (error) {
+    throw new Error(`not a base32 string (${error.message})`, { cause: error });
   }
-  return Buffer.from(out);
 }
 
 /** A new random secret, base32 (20 bytes: RFC 4226's recommended length for SHA-1). */
 function newSecret() {
-  return base32Encode(crypto.randomBytes(SECRET_BYTES));
+  return new Secret({ size: SECRET_BYTES }).base32;
 }
+
+const secretOf = (key) => new Secret({ buffer: Uint8Array.from(key).buffer });
 
 /** RFC 4226 HOTP of a key (bytes) and counter, `digits` digits. */
 function hotp(key, counter, digits = DIGITS) {
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(counter));
-  const mac = crypto.createHmac("sha1", key).update(message).digest();
-  const offset = mac[mac.length - 1] & 0x0f;
-  const binary = mac.readUInt32BE(offset) & 0x7fffffff;
-  return String(binary % 10 ** digits).padStart(digits, "0");
+  return HOTP.generate({ secret: secretOf(key), algorithm: ALGORITHM, digits, counter });
 }
 
 /** The time step of a moment (ms since the epoch). */
 function timeStep(nowMs) {
-  return Math.floor(nowMs / 1000 / PERIOD_SECONDS);
+  return TOTP.counter({ period: PERIOD_SECONDS, timestamp: nowMs });
 }
 
 /** The TOTP code of a key at a moment. */
 function totp(key, nowMs, digits = DIGITS) {
-  return hotp(key, timeStep(nowMs), digits);
+  return TOTP.generate({
+    secret: secretOf(key),
+    algorithm: ALGORITHM,
+    digits,
+    period: PERIOD_SECONDS,
+    timestamp: nowMs,
+  });
 }
 
 /** Whether a string looks like a TOTP code (6 digits, spaces ignored), and that code. */
@@ -85,7 +70,7 @@ function totpCodeOf(input) {
 /**
  * The time step whose code `code` is, among the current step and WINDOW steps either side, or
  * null. Every candidate is compared (in constant time), so the time taken says nothing about
- * which step matched.
+ * which step matched (otpauth's own validate() stops at the first match).
  */
 function matchingStep(key, code, nowMs) {
   const current = timeStep(nowMs);
@@ -100,15 +85,14 @@ function matchingStep(key, code, nowMs) {
 
 /** The otpauth:// URI an authenticator app reads from the QR code. */
 function otpauthUri({ issuer, account, secret }) {
-  const label = `${encodeURIComponent(issuer)}:${encodeURIComponent(account)}`;
-  const query = [
-    `secret=${secret}`,
-    `issuer=${encodeURIComponent(issuer)}`,
-    "algorithm=SHA1",
-    `digits=${DIGITS}`,
-    `period=${PERIOD_SECONDS}`,
-  ].join("&");
-  return `otpauth://totp/${label}?${query}`;
+  return new TOTP({
+    issuer,
+    label: account,
+    secret: Secret.fromBase32(secret),
+    algorithm: ALGORITHM,
+    digits: DIGITS,
+    period: PERIOD_SECONDS,
+  }).toString();
 }
 
 module.exports = {

@@ -9,10 +9,8 @@ const {
   checkAccountApiRequest,
   isSiteOnlyPath,
   normalizePath,
-  readSecret,
-  SITE_ONLY_BODY,
-} = require("../../src/account-api-guard/index");
-const middleware = require("../../src/account-api-guard/middleware");
+} = require("../../../../../../src/plugins/accounts/server/middlewares/account-api-guard/rules");
+const middleware = require("../../../../../../src/plugins/accounts/server/middlewares/account-api-guard/index");
 
 const SECRET = "site-secret-0123456789abcdef";
 
@@ -103,15 +101,13 @@ test("the header is compared with crypto.timingSafeEqual, also when it is missin
     );
 });
 
-test("readSecret: unset or blank is off; shorter than 16 characters refuses to start", () => {
-  assert.equal(readSecret(undefined), undefined);
-  assert.equal(readSecret("  "), undefined);
-  assert.equal(readSecret(` ${SECRET}\n`), SECRET);
-  assert.throws(() => readSecret("too-short"), /at least 16 characters/);
+const fakeStrapi = (accountApiSecret, warnings) => ({
+  config: { get: (key) => (key === "plugin::accounts" ? { accountApiSecret } : undefined) },
+  log: { warn: (line) => warnings.push(line) },
 });
 
 function run(guard, path, headers = {}) {
-  const ctx = { path, status: 404, body: undefined, get: (name) => headers[name.toLowerCase()] ?? "" };
+  const ctx = { path, get: (name) => headers[name.toLowerCase()] ?? "" };
   let called = false;
   return Promise.resolve(
     guard(ctx, async () => {
@@ -120,33 +116,23 @@ function run(guard, path, headers = {}) {
   ).then(() => ({ ctx, called }));
 }
 
-test("middleware: 403 SITE_ONLY in Strapi's error shape without the header; the right one goes on", async (t) => {
-  const previous = process.env.CMS_ACCOUNT_API_SECRET;
-  process.env.CMS_ACCOUNT_API_SECRET = SECRET;
-  t.after(() => {
-    if (previous === undefined) delete process.env.CMS_ACCOUNT_API_SECRET;
-    else process.env.CMS_ACCOUNT_API_SECRET = previous;
-  });
+test("middleware: a 403 ForbiddenError with details.code SITE_ONLY without the header; the right one goes on", async () => {
   const warnings = [];
-  const guard = middleware({}, { strapi: { log: { warn: (line) => warnings.push(line) } } });
+  const guard = middleware({}, { strapi: fakeStrapi(SECRET, warnings) });
   assert.deepEqual(warnings, []);
-  const refused = await run(guard, "/API/auth/local/");
-  assert.equal(refused.called, false);
-  assert.equal(refused.ctx.status, 403);
-  assert.deepEqual(refused.ctx.body, SITE_ONLY_BODY);
-  assert.equal(refused.ctx.body.error.details.code, "SITE_ONLY");
+  await assert.rejects(run(guard, "/API/auth/local/"), (error) => {
+    assert.equal(error.name, "ForbiddenError");
+    assert.deepEqual(error.details, { code: "SITE_ONLY" });
+    assert.match(error.message, /site's server only/);
+    return true;
+  });
   assert.equal((await run(guard, "/api/auth/local", { "x-site-secret": SECRET })).called, true);
   assert.equal((await run(guard, "/api/users/me")).called, true);
 });
 
-test("middleware without the secret: one warning at start, every request goes on", async (t) => {
-  const previous = process.env.CMS_ACCOUNT_API_SECRET;
-  delete process.env.CMS_ACCOUNT_API_SECRET;
-  t.after(() => {
-    if (previous !== undefined) process.env.CMS_ACCOUNT_API_SECRET = previous;
-  });
+test("middleware without the secret: one warning at start, every request goes on", async () => {
   const warnings = [];
-  const guard = middleware({}, { strapi: { log: { warn: (line) => warnings.push(line) } } });
+  const guard = middleware({}, { strapi: fakeStrapi("", warnings) });
   assert.equal(warnings.length, 1);
   assert.match(warnings[0], /CMS_ACCOUNT_API_SECRET is not set/);
   assert.equal((await run(guard, "/api/auth/local")).called, true);

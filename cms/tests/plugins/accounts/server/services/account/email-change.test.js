@@ -14,7 +14,7 @@ const {
   askedBeforeSessionsEnded,
   confirmLink,
   emailChangeMails,
-} = require("../../../../src/api/account-sessions/lib/email-change");
+} = require("../../../../../../src/plugins/accounts/server/services/account/email-change");
 
 test("the new address is trimmed and lower-cased; anything else than an address is refused", () => {
   assert.deepEqual(checkNewEmail("  New@Example.COM "), { email: "new@example.com" });

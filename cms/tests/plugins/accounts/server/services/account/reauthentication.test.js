@@ -6,9 +6,8 @@ const assert = require("node:assert/strict");
 const {
   reauthentication,
   authAtOf,
-  freshSignInMs,
   FRESH_SIGN_IN_MS,
-} = require("../../../../src/api/account-sessions/lib/reauthentication");
+} = require("../../../../../../src/plugins/accounts/server/services/account/reauthentication");
 
 test("an account with a password re-enters it; one without needs a provider sign-in of the last minutes", () => {
   const nowMs = 10_000_000;
@@ -25,15 +24,4 @@ test("the sign-in time comes from the authAtMs claim only, never from the JWT's 
   assert.equal(authAtOf({ id: 1, iatMs: 5, iat: 1 }), null);
   assert.equal(authAtOf({ id: 1, authAtMs: "7" }), null);
   assert.equal(authAtOf(null), null);
-});
-
-test("the window is 5 minutes unless CMS_FRESH_SIGN_IN_SECONDS says otherwise (10 s to an hour)", () => {
-  assert.equal(freshSignInMs(undefined), FRESH_SIGN_IN_MS);
-  assert.equal(freshSignInMs(" "), FRESH_SIGN_IN_MS);
-  assert.equal(freshSignInMs("30"), 30_000);
-  for (const bad of ["0", "9", "3601", "1.5", "five"])
-    assert.throws(() => freshSignInMs(bad), /CMS_FRESH_SIGN_IN_SECONDS/);
-  const nowMs = 10_000_000;
-  assert.equal(reauthentication({ hasPassword: false, authAtMs: nowMs - 31_000, nowMs, windowMs: 30_000 }), "stale");
-  assert.equal(reauthentication({ hasPassword: false, authAtMs: nowMs - 29_000, nowMs, windowMs: 30_000 }), "fresh");
 });

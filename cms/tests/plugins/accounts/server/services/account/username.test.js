@@ -3,7 +3,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { checkUsername } = require("../../../../src/api/account-sessions/lib/username");
+const { checkUsername } = require("../../../../../../src/plugins/accounts/server/services/account/username");
 
 test("a username is trimmed and 3 to 50 characters without control characters", () => {
   assert.deepEqual(checkUsername("  Ann Smith "), { username: "Ann Smith" });

@@ -11,7 +11,7 @@ const {
   defaultSender,
   parseEmailConfirmation,
   DEFAULT_RESET_MESSAGE,
-} = require("../../src/auth-settings/settings");
+} = require("../../../../../../src/plugins/accounts/server/services/auth-settings/settings");
 
 /** What users-permissions stores on a fresh database (its bootstrap). */
 const fresh = () => ({

@@ -6,11 +6,11 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const createService = require("../../../../src/api/oauth-sync/services/oauth-sync");
+const createService = require("../../../../../../src/plugins/accounts/server/services/oauth-sync/index");
 
 const USER = "plugin::users-permissions.user";
 const ROLE = "plugin::users-permissions.role";
-const IDENTITY = "api::oauth-identity.oauth-identity";
+const IDENTITY = "plugin::accounts.oauth-identity";
 
 function uniqueViolation() {
   return Object.assign(
@@ -128,9 +128,9 @@ test("sync: pre-hijack: a password account registered with the address is not li
   const attacker = cmsUser(1, "victim", "victim@example.com", "local", { password: "hash" });
   const { strapi, state } = fakeStrapi({ users: [attacker], advanced: { email_confirmation: false } });
   const answer = await createService({ strapi }).sync(google);
-  assert.equal(answer.status, 409);
-  assert.equal(answer.body.error.details.reason, "account_email_not_confirmed");
-  assert.equal("jwt" in answer.body, false);
+  assert.equal(answer.refusal.status, 409);
+  assert.equal(answer.refusal.code, "ACCOUNT_EMAIL_NOT_CONFIRMED");
+  assert.equal("body" in answer, false, "no JWT");
   assert.deepEqual(state().identities, []);
 });
 

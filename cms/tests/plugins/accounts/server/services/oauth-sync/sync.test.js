@@ -12,7 +12,7 @@ const {
   baseUsername,
   usernameCandidates,
   stripSecrets,
-} = require("../../../../src/api/oauth-sync/lib/sync");
+} = require("../../../../../../src/plugins/accounts/server/services/oauth-sync/sync");
 
 const valid = {
   provider: "github",
@@ -46,7 +46,7 @@ test("validateSyncBody: a valid body is normalised", () => {
   assert.equal(validateSyncBody({ ...valid, name: "   " }).value.name, undefined);
 });
 
-test("validateSyncBody: every problem is listed, in Strapi error shape", () => {
+test("validateSyncBody: every problem is listed, with their paths", () => {
   const { error } = validateSyncBody({
     provider: "GitHub",
     email: "not-an-email",
@@ -56,18 +56,15 @@ test("validateSyncBody: every problem is listed, in Strapi error shape", () => {
     refresh: "yes",
   });
   assert.equal(error.status, 400);
-  assert.equal(error.body.data, null);
-  assert.equal(error.body.error.status, 400);
-  assert.equal(error.body.error.name, "ValidationError");
-  const paths = error.body.error.details.errors.map((e) => e.path.join(".")).sort();
+  assert.equal(error.code, "INVALID_BODY");
+  const paths = error.details.errors.map((e) => e.path.join(".")).sort();
   assert.deepEqual(paths, ["email", "emailVerified", "extra", "name", "provider", "refresh", "subject"]);
-  assert.match(error.body.error.message, /^Invalid body: /);
-  assert.match(error.body.error.message, /emailVerified is required: true or false/);
+  assert.match(error.message, /^Invalid body: /);
+  assert.match(error.message, /emailVerified is required: true or false/);
 });
 
 test("validateSyncBody: each field on its own", () => {
-  const bad = (patch) =>
-    validateSyncBody({ ...valid, ...patch }).error?.body.error.details.errors.map((e) => e.path[0]);
+  const bad = (patch) => validateSyncBody({ ...valid, ...patch }).error?.details.errors.map((e) => e.path[0]);
   assert.deepEqual(bad({ provider: undefined }), ["provider"]);
   assert.deepEqual(bad({ provider: "" }), ["provider"]);
   assert.deepEqual(bad({ provider: "a".repeat(41) }), ["provider"]);
@@ -96,7 +93,7 @@ test("validateSyncBody: not an object", () => {
   for (const body of [undefined, null, "x", [valid], 3]) {
     const { error } = validateSyncBody(body);
     assert.equal(error.status, 400, String(body));
-    assert.match(error.body.error.message, /JSON object/);
+    assert.match(error.message, /JSON object/);
   }
 });
 
@@ -122,7 +119,7 @@ test("decideSync: refresh never creates or links (404 without a link)", () => {
     const decision = decideSync({ ...input, refresh: true }, { existing, emailConfirmation: true });
     assert.equal(decision.action, "reject");
     assert.equal(decision.error.status, 404);
-    assert.deepEqual(decision.error.body.error.details, { reason: "not_linked" });
+    assert.equal(decision.error.code, "NOT_LINKED");
   }
 });
 
@@ -136,8 +133,8 @@ test("decideSync: a blocked user → 403, linked or found by email, verified or 
   for (const decision of decisions) {
     assert.equal(decision.action, "reject");
     assert.equal(decision.error.status, 403);
-    assert.equal(decision.error.body.error.name, "ForbiddenError");
-    assert.equal(decision.error.body.error.message, "This account has been blocked");
+    assert.equal(decision.error.code, "BLOCKED");
+    assert.equal(decision.error.message, "This account has been blocked");
   }
 });
 
@@ -149,20 +146,16 @@ test("decideSync: pre-hijack: a password account registered without a confirmati
   const attackers = decideSync(input, { existing: local, emailConfirmation: false });
   assert.equal(attackers.action, "reject");
   assert.equal(attackers.error.status, 409);
-  assert.equal(attackers.error.body.error.name, "ConflictError");
-  assert.deepEqual(attackers.error.body.error.details, {
-    reason: "account_email_not_confirmed",
-    provider: "github",
-    existingProvider: "local",
-  });
+  assert.equal(attackers.error.code, "ACCOUNT_EMAIL_NOT_CONFIRMED");
+  assert.deepEqual(attackers.error.details, { provider: "github", existingProvider: "local" });
   assert.match(
-    attackers.error.body.error.message,
+    attackers.error.message,
     /never confirmed.*Sign in with your password instead \(or reset the password by email\)/,
   );
   // email_confirmation on, the attacker never clicked the link (no mail to them): not linked, not confirmed either.
   const unconfirmed = decideSync(input, { existing: { ...local, confirmed: false }, emailConfirmation: true });
   assert.equal(unconfirmed.action, "reject");
-  assert.equal(unconfirmed.error.body.error.details.reason, "account_email_not_confirmed");
+  assert.equal(unconfirmed.error.code, "ACCOUNT_EMAIL_NOT_CONFIRMED");
   assert.equal("confirm" in unconfirmed, false);
 });
 
@@ -172,14 +165,11 @@ test("decideSync: a password account whose address was confirmed by mail is link
   assert.equal(unverified.action, "reject");
   assert.equal(unverified.error.status, 409);
   assert.equal(
-    unverified.error.body.error.message,
+    unverified.error.message,
     "An account with this email already exists. Sign in with your password, then link github from your account page.",
   );
-  assert.deepEqual(unverified.error.body.error.details, {
-    reason: "email_not_verified",
-    provider: "github",
-    existingProvider: "local",
-  });
+  assert.equal(unverified.error.code, "EMAIL_NOT_VERIFIED");
+  assert.deepEqual(unverified.error.details, { provider: "github", existingProvider: "local" });
 });
 
 test("decideSync: an account made by another provider account is linked only if that one verified the address", () => {
@@ -191,13 +181,13 @@ test("decideSync: an account made by another provider account is linked only if 
   for (const identities of [notVerified, otherAddress]) {
     const decision = decideSync(input, { existing: google, identities });
     assert.equal(decision.action, "reject");
-    assert.equal(decision.error.body.error.details.reason, "account_email_not_confirmed");
-    assert.match(decision.error.body.error.message, /Sign in with google instead\.$/);
+    assert.equal(decision.error.code, "ACCOUNT_EMAIL_NOT_CONFIRMED");
+    assert.match(decision.error.message, /Sign in with google instead\.$/);
   }
   // An unverified provider email never links, even to a proven account.
   const unverified = decideSync({ ...input, emailVerified: false }, { existing: google, identities: verifiedByGoogle });
-  assert.equal(unverified.error.body.error.details.reason, "email_not_verified");
-  assert.match(unverified.error.body.error.message, /Sign in with google, then link github/);
+  assert.equal(unverified.error.code, "EMAIL_NOT_VERIFIED");
+  assert.match(unverified.error.message, /Sign in with google, then link github/);
 });
 
 test("emailProven: accounts created before identities were recorded are taken over by the same provider only", () => {

@@ -3,7 +3,11 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { lockState, afterFailure, MAX_FAILURES } = require("../../../../src/api/account-two-factor/lib/backoff");
+const {
+  lockState,
+  afterFailure,
+  MAX_FAILURES,
+} = require("../../../../../../src/plugins/accounts/server/services/two-factor/backoff");
 
 const MIN = 60 * 1000;
 

@@ -9,7 +9,7 @@ const {
   normaliseRecoveryCode,
   hashRecoveryCode,
   findRecoveryCode,
-} = require("../../../../src/api/account-two-factor/lib/recovery-codes");
+} = require("../../../../../../src/plugins/accounts/server/services/two-factor/recovery-codes");
 
 const key = Buffer.alloc(32, 7);
 

@@ -3,13 +3,16 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { checkSecondFactor, codeKind } = require("../../../../src/api/account-two-factor/lib/second-factor");
-const { hotp, timeStep } = require("../../../../src/api/account-two-factor/lib/totp");
+const {
+  checkSecondFactor,
+  codeKind,
+} = require("../../../../../../src/plugins/accounts/server/services/two-factor/second-factor");
+const { hotp, timeStep } = require("../../../../../../src/plugins/accounts/server/services/two-factor/totp");
 const {
   generateRecoveryCodes,
   hashRecoveryCode,
   normaliseRecoveryCode,
-} = require("../../../../src/api/account-two-factor/lib/recovery-codes");
+} = require("../../../../../../src/plugins/accounts/server/services/two-factor/recovery-codes");
 
 const key = Buffer.from("12345678901234567890");
 const recoveryKey = Buffer.alloc(32, 1);

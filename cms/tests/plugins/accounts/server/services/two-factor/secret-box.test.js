@@ -4,9 +4,14 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const crypto = require("node:crypto");
 
-const { twoFactorKeys, parseMasterKey, seal, open } = require("../../../../src/api/account-two-factor/lib/secret-box");
+const {
+  twoFactorKeys,
+  parseMasterKey,
+  seal,
+  open,
+} = require("../../../../../../src/plugins/accounts/server/services/two-factor/secret-box");
 
-const keys = twoFactorKeys({ ENCRYPTION_KEY: "test-encryption-key" });
+const keys = twoFactorKeys({ encryptionKey: "test-encryption-key" });
 
 test("a sealed secret opens with the same key and context; each sealing has a new IV", () => {
   const a = seal(keys.encryption, "JBSWY3DPEHPK3PXP", "user:7:twoFactorSecret");
@@ -28,7 +33,7 @@ test("a changed value, another user or field, another key: it does not open", ()
   }
   assert.throws(() => open(keys.encryption, sealed, "user:8:twoFactorSecret"));
   assert.throws(() => open(keys.encryption, sealed, "user:7:twoFactorPendingSecret"));
-  const other = twoFactorKeys({ ENCRYPTION_KEY: "another-encryption-key" });
+  const other = twoFactorKeys({ encryptionKey: "another-encryption-key" });
   assert.throws(() => open(other.encryption, sealed, "user:7:twoFactorSecret"));
   for (const garbage of ["", "v1.", "v2.abc", "v1.AAAA", null])
     assert.throws(() => open(keys.encryption, garbage, "c"));
@@ -36,14 +41,14 @@ test("a changed value, another user or field, another key: it does not open", ()
 
 test("the key: TWO_FACTOR_ENCRYPTION_KEY (hex or base64, 32 bytes) wins; else derived from ENCRYPTION_KEY", () => {
   const raw = crypto.randomBytes(32);
-  const hex = twoFactorKeys({ TWO_FACTOR_ENCRYPTION_KEY: raw.toString("hex"), ENCRYPTION_KEY: "x" });
-  const b64 = twoFactorKeys({ TWO_FACTOR_ENCRYPTION_KEY: raw.toString("base64") });
+  const hex = twoFactorKeys({ twoFactorEncryptionKey: raw.toString("hex"), encryptionKey: "x" });
+  const b64 = twoFactorKeys({ twoFactorEncryptionKey: raw.toString("base64") });
   assert.equal(hex.source, "TWO_FACTOR_ENCRYPTION_KEY");
   assert.deepEqual(hex.encryption, b64.encryption);
-  assert.equal(twoFactorKeys({ ENCRYPTION_KEY: "x" }).source, "ENCRYPTION_KEY");
-  assert.notDeepEqual(hex.encryption, twoFactorKeys({ ENCRYPTION_KEY: "x" }).encryption);
+  assert.equal(twoFactorKeys({ encryptionKey: "x" }).source, "ENCRYPTION_KEY");
+  assert.notDeepEqual(hex.encryption, twoFactorKeys({ encryptionKey: "x" }).encryption);
   // The same variable gives the same keys (a restart still opens what was sealed); two uses, two keys.
-  assert.deepEqual(twoFactorKeys({ ENCRYPTION_KEY: "x" }), twoFactorKeys({ ENCRYPTION_KEY: "x" }));
+  assert.deepEqual(twoFactorKeys({ encryptionKey: "x" }), twoFactorKeys({ encryptionKey: "x" }));
   assert.notDeepEqual(keys.encryption, keys.recovery);
   assert.equal(keys.encryption.length, 32);
   for (const bad of ["short", "ab".repeat(31), crypto.randomBytes(16).toString("base64")]) {

@@ -13,7 +13,7 @@ const {
   matchingStep,
   newSecret,
   otpauthUri,
-} = require("../../../../src/api/account-two-factor/lib/totp");
+} = require("../../../../../../src/plugins/accounts/server/services/two-factor/totp");
 
 // RFC 6238 appendix B (SHA-1 rows): the key is the ASCII "12345678901234567890", 8 digits.
 const RFC_KEY = Buffer.from("12345678901234567890", "ascii");
@@ -73,10 +73,15 @@ test("a typed TOTP code is 6 digits, spaces ignored", () => {
     assert.equal(totpCodeOf(bad), null);
 });
 
-test("the otpauth URI names issuer and account, URL-encoded", () => {
-  assert.equal(
-    otpauthUri({ issuer: "Acme & Co", account: "ann+x@example.com", secret: "JBSWY3DPEHPK3PXP" }),
-    "otpauth://totp/Acme%20%26%20Co:ann%2Bx%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Acme%20%26%20Co" +
-      "&algorithm=SHA1&digits=6&period=30",
-  );
+test("the otpauth URI names issuer and account, URL-encoded, with the code's parameters", () => {
+  const uri = otpauthUri({ issuer: "Acme & Co", account: "ann+x@example.com", secret: "JBSWY3DPEHPK3PXP" });
+  assert.ok(uri.startsWith("otpauth://totp/Acme%20%26%20Co:ann%2Bx%40example.com?"), uri);
+  const params = Object.fromEntries(new URL(uri).searchParams);
+  assert.deepEqual(params, {
+    issuer: "Acme & Co",
+    secret: "JBSWY3DPEHPK3PXP",
+    algorithm: "SHA1",
+    digits: "6",
+    period: "30",
+  });
 });
