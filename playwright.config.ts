@@ -1,25 +1,40 @@
 import { defineConfig } from "@playwright/test";
+import getPort from "get-port";
+
+import { e2eEnvKey } from "./tests/support/e2e-env.ts";
 
 /**
- * End-to-end tests against the real Strapi (fresh database, seeded) and the production
- * build of the site, both started by tests/e2e/global-setup.ts. Every test runs twice:
- * with JavaScript on and with JavaScript off, except the Strapi admin UI's (it needs
- * JavaScript: js-on only). Debian's Chromium is used because Playwright cannot download
- * its own browser here.
+ * End-to-end tests against the real Strapi (fresh database, seeded) and the production build of
+ * the site, started by tests/e2e/global-setup.ts. Every test runs twice: with JavaScript on and
+ * with JavaScript off, except the Strapi admin UI's (it needs JavaScript: js-on only). Each of
+ * the two projects has a stack of its own (Strapi, site, OpenID provider, Varnish, mail folder)
+ * and one worker: the projects run side by side, while the tests of one project run one after
+ * another against its stack, as the whole run used to. Debian's Chromium is used because
+ * Playwright cannot download its own browser here.
  */
-export const E2E_APP_PORT = 3100;
+export const E2E_PROJECTS = ["js-on", "js-off"] as const;
+
+/**
+ * The site's port of each project: free ports, picked once by the runner (this file is loaded
+ * again in each worker, which inherits the runner's environment and so the same ports).
+ */
+export function e2eAppPort(project: string): number {
+  return Number(process.env[e2eEnvKey("E2E_APP_PORT", project)]);
+}
+for (const project of E2E_PROJECTS) process.env[e2eEnvKey("E2E_APP_PORT", project)] ||= String(await getPort());
+const baseURL = (project: string) => `http://127.0.0.1:${e2eAppPort(project)}`;
 
 export default defineConfig({
   testDir: "tests/e2e",
   globalSetup: "./tests/e2e/global-setup.ts",
   fullyParallel: false,
-  workers: 1,
+  // One per project (`workers` below): the two projects' stacks share no state.
+  workers: 2,
   forbidOnly: true,
   retries: 0,
   timeout: 30_000,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
-    baseURL: `http://127.0.0.1:${E2E_APP_PORT}`,
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: "/usr/bin/chromium",
@@ -34,11 +49,12 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js-on", use: { browserName: "chromium", javaScriptEnabled: true } },
+    { name: "js-on", workers: 1, use: { baseURL: baseURL("js-on"), browserName: "chromium", javaScriptEnabled: true } },
     // The Strapi admin UI needs JavaScript: its specs (admin-*.spec.ts) run in js-on only.
     {
       name: "js-off",
-      use: { browserName: "chromium", javaScriptEnabled: false },
+      workers: 1,
+      use: { baseURL: baseURL("js-off"), browserName: "chromium", javaScriptEnabled: false },
       testIgnore: /admin-[\w-]+\.spec\.ts$/,
     },
   ],

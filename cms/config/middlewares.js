@@ -8,7 +8,7 @@ module.exports = [
   "strapi::poweredBy",
   // Only the site's server may call /api/auth/* and /api/connect/* when CMS_ACCOUNT_API_SECRET is
   // set (docs/security.md, finding 24); before the body parser and the routes' own rate limit.
-  { resolve: "./src/account-api-guard/middleware.js" },
+  "plugin::accounts.account-api-guard",
   "strapi::query",
   "strapi::body",
   "strapi::session",

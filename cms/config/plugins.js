@@ -2,7 +2,12 @@
 
 const path = require("node:path");
 
-const { defaultSender, normaliseClientUrl } = require("../src/auth-settings/settings");
+// The accounts plugin's pure helpers for the values read here (the plugin reads no environment itself).
+const {
+  defaultSender,
+  normaliseClientUrl,
+  parseEmailConfirmation,
+} = require("../src/plugins/accounts/server/services/auth-settings/settings");
 
 const CMS_ROOT = path.resolve(__dirname, "..");
 
@@ -77,9 +82,35 @@ function siteCacheConfig(env) {
 }
 
 /**
+ * The accounts plugin (src/plugins/accounts/, its server/config/index.js says what each value does):
+ * the only place its environment is read.
+ */
+function accountsConfig(env) {
+  const text = (name) => env(name, "").trim();
+  const seconds = (name, fallback) => (text(name) === "" ? fallback : Number(text(name)));
+  const clientUrl = normaliseClientUrl(env("CLIENT_URL", ""));
+  return {
+    clientUrl,
+    clientUrlSet: text("CLIENT_URL") !== "",
+    siteName: text("SITE_NAME"),
+    emailFrom: text("EMAIL_FROM") || defaultSender(env("SITE_NAME", ""), clientUrl),
+    emailFromSet: text("EMAIL_FROM") !== "",
+    emailConfirmation: parseEmailConfirmation(env("CMS_EMAIL_CONFIRMATION", "")) ?? null,
+    oauthSyncSecret: env("CMS_OAUTH_SYNC_SECRET", ""),
+    accountApiSecret: text("CMS_ACCOUNT_API_SECRET"),
+    resetLinkTtlSeconds: seconds("CMS_RESET_LINK_TTL_SECONDS", 60 * 60),
+    freshSignInSeconds: seconds("CMS_FRESH_SIGN_IN_SECONDS", 5 * 60),
+    twoFactorEncryptionKey: text("TWO_FACTOR_ENCRYPTION_KEY"),
+    encryptionKey: env("ENCRYPTION_KEY", ""),
+    warnMailToFiles: env("NODE_ENV", "") === "production" && text("SMTP_HOST") === "",
+  };
+}
+
+/**
  * Sessions are users-permissions' own (`jwtManagement: 'refresh'`: rows of admin::session in the
- * database), checked on every access by src/extensions/users-permissions/session-check.js
- * (docs/decisions/0024-strapi-session-management.md). The site never refreshes: it keeps the access
+ * database), checked on every access by the accounts plugin
+ * (src/plugins/accounts/server/users-permissions/session-check.js,
+ * docs/decisions/0025-strapi-session-management.md). The site never refreshes: it keeps the access
  * token of the sign-in for the whole session, so the token, the session's idle expiry (which only a
  * refresh would move) and its absolute expiry all last as long as the longest site session may
  * (30 days, the former JWT's life; the site's own sessions last a day or a week). Ending a session
@@ -92,6 +123,11 @@ module.exports = ({ env }) => ({
     enabled: true,
     resolve: "./src/plugins/site-cache",
     config: siteCacheConfig(env),
+  },
+  accounts: {
+    enabled: true,
+    resolve: "./src/plugins/accounts",
+    config: accountsConfig(env),
   },
   email: {
     config: emailConfig(env),

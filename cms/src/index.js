@@ -1,16 +1,15 @@
-const { applyAuthSettings } = require("./auth-settings");
 const { seedDemoSite, shouldSeed } = require("./seed");
 
 /**
  * The application's own lifecycle. The site cache (revalidation, page hierarchy, CDN purge, its
- * admin page and buttons) is the local plugin src/plugins/site-cache/, wired by Strapi itself
- * (config/plugins.js): its register() and bootstrap() run before this.
+ * admin page and buttons) and the accounts (second factor, email and username changes, sessions,
+ * the OAuth sync, the auth settings) are the local plugins src/plugins/site-cache/ and
+ * src/plugins/accounts/, wired by Strapi itself (config/plugins.js): their register() and
+ * bootstrap() run before this.
  */
 module.exports = {
   async bootstrap({ strapi }) {
     const siteCache = strapi.plugin("site-cache");
-    // Configuration: applied on every start (only what differs is written).
-    await applyAuthSettings(strapi);
     // The Editor role gets the site-cache admin actions once (an admin's later removal sticks);
     // here, not in the plugin's bootstrap: the admin's bootstrap, which creates the roles, runs after it.
     await siteCache.service("permissions").grantEditorOnce();

@@ -12,8 +12,8 @@
  * out of the key and of the render's URL: the canonical page is served.
  */
 
-import { carriesCookie } from "../../app/lib/cookie-header.ts";
 import type { CookieNames } from "../../app/lib/cookie-names.ts";
+import { carriesCookie } from "../../app/lib/cookies.server.ts";
 import type { KeyInputsOf } from "./declared-query.ts";
 
 /** React Router's single-fetch parameter: the route ids whose loaders a `.data` request runs. */
@@ -46,7 +46,7 @@ export function bypassesPageCache(headers: { authorization?: string; cookie?: st
  * signature is checked by the render. Exactly the names in use, as for the session.
  */
 export function hasPreviewCookie(cookieHeader: string | undefined, names: CookieNames): boolean {
-  return carriesCookie(cookieHeader, names.preview) || carriesCookie(cookieHeader, names.publishedView);
+  return carriesCookie(cookieHeader, names.preview, names.publishedView);
 }
 
 export interface PageKey {

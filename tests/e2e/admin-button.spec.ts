@@ -2,12 +2,13 @@ import { expect, test, type APIRequestContext, type Locator } from "@playwright/
 
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { adminPageForThisFile } from "../support/strapi-admin-ui.ts";
+import { e2eEnv } from "../support/e2e-env.ts";
 
 // The site-cache controls of the real Strapi admin UI (cms/src/plugins/site-cache/admin/): the "Revalidate cache" and
 // "Purge CDN" document actions (only there with ?showRevalidateCache=true; a click really
 // revalidates the site, or purges the real Varnish in front of it), and the "Site cache" page.
 // js-on only (playwright.config.ts): the admin UI needs JavaScript.
-const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
+const cmsUrl = () => e2eEnv("E2E_CMS_URL");
 // Strapi's own query parameter for the edit view's locale, kept next to ours.
 const EN = "plugins[i18n][locale]=en";
 const SHOW = "showRevalidateCache=true";
@@ -98,7 +99,7 @@ test("without the parameter there is no Revalidate cache and no Purge CDN action
 
 /** The page through the CDN (the real Varnish of the e2e set-up): its X-CDN-Cache, HIT or MISS. */
 async function viaCdn(request: APIRequestContext, path: string) {
-  return (await request.get(`${process.env.E2E_CDN_URL}${path}`)).headers()["x-cdn-cache"];
+  return (await request.get(`${e2eEnv("E2E_CDN_URL")}${path}`)).headers()["x-cdn-cache"];
 }
 
 /** Asks for path through the CDN until the CDN has it (a HIT). */

@@ -2,12 +2,13 @@ import { expect, test } from "@playwright/test";
 
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { adminPageForThisFile } from "../support/strapi-admin-ui.ts";
+import { e2eEnv } from "../support/e2e-env.ts";
 
 // Strapi's own Preview tab in the real admin UI (cms/config/adminPage().js, cms/src/preview/): the
 // site's page in an iframe, the draft under the "Preview: draft" bar, and the published page on
 // the Published tab. Needs the site to let the admin frame preview answers (frame-ancestors)
 // and the preview cookie to work inside the iframe. js-on only: the admin UI needs JavaScript.
-const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
+const cmsUrl = () => e2eEnv("E2E_CMS_URL");
 
 // One admin page, signed in once, for the whole file.
 const adminPage = adminPageForThisFile(cmsUrl);

@@ -2,12 +2,13 @@ import { expect, test } from "@playwright/test";
 
 import { registerInCms, signInInBrowser as signIn, signInWithOidc } from "../support/accounts.ts";
 import { waitForMail } from "../support/cms-mail.ts";
+import { e2eEnv } from "../support/e2e-env.ts";
 
 // Account changes that need a proof of identity, against the real Strapi, in Chromium with
 // JavaScript on and off (both projects): the change of email, confirmed through the mail the new
 // address receives; deleting an account made by a provider sign-in, which needs a recent sign-in
 // with the provider (the run's CMS counts 20 s as recent: CMS_FRESH_SIGN_IN_SECONDS, global-setup).
-const mailDir = () => process.env.E2E_MAIL_DIR ?? "";
+const mailDir = () => e2eEnv("E2E_MAIL_DIR");
 const FRESH_SIGN_IN_MS = 20_000;
 let counter = 0;
 const unique = (project: string) => `${project}-${Date.now()}-${counter++}`;

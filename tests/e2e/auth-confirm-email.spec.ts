@@ -3,13 +3,14 @@ import { expect, test } from "@playwright/test";
 import { registerInCms } from "../support/accounts.ts";
 import { waitForMail } from "../support/cms-mail.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
+import { e2eEnv } from "../support/e2e-env.ts";
 
 // The confirm-email page with JavaScript on and off (both projects): asking for a new link, the
 // mail's link (to the site), the button that confirms, and the link refused the second time.
 // The run's CMS has email confirmation off (other specs sign in right after registering): the
 // account is marked unconfirmed by an administrator, which is what the page needs.
-const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
-const mailDir = () => process.env.E2E_MAIL_DIR ?? "";
+const cmsUrl = () => e2eEnv("E2E_CMS_URL");
+const mailDir = () => e2eEnv("E2E_MAIL_DIR");
 
 test("a new confirmation link is asked for, and the mail's link confirms the address once", async ({ page }, info) => {
   const email = `confirm-${info.project.name}-${Date.now()}@example.com`;

@@ -5,11 +5,12 @@ import { formTokenOf } from "../support/auth-form.ts";
 import { waitForMail } from "../support/cms-mail.ts";
 import { SITE_SECRET_HEADERS } from "../support/site-secret.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
+import { e2eEnv } from "../support/e2e-env.ts";
 
 // The flows that leave the site and come back: the reset email's link, and signing in
 // with an OpenID Connect provider (a real one on loopback, standing in for GitHub/Google).
-const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
-const mailDir = () => process.env.E2E_MAIL_DIR ?? "";
+const cmsUrl = () => e2eEnv("E2E_CMS_URL");
+const mailDir = () => e2eEnv("E2E_MAIL_DIR");
 let counter = 0;
 const unique = (project: string) => `${project}-${Date.now()}-${counter++}`;
 

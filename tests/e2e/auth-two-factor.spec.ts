@@ -4,6 +4,7 @@ import { registerInCms, signInInBrowser as signIn, signInWithOidc } from "../sup
 import { waitForMail } from "../support/cms-mail.ts";
 import { totpCode } from "../support/totp.ts";
 import { stepTime, withinOneStep } from "../support/totp-step.ts";
+import { e2eEnv } from "../support/e2e-env.ts";
 
 // Two-factor authentication through the real Strapi, in Chromium with JavaScript on and off:
 // enrolment on /account/two-factor, the code asked after the password, recovery codes, turning it
@@ -56,7 +57,7 @@ async function signOut(page: Page) {
   await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Faccount$/);
 }
 
-const mailDir = () => process.env.E2E_MAIL_DIR ?? "";
+const mailDir = () => e2eEnv("E2E_MAIL_DIR");
 
 /** Asks for a reset mail and sets `password` from its link: the reset form's answer is left on `page`. */
 async function resetPassword(page: Page, email: string, password: string) {

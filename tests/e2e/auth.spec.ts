@@ -4,9 +4,10 @@ import { registerInBrowser, registerInCms, signInInBrowser as signIn } from "../
 import { formTokenOf } from "../support/auth-form.ts";
 import { SITE_SECRET_HEADERS } from "../support/site-secret.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
+import { e2eEnv } from "../support/e2e-env.ts";
 
 // Accounts against the real Strapi, in Chromium with JavaScript on and off.
-const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
+const cmsUrl = () => e2eEnv("E2E_CMS_URL");
 let counter = 0;
 const newEmail = (project: string) => `e2e-${project}-${Date.now()}-${counter++}@example.com`;
 const JWT_SHAPE = /eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}/;

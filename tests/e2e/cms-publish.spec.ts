@@ -1,13 +1,14 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 
 import { StrapiAdmin } from "../support/strapi-admin.ts";
+import { e2eEnv } from "../support/e2e-env.ts";
 
 // Editor writes in the real Strapi reach the cached site through the CMS's own revalidation
 // (document middleware → POST /api/cms-revalidate): this spec never calls that route itself.
 // Both projects run it: every page it creates is unique per project, and the seeded navbar is
 // put back (and served again) before the test ends.
 
-const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
+const cmsUrl = () => e2eEnv("E2E_CMS_URL");
 const PAGES = "/content-manager/collection-types/api::page.page";
 type Json = Record<string, any>;
 

@@ -5,9 +5,10 @@ import path from "node:path";
 
 import getPort from "get-port";
 
-import { E2E_APP_PORT } from "../../playwright.config.ts";
+import { E2E_PROJECTS, e2eAppPort } from "../../playwright.config.ts";
 import { projectRoot, startApp } from "../support/app-server.ts";
-import { ensureAdminBuild, startCms } from "../support/cms-server.ts";
+import { ensureAdminBuild, startCms, type CmsHandle } from "../support/cms-server.ts";
+import { e2eEnvKey } from "../support/e2e-env.ts";
 import { startOidcProvider } from "../support/oidc-provider.ts";
 import { TEST_ACCOUNT_API_SECRET } from "../support/site-secret.ts";
 import { startVarnish } from "../support/varnish.ts";
@@ -16,15 +17,16 @@ const REVALIDATE_SECRET = "e2e-revalidate-secret-0123456789";
 const OAUTH_SYNC_SECRET = "e2e-oauth-sync-secret-0123456789abcdef";
 const CDN_PURGE_SECRET = "e2e-cdn-purge-secret-0123456789abcdef";
 const PREVIEW_SECRET = "e2e-preview-secret-0123456789abcdef";
-const OIDC_PORT = 3150;
 const OIDC_PROVIDER_ID = "local-oidc";
 
 /**
  * Builds the site (`npm run build`, unless E2E_SITE_BUILT=1) and the Strapi admin UI (when
- * cms/build is missing or out of date), and starts, for the whole run: a freshly seeded Strapi
- * with its admin UI (mail to files), a local OpenID Connect provider, and the production site.
- * Stops them all afterwards. scripts/test-all.sh builds both before (the admin UI in the
- * background while the other tests run) and sets E2E_SITE_BUILT=1, so neither is built twice.
+ * cms/build is missing or out of date), and starts, for the whole run, one stack per project
+ * (playwright.config.ts: the two projects run side by side): a freshly seeded Strapi (mail to
+ * files; with its admin UI for js-on, the only project of the admin specs), a local OpenID
+ * Connect provider, a Varnish and the production site, all on free ports. Stops them all
+ * afterwards. scripts/test-all.sh builds both before (the admin UI in the background while the
+ * other tests run) and sets E2E_SITE_BUILT=1, so neither is built twice.
  */
 export default async function globalSetup() {
   const started = Date.now();
@@ -37,41 +39,65 @@ export default async function globalSetup() {
   if (process.env.E2E_SITE_BUILT !== "1") {
     execFileSync("npm", ["run", "--silent", "build"], { cwd: projectRoot, stdio: "ignore" });
   }
-  const appUrl = `http://127.0.0.1:${E2E_APP_PORT}`;
+  const stacks = await Promise.allSettled(
+    E2E_PROJECTS.map((project) => startStack(project, path.join(dir, project), { serveAdmin: project === "js-on" })),
+  );
+  const stops = stacks.flatMap((stack) => (stack.status === "fulfilled" ? [stack.value] : []));
+  const failed = stacks.find((stack) => stack.status === "rejected");
+  if (failed) {
+    for (const stop of stops) await stop();
+    throw failed.reason;
+  }
+  console.log(`[e2e] set-up done in ${Math.round((Date.now() - started) / 1000)} s`);
+  return async () => {
+    for (const stop of stops) await stop();
+  };
+}
+
+/** One project's stack; its values go to the environment under the project's suffix (e2eEnv). */
+async function startStack(project: string, dir: string, { serveAdmin }: { serveAdmin: boolean }) {
+  const appUrl = `http://127.0.0.1:${e2eAppPort(project)}`;
   const mailDir = path.join(dir, "mail");
-  mkdirSync(mailDir);
+  mkdirSync(mailDir, { recursive: true });
   const oidc = await startOidcProvider({
-    port: OIDC_PORT,
+    port: await getPort(),
     redirectUri: `${appUrl}/api/auth/callback/${OIDC_PROVIDER_ID}`,
   });
   // A real Varnish in front of the site, purged through the site's /api/cdn-purge (the admin's
   // Purge CDN action: tests/e2e/admin-button.spec.ts). Nothing else goes through it.
-  const cdn = await startVarnish({ port: await getPort(), backendPort: E2E_APP_PORT });
-  const cms = await startCms({
-    port: 3137,
-    dbFile: path.join(dir, "e2e.db"),
-    fresh: true,
-    serveAdmin: true,
-    logFile: path.join(dir, "cms.log"),
-    env: {
-      CLIENT_URL: appUrl,
-      CMS_MAIL_DIR: mailDir,
-      CMS_OAUTH_SYNC_SECRET: OAUTH_SYNC_SECRET,
-      CMS_REVALIDATE_SECRET: REVALIDATE_SECRET,
-      CMS_CDN_PURGE_SECRET: CDN_PURGE_SECRET,
-      CMS_PREVIEW_SECRET: PREVIEW_SECRET,
-      // The CMS's /api/auth/* answers the site only (security finding 24); specs add SITE_SECRET_HEADERS.
-      CMS_ACCOUNT_API_SECRET: TEST_ACCOUNT_API_SECRET,
-      // One failed test would otherwise use up the admin logins of those after it (cms/config/admin.js).
-      ADMIN_LOGIN_RATE_LIMIT_MAX: "100",
-      // An OAuth-only account re-authenticates by a provider sign-in this recent (default 5 minutes):
-      // short, so that tests/e2e/auth-account-changes.spec.ts sees one grow too old in seconds.
-      CMS_FRESH_SIGN_IN_SECONDS: "20",
-    },
-  });
+  const cdn = await startVarnish({ port: await getPort(), backendPort: e2eAppPort(project) });
+  let cms: CmsHandle;
+  try {
+    cms = await startCms({
+      port: await getPort(),
+      dbFile: path.join(dir, "e2e.db"),
+      fresh: true,
+      serveAdmin,
+      logFile: path.join(dir, "cms.log"),
+      env: {
+        CLIENT_URL: appUrl,
+        CMS_MAIL_DIR: mailDir,
+        CMS_OAUTH_SYNC_SECRET: OAUTH_SYNC_SECRET,
+        CMS_REVALIDATE_SECRET: REVALIDATE_SECRET,
+        CMS_CDN_PURGE_SECRET: CDN_PURGE_SECRET,
+        CMS_PREVIEW_SECRET: PREVIEW_SECRET,
+        // The CMS's /api/auth/* answers the site only (security finding 24); specs add SITE_SECRET_HEADERS.
+        CMS_ACCOUNT_API_SECRET: TEST_ACCOUNT_API_SECRET,
+        // One failed test would otherwise use up the admin logins of those after it (cms/config/admin.js).
+        ADMIN_LOGIN_RATE_LIMIT_MAX: "100",
+        // An OAuth-only account re-authenticates by a provider sign-in this recent (default 5 minutes):
+        // short, so that tests/e2e/auth-account-changes.spec.ts sees one grow too old in seconds.
+        CMS_FRESH_SIGN_IN_SECONDS: "20",
+      },
+    });
+  } catch (error) {
+    await oidc.stop();
+    await cdn.stop();
+    throw error;
+  }
   try {
     const app = await startApp({
-      port: E2E_APP_PORT,
+      port: e2eAppPort(project),
       env: {
         APP_PUBLIC_URL: appUrl,
         CMS_URL: cms.url,
@@ -92,16 +118,15 @@ export default async function globalSetup() {
         AUTH_RATE_LIMIT_MAX: "10000",
       },
     });
-    Object.assign(process.env, {
+    const values = {
       E2E_CMS_URL: cms.url,
       E2E_CMS_TOKEN: cms.token,
       E2E_REVALIDATE_SECRET: REVALIDATE_SECRET,
       E2E_PREVIEW_SECRET: PREVIEW_SECRET,
       E2E_MAIL_DIR: mailDir,
       E2E_CDN_URL: cdn.url,
-      E2E_APP_LOG: "",
-    });
-    console.log(`[e2e] set-up done in ${Math.round((Date.now() - started) / 1000)} s`);
+    };
+    for (const [name, value] of Object.entries(values)) process.env[e2eEnvKey(name, project)] = value;
     return async () => {
       await app.stop();
       await cms.stop();

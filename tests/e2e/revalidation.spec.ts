@@ -1,11 +1,12 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 
 import { StrapiAdmin } from "../support/strapi-admin.ts";
+import { e2eEnv } from "../support/e2e-env.ts";
 
 // Content changed in the real Strapi reaches the cached site once /api/cms-revalidate is
 // called the way the CMS calls it: first STALE with the old content, then the new content.
-const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
-const secret = () => process.env.E2E_REVALIDATE_SECRET ?? "";
+const cmsUrl = () => e2eEnv("E2E_CMS_URL");
+const secret = () => e2eEnv("E2E_REVALIDATE_SECRET");
 
 async function revalidate(
   request: APIRequestContext,

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 
 import { StrapiAdmin } from "../support/strapi-admin.ts";
+import { e2eEnv } from "../support/e2e-env.ts";
 
 // hreflang alternates and the sitemap follow editors' publishes in the real Strapi, through the
 // CMS's own revalidation (its page type tag and document tag): this spec never calls
@@ -10,7 +11,7 @@ const PAGES = "/content-manager/collection-types/api::page.page";
 type Json = Record<string, any>;
 
 async function cm(method: string, path: string, body?: unknown): Promise<Json> {
-  const admin = await StrapiAdmin.login(process.env.E2E_CMS_URL ?? "");
+  const admin = await StrapiAdmin.login(e2eEnv("E2E_CMS_URL"));
   return (await admin.call(method, path, body)) as Json;
 }
 

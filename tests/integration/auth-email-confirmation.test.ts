@@ -166,7 +166,7 @@ describe("email confirmation (real Strapi, SMTP)", () => {
   it("two OAuth syncs for one new email at the same moment make one CMS user", async () => {
     // On SQLite Strapi's one connection already serialises the syncs' transactions, so this holds
     // without the CMS's per-email lock too; the lock's own proof is its unit test
-    // (cms/src/api/oauth-sync/services/oauth-sync.test.js), this one guards the outcome.
+    // (cms/tests/plugins/accounts/server/services/oauth-sync/oauth-sync.test.js), this one guards the outcome.
     const sync = (provider: string, subject: string) =>
       fetch(`${site.cms.url}/api/oauth-sync`, {
         method: "POST",

@@ -133,7 +133,7 @@ describe("no account enumeration (real Strapi)", () => {
 
   it("sign-in: a wrong password for a known address and any password for an unknown one, same answer in the same time", async () => {
     // Strapi compared the password (bcrypt, tens of ms) only when the address had an account, and answered an
-    // unknown one at once (cms/src/extensions/users-permissions/sign-in-timing.js). One known account per round,
+    // unknown one at once (cms/src/plugins/accounts/server/users-permissions/sign-in-timing.js). One known account per round,
     // so that the per-account lockout (5 failures) never answers in its place.
     const rounds = 7;
     for (let i = 0; i < rounds; i++) {

@@ -14,7 +14,7 @@ import { strapiSite } from "../support/strapi-site.ts";
  * cookie expired (7 days), and the CMS JWT in it stayed valid for 30 days.
  * Now sessions are Strapi's own (users-permissions refresh mode, rows in the CMS's database): a
  * password change or reset ends every session of the user and answers a new one, and the CMS
- * refuses an ended session's JWT at once (decision 0024); the site signs such a session out.
+ * refuses an ended session's JWT at once (decision 0025); the site signs such a session out.
  * Real Strapi and the production build of the site.
  */
 

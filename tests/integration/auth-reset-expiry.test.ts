@@ -9,7 +9,7 @@ import { postToSite, signInToSite } from "../support/site-requests.ts";
 import { strapiSite } from "../support/strapi-site.ts";
 
 /**
- * Reset links expire (cms/src/extensions/users-permissions/reset-link-expiry.js). Strapi's reset
+ * Reset links expire (cms/src/plugins/accounts/server/users-permissions/reset-link-expiry.js). Strapi's reset
  * codes never did: a link from an old or forwarded mail still set a new password. The CMS here
  * gives links no time at all (CMS_RESET_LINK_TTL_SECONDS=0), so every link is already expired when
  * it is used: the answer says so, in the page's language, and nothing changes. Links within their

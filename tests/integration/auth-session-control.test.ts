@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { TEST_SECRETS } from "../support/cms-server.ts";
+import { runOnCmsDatabase } from "../support/cms-accounts.ts";
 import { registerCmsUser } from "../support/cms-users.ts";
 import { SITE_SECRET_HEADERS } from "../support/site-secret.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
@@ -16,7 +17,7 @@ import { strapiSite } from "../support/strapi-site.ts";
  * site without Redis: remember me, sign out everywhere, a user blocked or deleted in the CMS,
  * a sign-out that survives a restart of the site, a new session after a password change, and
  * the origin guard on the new form. And the CMS's side of it: Strapi's own sessions (refresh mode),
- * which the CMS checks on every access (decision 0024).
+ * which the CMS checks on every access (decision 0025).
  */
 
 const TIMEOUT = 240_000;
@@ -314,7 +315,7 @@ describe("account self-service: delete the account", () => {
 });
 
 /** Strapi's sessions, asked directly (what the site does on each request: GET /api/users/me). */
-describe("in the CMS: Strapi's sessions, checked on every access (decision 0024)", () => {
+describe("in the CMS: Strapi's sessions, checked on every access (decision 0025)", () => {
   type Json = Record<string, unknown>;
   const cmsCall = async (method: string, apiPath: string, jwt?: string, body?: unknown) => {
     const response = await fetch(`${site.cms.url}${apiPath}`, {
@@ -335,7 +336,7 @@ describe("in the CMS: Strapi's sessions, checked on every access (decision 0024)
   };
   const meStatus = async (jwt: string) => (await cmsCall("GET", "/api/users/me", jwt)).status;
 
-  it("at start the CMS runs in refresh mode and finds Strapi's logout permission (no [sessions] warning)", () => {
+  it("at start the CMS runs in refresh mode (no [sessions] refusal)", () => {
     const log = readFileSync(path.join(site.dir, "cms.db.log"), "utf8");
     expect(log).toContain("Strapi started successfully");
     expect(log).not.toContain("[sessions]");
@@ -399,10 +400,26 @@ describe("in the CMS: Strapi's sessions, checked on every access (decision 0024)
       const ended = await cmsSignIn("cms-restart@example.com");
       const siteCookie = await client.signIn("cms-restart@example.com", PASSWORD);
       expect((await cmsCall("POST", "/api/auth/logout", ended.jwt, {})).status).toBe(200);
+      // An admin unticks Strapi's logout for the Authenticated role: sign-outs are refused (403)...
+      const unticked = await cmsSignIn("cms-restart@example.com");
+      const logoutPermission = "SELECT id FROM up_permissions WHERE action = 'plugin::users-permissions.auth.logout'";
+      runOnCmsDatabase(
+        site.cms.dbFile,
+        `DELETE FROM up_permissions_role_lnk WHERE permission_id IN (${logoutPermission})`,
+      );
+      runOnCmsDatabase(
+        site.cms.dbFile,
+        "DELETE FROM up_permissions WHERE action = 'plugin::users-permissions.auth.logout'",
+      );
+      expect((await cmsCall("POST", "/api/auth/logout", unticked.jwt, {})).status).toBe(403);
 
       await site.restartCms();
       expect(await meStatus(kept.jwt)).toBe(200);
       expect(await meStatus(ended.jwt)).toBe(401);
+      // ...until the next start, whose grant (the accounts plugin's, decision 0025) gives it back.
+      expect(await meStatus(unticked.jwt)).toBe(200);
+      expect((await cmsCall("POST", "/api/auth/logout", unticked.jwt, {})).status).toBe(200);
+      expect(await meStatus(unticked.jwt)).toBe(401);
       // The site's session (its CMS token in the sealed cookie) goes on across the CMS's restart.
       expect(await client.emailOf(siteCookie)).toBe("cms-restart@example.com");
     },

@@ -195,7 +195,10 @@ describe("signing in with two-factor on", () => {
     });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/de/sign-in/two-factor?redirectTo=%2Fde%2Faccount");
-    expect(setCookieOf(response, "two_factor_pending")).toMatch(/^acme\.two_factor_pending=[^;]+; Path=\/;/);
+    const pending = setCookieOf(response, "two_factor_pending");
+    expect(pending).toMatch(/^acme\.two_factor_pending=[^;]+; /);
+    expect(pending).toMatch(/; Path=\/(;|$)/);
+    expect(pending).toMatch(/; Max-Age=300(;|$)/);
     expect(setCookieOf(response, "session_token")).toBeUndefined();
   });
 });

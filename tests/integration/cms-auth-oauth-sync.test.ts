@@ -222,7 +222,7 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
     });
     expect(status).toBe(409);
     expectStrapiError(body, 409, "ConflictError");
-    expect(body.error.details).toMatchObject({ reason: "email_not_verified" });
+    expect(body.error.details).toMatchObject({ code: "EMAIL_NOT_VERIFIED" });
     expect(body).not.toHaveProperty("jwt");
   });
 
@@ -282,7 +282,7 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
     expect(body.error.message).toBe(
       "An account with this email already exists. Sign in with your password, then link github from your account page.",
     );
-    expect(body.error.details).toEqual({ reason: "email_not_verified", provider: "github", existingProvider: "local" });
+    expect(body.error.details).toEqual({ code: "EMAIL_NOT_VERIFIED", provider: "github", existingProvider: "local" });
   });
 
   // Issue 11, point 4 (account pre-hijack): registration sends no confirmation mail, so an
@@ -307,7 +307,7 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
     expect(victim.status).toBe(409);
     expectStrapiError(victim.body, 409, "ConflictError");
     expect(victim.body.error.details).toEqual({
-      reason: "account_email_not_confirmed",
+      code: "ACCOUNT_EMAIL_NOT_CONFIRMED",
       provider: "google",
       existingProvider: "local",
     });
@@ -417,7 +417,7 @@ describe("POST /api/oauth-sync (real Strapi)", () => {
         emailVerified: true,
       });
       expect(early.status).toBe(409);
-      expect(early.body.error.details.reason).toBe("account_email_not_confirmed");
+      expect(early.body.error.details.code).toBe("ACCOUNT_EMAIL_NOT_CONFIRMED");
       expect(
         (await post(cms!, "/api/auth/local", { identifier: "carol@example.com", password: "Carol-pw-123" })).status,
       ).toBe(400);

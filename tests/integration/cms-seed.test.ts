@@ -6,7 +6,7 @@ import path from "node:path";
 import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { startCms, type CmsHandle } from "../support/cms-server.ts";
+import { cmsTemplate, startCms, type CmsHandle } from "../support/cms-server.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 
 /**
@@ -137,7 +137,8 @@ describe("CMS seed (real Strapi)", () => {
 
   beforeAll(async () => {
     PORT = await getPort();
-    cms = await startCms({ port: PORT, dbFile, fresh: true, logFile });
+    // The real first start on an empty database (other tests start on a copy of its result).
+    cms = await startCms({ port: PORT, dbFile, fresh: true, firstStart: true, logFile });
   }, TIMEOUT);
 
   afterAll(async () => {
@@ -438,7 +439,14 @@ describe("CMS seed that fails (real Strapi)", () => {
       const brokenPublic = path.join(dir, "broken-public");
       mkdirSync(brokenPublic);
       writeFileSync(path.join(brokenPublic, "uploads"), "not a folder");
-      cms = await startCms({ port, dbFile, fresh: true, logFile, env: { CMS_PUBLIC_DIR: brokenPublic } });
+      cms = await startCms({
+        port,
+        dbFile,
+        fresh: true,
+        firstStart: true,
+        logFile,
+        env: { CMS_PUBLIC_DIR: brokenPublic },
+      });
       expect(readFileSync(logFile, "utf8")).toContain(
         "[seed] the demo content could not be set up; the CMS starts without it",
       );
@@ -454,6 +462,74 @@ describe("CMS seed that fails (real Strapi)", () => {
       const pages = await getData(cms, "/api/pages?locale=en&pagination[pageSize]=100");
       expect(pages).toHaveLength(10);
       expect(seedMarker(dbFile)).toEqual({ seededAt: expect.any(String) });
+    },
+    TIMEOUT,
+  );
+});
+
+describe("the seeded template other tests start on (tests/support/cms-server.ts, real Strapi)", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "cms-template-"));
+  // What a test's environment decides on a first start: the site's address and name.
+  const env = { CLIENT_URL: "http://127.0.0.1:3998/base", SITE_NAME: "Template Check" };
+  let copy: CmsHandle | undefined;
+  let real: CmsHandle | undefined;
+
+  afterAll(async () => {
+    await copy?.stop();
+    await real?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }, TIMEOUT);
+
+  /** What differs between two seeds by nature (ids, times, an upload's hashed name) left out. */
+  const normalise = (value: Json): Json =>
+    JSON.parse(JSON.stringify(value), (key, field: unknown) =>
+      ["id", "documentId", "createdAt", "updatedAt", "publishedAt"].includes(key)
+        ? undefined
+        : key === "shareImage"
+          ? typeof field === "string" && field.length > 0
+          : field,
+    ) as Json;
+
+  /** The users-permissions settings the first start writes, and the roles' admin permissions. */
+  async function settings(cms: CmsHandle): Promise<Json> {
+    const admin = await StrapiAdmin.login(cms.url);
+    const roles = ((await admin.call("GET", "/admin/roles")) as { data: Json[] }).data;
+    const permissions: Json = {};
+    for (const role of roles) {
+      const { data } = (await admin.call("GET", `/admin/roles/${role.id}/permissions`)) as { data: Json[] };
+      permissions[role.code] = data.map((p) => `${p.action} ${p.subject ?? ""}`).sort();
+    }
+    return {
+      advanced: await admin.call("GET", "/users-permissions/advanced"),
+      emailTemplates: await admin.call("GET", "/users-permissions/email-templates"),
+      permissions,
+    };
+  }
+
+  it(
+    "a copy starts as the real first start does: the same content, token, settings from its own environment",
+    async () => {
+      const template = await cmsTemplate();
+      [copy, real] = await Promise.all([
+        startCms({ port: await getPort(), dbFile: path.join(dir, "copy.db"), fresh: true, env }),
+        startCms({ port: await getPort(), dbFile: path.join(dir, "real.db"), fresh: true, firstStart: true, env }),
+      ]);
+      // The copy is the template's database, with the template's token (the real start made its own).
+      expect(readFileSync(path.join(template, "cms.db.readonly-token"), "utf8").trim()).toBe(copy.token);
+      expect(copy.token).not.toBe(real.token);
+      const [copied, seeded] = [await snapshot(copy), await snapshot(real)];
+      expect(Object.keys(copied).length).toBeGreaterThan(20);
+      expect(normalise(copied)).toEqual(normalise(seeded));
+      const copiedSettings = await settings(copy);
+      expect(normalise(copiedSettings)).toEqual(normalise(await settings(real)));
+      // From this start's environment, not the template's.
+      expect((copiedSettings.advanced as Json).settings.email_reset_password).toBe(`${env.CLIENT_URL}/reset-password`);
+      expect(JSON.stringify(copiedSettings.emailTemplates)).toContain("Template Check");
+      // Anonymous visitors and the token may do on the copy what they may on a real first start.
+      for (const cms of [copy, real]) {
+        expect((await get(cms, "/api/users", null)).status).toBe(403);
+        expect((await get(cms, "/api/users")).status).toBe(403);
+      }
     },
     TIMEOUT,
   );

@@ -172,7 +172,7 @@ describe("leaving the preview", () => {
     const leave = await enterPreview({ path: "/company", locale: "en", status: "published" });
     expect(leave.answer.header("location")).toBe("/company");
     expect(leave.setCookie).toMatch(
-      /^site_preview=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=\/; HttpOnly/,
+      /^site_preview=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly/,
     );
     // The admin's Published tab shows the page in its iframe: the published page, framable by it.
     const published = await get("/company", leave.setPublishedView.split(";")[0]);

@@ -1,10 +1,11 @@
 import { expect, type Page } from "@playwright/test";
 
 import { SITE_SECRET_HEADERS } from "./site-secret.ts";
+import { e2eEnv } from "./e2e-env.ts";
 
 /** Account helpers for the end-to-end specs (the CMS is the real Strapi of the run). */
 
-const cmsUrl = () => process.env.E2E_CMS_URL ?? "";
+const cmsUrl = () => e2eEnv("E2E_CMS_URL");
 
 /** Registers a CMS user directly, as setup (not through the site), with the site's X-Site-Secret. */
 export async function registerInCms(email: string, password: string) {

@@ -1,7 +1,25 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+
+import getPort from "get-port";
 
 import { adminBuildIsCurrent } from "../../scripts/admin-build-sources.mjs";
 
@@ -15,7 +33,9 @@ import { adminBuildIsCurrent } from "../../scripts/admin-build-sources.mjs";
  * build in cms/build, see ensureAdminBuild().
  *
  * The CMS seeds itself on start (demo content, admin user, read-only API token) and writes the
- * token's plain key to a file next to the database; that key is returned as `token`. Uploads
+ * token's plain key to a file next to the database; that key is returned as `token`. A fresh
+ * database is, by default, a copy of a seeded template (cmsTemplate(): one real first start per
+ * version of the CMS, not one per test file); `firstStart: true` runs the real first start. Uploads
  * (the seed's image, files a test uploads) go to `<dbFile>.public/uploads`, removed with a
  * fresh database, so test runs leave nothing in cms/public.
  */
@@ -48,8 +68,14 @@ export interface CmsOptions {
   port: number;
   /** SQLite file; made absolute. */
   dbFile: string;
-  /** Delete the database (and its token file) first. */
+  /**
+   * Delete the database (and its token file and uploads) first, and start on a newly seeded one:
+   * a copy of the seeded template (cmsTemplate()), which starts as an empty database's first
+   * start ends, or, with `firstStart: true`, the real first start on an empty database.
+   */
   fresh?: boolean;
+  /** With `fresh`: an empty database, seeded by this start (what tests of the seed itself need). */
+  firstStart?: boolean;
   /** Extra environment for the CMS (wins over the defaults below). */
   env?: Record<string, string>;
   /** Where the CMS's stdout/stderr go; default: `<dbFile>.log`. */
@@ -117,6 +143,7 @@ export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
   if (opts.fresh) {
     for (const file of [dbFile, `${dbFile}-journal`, `${dbFile}-wal`, `${dbFile}-shm`, tokenFile, publicDir])
       rmSync(file, { force: true, recursive: true });
+    if (!opts.firstStart) copyTemplate(await cmsTemplate(), dbFile);
   }
   mkdirSync(path.join(publicDir, "uploads"), { recursive: true });
 
@@ -187,6 +214,104 @@ export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
       return fail(`no healthy CMS with a token file (${tokenFile}) after ${START_TIMEOUT_MS / 1000} s`);
     await sleep(250);
   }
+}
+
+/**
+ * The seeded template: a database as an empty one's first start leaves it (demo content, admin,
+ * read-only token, the Editor role's grants), with its token file and uploads, made once per
+ * version of the CMS and copied for each fresh start (about 2 s less per start than seeding;
+ * tests/integration/cms-seed.test.ts checks that a copy starts as the real first start does).
+ * Kept in node_modules/.cache/cms-test-template/<key>, the key a hash of everything a seeded
+ * database depends on (cmsTemplateKey): a change to the CMS's code, configuration, migrations
+ * or packages makes a new one. Only the users-permissions settings that the first start derives
+ * from the environment (CLIENT_URL, SITE_NAME, CMS_EMAIL_CONFIRMATION, ...) are taken out of the
+ * template, with their "applied" marker: each copy's start writes them from its own environment,
+ * as on a first start (Strapi's defaults, then cms auth-settings' first-start plan).
+ */
+export function cmsTemplate(): Promise<string> {
+  return (templateBuilt ??= buildTemplate().catch((error: unknown) => {
+    templateBuilt = undefined;
+    throw error;
+  }));
+}
+let templateBuilt: Promise<string> | undefined;
+
+const templateRoot = path.join(cmsRoot, "../node_modules/.cache/cms-test-template");
+/** Store keys (strapi_core_store_settings) each copy's first start writes from its own environment. */
+const ENVIRONMENT_SETTINGS = [
+  "plugin_users-permissions_advanced",
+  "plugin_users-permissions_email",
+  "plugin_users-permissions_site_defaults_applied",
+];
+/** Bump when what buildTemplate() does changes. */
+const TEMPLATE_FORMAT = "1";
+
+/** A hash of what a seeded test database depends on: the CMS's sources, configuration, packages, the test secrets. */
+export function cmsTemplateKey(): string {
+  const hash = createHash("sha256").update(TEMPLATE_FORMAT).update(JSON.stringify(TEST_SECRETS));
+  hash.update(JSON.stringify(ENVIRONMENT_SETTINGS));
+  const add = (file: string) => {
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(file).sort()) {
+        if (entry !== "node_modules" && entry !== ".cache") add(path.join(file, entry));
+      }
+    } else {
+      hash.update(`\0${path.relative(cmsRoot, file)}\0`).update(readFileSync(file));
+    }
+  };
+  for (const part of ["src", "config", "database", "providers", "server.js", "package.json", "package-lock.json"])
+    add(path.join(cmsRoot, part));
+  return hash.digest("hex").slice(0, 20);
+}
+
+async function buildTemplate(): Promise<string> {
+  const key = cmsTemplateKey();
+  const dir = path.join(templateRoot, key);
+  if (existsSync(path.join(dir, "complete"))) return dir;
+  mkdirSync(templateRoot, { recursive: true });
+  // Built aside and renamed into place: two runs building at once never see half a template.
+  const building = mkdtempSync(path.join(templateRoot, `${key}.building-`));
+  const dbFile = path.join(building, "cms.db");
+  const cms = await startCms({ port: await getPort(), dbFile, fresh: true, firstStart: true });
+  await cms.stop();
+  const Database = createRequire(import.meta.url)(path.join(cmsRoot, "node_modules/better-sqlite3")) as new (
+    file: string,
+  ) => { prepare(sql: string): { run(...args: unknown[]): unknown }; pragma(sql: string): unknown; close(): void };
+  const db = new Database(dbFile);
+  try {
+    const remove = db.prepare("DELETE FROM strapi_core_store_settings WHERE key = ?");
+    for (const storeKey of ENVIRONMENT_SETTINGS) remove.run(storeKey);
+    db.pragma("wal_checkpoint(TRUNCATE)");
+  } finally {
+    db.close();
+  }
+  rmSync(`${dbFile}.log`, { force: true });
+  writeFileSync(path.join(building, "complete"), `${key}\n`);
+  try {
+    renameSync(building, dir);
+  } catch (error) {
+    // Another run finished the same template first: use it.
+    rmSync(building, { recursive: true, force: true });
+    if (!existsSync(path.join(dir, "complete"))) throw error;
+  }
+  // Templates of earlier versions of the CMS, and builds a killed run left, once a day old (a run
+  // on another version of cms/ in the same tree may still be copying its template).
+  for (const entry of readdirSync(templateRoot)) {
+    const other = path.join(templateRoot, entry);
+    if (entry !== key && Date.now() - statSync(other).mtimeMs > 86_400_000)
+      rmSync(other, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** The template's database, token file and uploads, as `dbFile` and the files next to it. */
+function copyTemplate(dir: string, dbFile: string): void {
+  const source = path.join(dir, "cms.db");
+  copyFileSync(source, dbFile);
+  copyFileSync(`${source}.readonly-token`, `${dbFile}.readonly-token`);
+  cpSync(`${source}.public`, `${dbFile}.public`, { recursive: true });
 }
 
 async function isHealthy(url: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 
-import { TOTP_PERIOD_SECONDS } from "./totp.ts";
+import { msLeftInStep, TOTP_PERIOD_SECONDS } from "./totp.ts";
 
 const STEP_MS = TOTP_PERIOD_SECONDS * 1000;
 
@@ -11,7 +11,7 @@ const STEP_MS = TOTP_PERIOD_SECONDS * 1000;
  */
 export async function withinOneStep(ms: number): Promise<void> {
   if (ms >= STEP_MS) throw new Error(`withinOneStep: at most ${STEP_MS} ms`);
-  const left = STEP_MS - (Date.now() % STEP_MS);
+  const left = msLeftInStep();
   if (left < ms) await sleep(left + 50);
 }
 

@@ -41,21 +41,21 @@ describe("OAuth sync", () => {
   });
 
   it.each<[string, Response, OAuthIdentity, AuthErrorCode]>([
-    ["409 unverified email", strapiError(409, "x", { reason: "email_not_verified" }), identity, "OAUTH_EMAIL_EXISTS"],
+    ["409 unverified email", strapiError(409, "x", { code: "EMAIL_NOT_VERIFIED" }), identity, "OAUTH_EMAIL_EXISTS"],
     [
       "409 unconfirmed account",
-      strapiError(409, "x", { reason: "account_email_not_confirmed" }),
+      strapiError(409, "x", { code: "ACCOUNT_EMAIL_NOT_CONFIRMED" }),
       identity,
       "OAUTH_ACCOUNT_UNCONFIRMED",
     ],
-    ["403 blocked", strapiError(403, "x", { reason: "blocked" }), identity, "BLOCKED"],
+    ["403 blocked", strapiError(403, "x", { code: "BLOCKED" }), identity, "BLOCKED"],
     [
       "404 on a re-sync",
-      strapiError(404, "x", { reason: "not_linked" }),
+      strapiError(404, "x", { code: "NOT_LINKED" }),
       { ...identity, refresh: true },
       "OAUTH_LINK_GONE",
     ],
-    ["404 otherwise", strapiError(404, "x", { reason: "not_linked" }), identity, "CMS_UNAVAILABLE"],
+    ["404 otherwise", strapiError(404, "x", { code: "NOT_LINKED" }), identity, "CMS_UNAVAILABLE"],
     ["429", strapiError(429, "x"), identity, "CMS_UNAVAILABLE"],
     ["200 of the wrong shape", Response.json({ jwt: "jwt" }), identity, "CMS_UNAVAILABLE"],
   ])("%s → %s", async (_case, answer, asked, code) => {

@@ -7,7 +7,7 @@ import { cmsUserSchema, type CmsAuth } from "./cms-users.server.ts";
 import { AuthError, cmsUnavailable } from "./errors.server.ts";
 
 /**
- * The CMS's OAuth sync route (cms/src/api/oauth-sync): finds or creates the CMS user for
+ * The CMS's OAuth sync route (cms/src/plugins/accounts/server/services/oauth-sync/): finds or creates the CMS user for
  * someone who signed in with GitHub, Google or another OpenID Connect provider, and issues
  * their CMS JWT. Server to server, with a shared secret; no provider token is involved.
  * The provider account is identified by `subject` (the provider's id for it); the email only
@@ -29,7 +29,7 @@ export interface OAuthIdentity {
 
 // authAt: when the user signed in with the provider (ms, CMS clock), as the new JWT carries it (decision 0020).
 const answerSchema = z.object({ jwt: z.string().min(1), user: cmsUserSchema, authAt: z.number().optional() });
-const detailsSchema = z.object({ reason: z.string().optional() });
+const detailsSchema = z.object({ code: z.string().optional() });
 
 export async function syncOAuthUserWithCms(
   config: { baseUrl: string; secret: string; timeoutMs: number; fetch?: typeof fetch },
@@ -47,10 +47,10 @@ export async function syncOAuthUserWithCms(
     );
   } catch (error) {
     if (!(error instanceof CmsError)) throw error;
-    // The visitor is told the table's message for the CMS's reason, not the CMS's own words.
+    // The visitor is told the table's message for the CMS's code (details.code), not the CMS's own words.
     const status = error.cmsStatus;
-    const reason = detailsSchema.safeParse(error.strapiError?.details).data?.reason;
-    if (status === 409 && reason === "account_email_not_confirmed") throw new AuthError("OAUTH_ACCOUNT_UNCONFIRMED");
+    const code = detailsSchema.safeParse(error.strapiError?.details).data?.code;
+    if (status === 409 && code === "ACCOUNT_EMAIL_NOT_CONFIRMED") throw new AuthError("OAUTH_ACCOUNT_UNCONFIRMED");
     if (status === 409) throw new AuthError("OAUTH_EMAIL_EXISTS");
     if (status === 403) throw new AuthError("BLOCKED");
     if (status === 404 && identity.refresh) throw new AuthError("OAUTH_LINK_GONE");

@@ -86,7 +86,7 @@ describe("CMS users: Strapi's answers as codes", () => {
   it("reset-password: a refused code is INVALID_CODE, an expired one RESET_LINK_EXPIRED", async () => {
     const { users } = cmsUsers(() => strapiError(400, "Incorrect code provided"));
     expect(await authErrorCode(users.resetPassword("code", "new-password"))).toBe("INVALID_CODE");
-    const expired = cmsUsers(() => strapiError(400, "Reset link expired")).users;
+    const expired = cmsUsers(() => strapiError(400, "Reset link expired", { code: "RESET_LINK_EXPIRED" })).users;
     expect(await authErrorCode(expired.resetPassword("code", "new-password"))).toBe("RESET_LINK_EXPIRED");
   });
 
@@ -203,7 +203,7 @@ describe("CMS users: email confirmation", () => {
 });
 
 describe("CMS users: the change of email", () => {
-  it("asks with the user's JWT; the CMS's reasons become the table's codes", async () => {
+  it("asks with the user's JWT; the CMS's codes become the table's codes", async () => {
     const { users, requests } = cmsUsers(() => Response.json({ ok: true }));
     await users.requestEmailChange("user-jwt", "new@example.com", "pw", "de");
     expect(requests[0]).toMatchObject({
@@ -212,18 +212,18 @@ describe("CMS users: the change of email", () => {
       body: { email: "new@example.com", password: "pw", locale: "de" },
     });
     expect(requests[0]?.headers.authorization).toBe("Bearer user-jwt");
-    const reasons: Array<[number, string, AuthErrorCode]> = [
-      [400, "wrong_password", "WRONG_CURRENT_PASSWORD"],
-      [400, "password_required", "WRONG_CURRENT_PASSWORD"],
-      [400, "sign_in_again", "SIGN_IN_AGAIN_EMAIL"],
-      [400, "same_email", "SAME_EMAIL"],
-      [400, "invalid_email", "INVALID_INPUT"],
+    const codes: Array<[number, string, AuthErrorCode]> = [
+      [400, "INVALID_PASSWORD", "WRONG_CURRENT_PASSWORD"],
+      [400, "PASSWORD_REQUIRED", "WRONG_CURRENT_PASSWORD"],
+      [400, "SIGN_IN_AGAIN", "SIGN_IN_AGAIN_EMAIL"],
+      [400, "SAME_EMAIL", "SAME_EMAIL"],
+      [400, "INVALID_EMAIL", "INVALID_INPUT"],
       [401, "", "SESSION_EXPIRED"],
       [500, "", "CMS_UNAVAILABLE"],
     ];
-    for (const [status, reason, code] of reasons) {
-      const { users: refusing } = cmsUsers(() => strapiError(status, "refused", { reason }));
-      expect(await authErrorCode(refusing.requestEmailChange("jwt", "new@example.com", undefined)), reason).toBe(code);
+    for (const [status, cmsCode, code] of codes) {
+      const { users: refusing } = cmsUsers(() => strapiError(status, "refused", { code: cmsCode }));
+      expect(await authErrorCode(refusing.requestEmailChange("jwt", "new@example.com", undefined)), cmsCode).toBe(code);
     }
   });
 
@@ -239,14 +239,14 @@ describe("CMS users: the change of email", () => {
     const { users: anonymous, requests: sent } = cmsUsers(() => Response.json(confirmed));
     expect(await anonymous.confirmEmailChange("t".repeat(64))).toEqual({ email: "new@example.com" });
     expect(sent[0]?.headers.authorization).toBeUndefined();
-    for (const [status, reason, code] of [
-      [400, "expired", "EMAIL_CHANGE_EXPIRED"],
-      [400, "invalid_token", "EMAIL_CHANGE_INVALID"],
-      [409, "taken", "EMAIL_CHANGE_TAKEN"],
+    for (const [status, cmsCode, code] of [
+      [400, "LINK_EXPIRED", "EMAIL_CHANGE_EXPIRED"],
+      [400, "INVALID_TOKEN", "EMAIL_CHANGE_INVALID"],
+      [409, "EMAIL_TAKEN", "EMAIL_CHANGE_TAKEN"],
       [503, "", "CMS_UNAVAILABLE"],
     ] as const) {
-      const { users: refusing } = cmsUsers(() => strapiError(status, "refused", { reason }));
-      expect(await authErrorCode(refusing.confirmEmailChange("t".repeat(64))), reason).toBe(code);
+      const { users: refusing } = cmsUsers(() => strapiError(status, "refused", { code: cmsCode }));
+      expect(await authErrorCode(refusing.confirmEmailChange("t".repeat(64))), cmsCode).toBe(code);
     }
   });
 });

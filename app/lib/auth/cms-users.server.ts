@@ -45,14 +45,17 @@ export interface CmsUsersConfig {
   siteSecret?: string;
 }
 
-/** What the CMS said when it refused a call: its status, Strapi's message and, for our routes, `details.reason`. */
+/**
+ * What the CMS said when it refused a call: its status, Strapi's message and, for the accounts
+ * plugin's refusals, `details.code` (cms/src/plugins/accounts/server/utils/refusals.js).
+ */
 interface CmsRefusal {
   status: number;
   message: string;
-  reason?: string;
+  code?: string;
 }
 
-const refusalDetailsSchema = z.object({ reason: z.string().optional() });
+const refusalDetailsSchema = z.object({ code: z.string().optional() });
 
 /**
  * A failed CMS call (a CmsError of app/lib/cms/http.server.ts) as the auth area reads it: the
@@ -64,8 +67,8 @@ function cmsRefusal(error: unknown): CmsRefusal {
   const status = error.cmsStatus;
   if (status === 429) throw new AuthError("RATE_LIMITED", { cause: error });
   if (status === undefined || status < 400 || status >= 500) throw cmsUnavailable(error);
-  const reason = refusalDetailsSchema.safeParse(error.strapiError?.details).data?.reason;
-  return { status, message: error.strapiError?.message ?? "", ...(reason ? { reason } : {}) };
+  const code = refusalDetailsSchema.safeParse(error.strapiError?.details).data?.code;
+  return { status, message: error.strapiError?.message ?? "", ...(code ? { code } : {}) };
 }
 
 /** The answer of POST /api/account-sessions/email-change/confirm: a new JWT only for the same user's caller. */
@@ -141,8 +144,8 @@ export function createCmsUsers(config: CmsUsersConfig) {
           passwordConfirmation: password,
         });
       } catch (error) {
-        const { status, message } = cmsRefusal(error);
-        if (/reset link expired/i.test(message)) throw new AuthError("RESET_LINK_EXPIRED");
+        const { status, message, code } = cmsRefusal(error);
+        if (code === "RESET_LINK_EXPIRED") throw new AuthError("RESET_LINK_EXPIRED");
         if (/incorrect code/i.test(message) || status === 400) throw new AuthError("INVALID_CODE");
         throw cmsUnavailable(error);
       }
@@ -236,9 +239,9 @@ export function createCmsUsers(config: CmsUsersConfig) {
         );
         return answer.username;
       } catch (error) {
-        const { status } = cmsRefusal(error);
-        if (status === 409) throw new AuthError("USERNAME_TAKEN");
-        if (status === 400) throw new AuthError("INVALID_INPUT");
+        const { status, code } = cmsRefusal(error);
+        if (code === "USERNAME_TAKEN") throw new AuthError("USERNAME_TAKEN");
+        if (code === "INVALID_USERNAME") throw new AuthError("INVALID_INPUT");
         if (status === 401 || status === 403) throw new AuthError("SESSION_EXPIRED");
         throw cmsUnavailable(error);
       }
@@ -252,9 +255,9 @@ export function createCmsUsers(config: CmsUsersConfig) {
       try {
         await call(z.object({ ok: z.literal(true) }), "/account-sessions/delete-account", { password }, jwt);
       } catch (error) {
-        const { status, message } = cmsRefusal(error);
-        if (/wrong password|password required/i.test(message)) throw new AuthError("WRONG_CURRENT_PASSWORD");
-        if (/sign in again/i.test(message)) throw new AuthError("SIGN_IN_AGAIN");
+        const { status, code } = cmsRefusal(error);
+        if (code === "INVALID_PASSWORD" || code === "PASSWORD_REQUIRED") throw new AuthError("WRONG_CURRENT_PASSWORD");
+        if (code === "SIGN_IN_AGAIN") throw new AuthError("SIGN_IN_AGAIN");
         if (status === 401 || status === 403) throw new AuthError("SESSION_EXPIRED");
         throw cmsUnavailable(error);
       }
@@ -274,11 +277,10 @@ export function createCmsUsers(config: CmsUsersConfig) {
           jwt,
         );
       } catch (error) {
-        const { status, reason } = cmsRefusal(error);
-        if (reason === "wrong_password" || reason === "password_required")
-          throw new AuthError("WRONG_CURRENT_PASSWORD");
-        if (reason === "sign_in_again") throw new AuthError("SIGN_IN_AGAIN_EMAIL");
-        if (reason === "same_email") throw new AuthError("SAME_EMAIL");
+        const { status, code } = cmsRefusal(error);
+        if (code === "INVALID_PASSWORD" || code === "PASSWORD_REQUIRED") throw new AuthError("WRONG_CURRENT_PASSWORD");
+        if (code === "SIGN_IN_AGAIN") throw new AuthError("SIGN_IN_AGAIN_EMAIL");
+        if (code === "SAME_EMAIL") throw new AuthError("SAME_EMAIL");
         if (status === 400)
           throw new AuthError("INVALID_INPUT", { fieldErrors: { email: "Enter a valid email address." } });
         if (status === 401 || status === 403) throw new AuthError("SESSION_EXPIRED");
@@ -298,9 +300,9 @@ export function createCmsUsers(config: CmsUsersConfig) {
           ...(answer.jwt && answer.user ? { auth: { jwt: answer.jwt, user: answer.user } } : {}),
         };
       } catch (error) {
-        const { status, reason } = cmsRefusal(error);
-        if (reason === "expired") throw new AuthError("EMAIL_CHANGE_EXPIRED");
-        if (reason === "taken") throw new AuthError("EMAIL_CHANGE_TAKEN");
+        const { status, code } = cmsRefusal(error);
+        if (code === "LINK_EXPIRED") throw new AuthError("EMAIL_CHANGE_EXPIRED");
+        if (code === "EMAIL_TAKEN") throw new AuthError("EMAIL_CHANGE_TAKEN");
         if (status === 400) throw new AuthError("EMAIL_CHANGE_INVALID");
         throw cmsUnavailable(error);
       }

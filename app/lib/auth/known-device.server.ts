@@ -1,7 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
 
-import { cookieValueOf } from "../cookie-header.ts";
 import type { CookieNames } from "../cookie-names.ts";
+import { cookieValueOf } from "../cookies.server.ts";
 import { purposeKey, signValue, verifyValue } from "../signed-value.server.ts";
 
 /**

@@ -74,7 +74,7 @@ export const updatePasswordSchema = z
   .object({ currentPassword, password: newPassword, passwordConfirmation: confirmation }, fields)
   .refine(matching, mismatch);
 
-/** A username a user chooses (the CMS checks the same: cms/src/api/account-sessions/lib/username.js). */
+/** A username a user chooses (the CMS checks the same: cms/src/plugins/accounts/server/services/account/username.js). */
 export const changeUsernameSchema = z.object(
   {
     username: z
@@ -83,7 +83,7 @@ export const changeUsernameSchema = z.object(
       .min(3, say("input.nameTooShort"))
       .max(50, say("input.nameTooLong"))
       .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), say("input.nameCharacters"))
-      // The CMS refuses it too (cms/src/api/account-sessions/lib/username.js): a name is not an address.
+      // The CMS refuses it too (cms/src/plugins/accounts/server/services/account/username.js): a name is not an address.
       .refine((value) => !value.includes("@"), say("input.nameWithAt")),
   },
   fields,

@@ -92,13 +92,13 @@ describe("the recovery codes cookie", () => {
 describe("the cookies' headers", () => {
   it("are HttpOnly, SameSite=Lax, Path=/ and 5 minutes; on https __Host- named and Secure", () => {
     expect(twoFactorSetCookie("pending", "v", false)).toBe(
-      "acme.two_factor_pending=v; Path=/; Max-Age=300; HttpOnly; SameSite=Lax",
+      "acme.two_factor_pending=v; Max-Age=300; Path=/; HttpOnly; SameSite=Lax",
     );
     expect(twoFactorSetCookie("codes", "v", true)).toBe(
-      "__Host-acme.two_factor_codes=v; Path=/; Max-Age=300; HttpOnly; SameSite=Lax; Secure",
+      "__Host-acme.two_factor_codes=v; Max-Age=300; Path=/; HttpOnly; Secure; SameSite=Lax",
     );
     expect(twoFactorSetCookie("pending", null, false)).toBe(
-      "acme.two_factor_pending=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax",
+      "acme.two_factor_pending=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax",
     );
     expect(twoFactorCookieAttributes(true)).toEqual({ path: "/", httpOnly: true, sameSite: "lax", secure: true });
   });

@@ -2,8 +2,8 @@ import { symmetricDecodeJWT, symmetricEncodeJWT } from "better-auth/crypto";
 import * as z from "zod";
 
 import { cmsUserSchema, type CmsAuth } from "./cms-users.server.ts";
-import { cookieValueOf } from "../cookie-header.ts";
 import { cookieNames } from "../cookie-names.ts";
+import { cookieValueOf, setCookieHeader, setCookieIn, type CookieAttributes } from "../cookies.server.ts";
 
 /**
  * The two short-lived cookies of two-factor authentication, sealed the way better-auth seals its
@@ -143,21 +143,15 @@ export function twoFactorCookieName(cookie: TwoFactorCookie, secure: boolean): s
 
 /** The attributes both cookies are set with (better-auth's `ctx.setCookie` takes them as they are). */
 export function twoFactorCookieAttributes(secure: boolean) {
-  return { path: "/", httpOnly: true, sameSite: "lax", secure } as const;
+  return { path: "/", httpOnly: true, sameSite: "lax", secure } as const satisfies CookieAttributes;
 }
 
 /** A Set-Cookie header for the cookie, or (value null) one that expires it. */
 export function twoFactorSetCookie(cookie: TwoFactorCookie, value: string | null, secure: boolean): string {
-  const name = twoFactorCookieName(cookie, secure);
   const maxAge = value === null ? 0 : TWO_FACTOR_COOKIE_SECONDS;
-  return [
-    `${name}=${value ?? ""}`,
-    "Path=/",
-    `Max-Age=${maxAge}`,
-    "HttpOnly",
-    "SameSite=Lax",
-    ...(secure ? ["Secure"] : []),
-  ].join("; ");
+  return setCookieHeader(twoFactorCookieName(cookie, secure), value ?? "", twoFactorCookieAttributes(secure), {
+    maxAge,
+  });
 }
 
 /** The cookie's value in a Cookie request header. */
@@ -171,10 +165,5 @@ export function twoFactorCookieOf(
 
 /** The value of the cookie that a list of Set-Cookie headers sets (not expires), or null. */
 export function twoFactorCookieSetIn(setCookies: readonly string[], cookie: TwoFactorCookie, secure: boolean) {
-  const name = `${twoFactorCookieName(cookie, secure)}=`;
-  const value = setCookies
-    .find((header) => header.startsWith(name))
-    ?.split(";")[0]
-    ?.slice(name.length);
-  return value ? value : null;
+  return setCookieIn(setCookies, twoFactorCookieName(cookie, secure))?.value ?? null;
 }

@@ -1,5 +1,5 @@
-import { cookieValueOf } from "../cookie-header.ts";
 import { cookieNamesFor, type CookieNames } from "../cookie-names.ts";
+import { cookieValueOf, setCookieHeader, type CookieAttributes } from "../cookies.server.ts";
 import { signValue, verifyValue } from "../signed-value.server.ts";
 
 /**
@@ -50,13 +50,16 @@ export function isPreviewRequest(request: Request, secret: string | undefined, p
  * On https the names are `__Host-` (app/lib/cookie-names.ts): `Path=/`, `Secure` and no `Domain`,
  * which that prefix requires, are always so here.
  */
-export function previewCookieAttributes(publicUrl: string): string {
+export function previewCookieAttributes(publicUrl: string): CookieAttributes {
   const url = new URL(publicUrl);
   const secureContext = url.protocol === "https:" || url.hostname === "localhost";
-  return secureContext ? "Path=/; HttpOnly; SameSite=None; Secure; Partitioned" : "Path=/; HttpOnly; SameSite=Lax";
+  return secureContext
+    ? { path: "/", httpOnly: true, sameSite: "none", secure: true, partitioned: true }
+    : { path: "/", httpOnly: true, sameSite: "lax", secure: false };
 }
 
-const EXPIRED = "Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT";
+const LIVE = { maxAge: PREVIEW_MAX_AGE_SECONDS };
+const EXPIRED = { maxAge: 0, expires: new Date(0) };
 
 /**
  * The Set-Cookie headers that put a browser in a preview mode: `draft` (the signed cookie; pages
@@ -70,12 +73,13 @@ export function previewCookies(
   nowMs = Date.now(),
 ): string[] {
   const attributes = previewCookieAttributes(publicUrl);
-  const live = `Max-Age=${PREVIEW_MAX_AGE_SECONDS}; ${attributes}`;
   const { preview, publishedView } = cookieNamesFor(publicUrl);
   return [
     mode === "draft"
-      ? `${preview}=${signPreviewCookie(secret, nowMs)}; ${live}`
-      : `${preview}=; ${EXPIRED}; ${attributes}`,
-    mode === "published" ? `${publishedView}=1; ${live}` : `${publishedView}=; ${EXPIRED}; ${attributes}`,
+      ? setCookieHeader(preview, signPreviewCookie(secret, nowMs), attributes, LIVE)
+      : setCookieHeader(preview, "", attributes, EXPIRED),
+    mode === "published"
+      ? setCookieHeader(publishedView, "1", attributes, LIVE)
+      : setCookieHeader(publishedView, "", attributes, EXPIRED),
   ];
 }

@@ -27,7 +27,7 @@ import { logger } from "../../logger.server.ts";
  * dropped and the visitor lands on /sign-in with the reason.
  *
  * The CMS identifies the provider account by its subject (the provider's id for it, better-auth's
- * account `accountId`), not by its email: see cms/src/api/oauth-sync.
+ * account `accountId`), not by its email: see cms/src/plugins/accounts/server/services/oauth-sync/.
  */
 
 export interface CmsOAuthConfig {

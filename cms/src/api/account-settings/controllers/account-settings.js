@@ -1,9 +1,0 @@
-"use strict";
-
-module.exports = ({ strapi }) => ({
-  async read(ctx) {
-    const advanced = (await strapi.store({ type: "plugin", name: "users-permissions" }).get({ key: "advanced" })) || {};
-    ctx.set("Cache-Control", "no-store");
-    ctx.body = { emailConfirmation: advanced.email_confirmation === true };
-  },
-});

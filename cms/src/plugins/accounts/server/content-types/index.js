@@ -1,0 +1,5 @@
+"use strict";
+
+module.exports = {
+  "oauth-identity": require("./oauth-identity"),
+};

@@ -1,0 +1,6 @@
+"use strict";
+
+module.exports = {
+  admin: require("./admin"),
+  "content-api": require("./content-api"),
+};
