@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { registerCmsUser } from "../support/cms-users.ts";
+import { SHARED_CMS_ENV } from "../support/shared-cms.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { siteSession } from "../support/site-session.ts";
 import { strapiSite } from "../support/strapi-site.ts";
@@ -13,9 +14,9 @@ import { strapiSite } from "../support/strapi-site.ts";
  */
 
 const TIMEOUT = 240_000;
-const SYNC_SECRET = "session-control-sync-secret-0123456789";
+const SYNC_SECRET = SHARED_CMS_ENV.CMS_OAUTH_SYNC_SECRET;
 const site = strapiSite("auth-session-control", {
-  cmsEnv: () => ({ CMS_OAUTH_SYNC_SECRET: SYNC_SECRET }),
+  sharedCms: true,
   appEnv: { CMS_FETCH_TIMEOUT_MS: "5000", AUTH_RATE_LIMIT_MAX: "1000" },
 });
 const client = siteSession(() => site.app.url);
