@@ -25,6 +25,8 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          // The Strapi the files that can share one share (strapiSite(name, { sharedCms: true })).
+          globalSetup: ["tests/support/shared-cms.ts"],
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
         },

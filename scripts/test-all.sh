@@ -33,7 +33,8 @@ npm run build
 echo "== CMS unit tests (node --test)"
 npm test --prefix cms 2>&1 | tee "$logs/cms.log"
 echo "== unit and integration tests (vitest)"
-npm test 2>&1 | tee "$logs/vitest.log"
+# Every Strapi start is counted, one line each (tests/support/cms-server.ts): a figure timing noise cannot blur.
+TEST_CMS_START_LOG="$logs/cms-starts-vitest" npm test 2>&1 | tee "$logs/vitest.log"
 echo "== CMS admin panel build (waiting for it)"
 waited=$SECONDS
 # Nothing else runs now: back to normal priority (allowed for root; otherwise it stays niced).
@@ -47,11 +48,13 @@ admin_build=""
 echo "$(cat "$logs/admin-build.out") (waited $((SECONDS - waited)) s for it)"
 echo "== end-to-end tests (Playwright, Chromium, JavaScript on and off)"
 # The site was built above and nothing since changed it: the end-to-end set-up skips its build.
-E2E_SITE_BUILT=1 npm run test:e2e 2>&1 | tee "$logs/e2e.log"
+E2E_SITE_BUILT=1 TEST_CMS_START_LOG="$logs/cms-starts-e2e" npm run test:e2e 2>&1 | tee "$logs/e2e.log"
 
 # One closing line for the whole run (each runner above fails the script on its own).
 # node --test's closing lines: "ℹ pass N" (spec reporter, Node 22+) or "# pass N" (TAP).
 cms=$(grep -aoE '^(ℹ|#) pass [0-9]+' "$logs/cms.log" | awk '{s+=$3} END {print s+0}')
 unit=$(grep -oE 'Tests +[0-9]+ passed' "$logs/vitest.log" | grep -oE '[0-9]+' | tail -1)
 e2e=$(grep -oE '^ +[0-9]+ passed' "$logs/e2e.log" | grep -oE '[0-9]+' | tail -1)
+starts() { sort "$@" 2>/dev/null | uniq -c | awk '{n=$1; $1=""; printf "%s%d%s", (NR>1?", ":""), n, $0} END {if (!NR) printf "none"}'; }
+echo "Strapi starts: vitest $(cat "$logs/cms-starts-vitest" 2>/dev/null | wc -l) ($(starts "$logs/cms-starts-vitest")), end-to-end $(cat "$logs/cms-starts-e2e" 2>/dev/null | wc -l) ($(starts "$logs/cms-starts-e2e"))"
 echo "$((cms + ${unit:-0} + ${e2e:-0})) passed, 0 failed"

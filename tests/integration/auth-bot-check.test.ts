@@ -11,7 +11,10 @@ import { strapiSite } from "../support/strapi-site.ts";
 // (docs/decisions/0021), through the built site and the real Strapi, as plain HTML form posts
 // (no JavaScript). The site runs with the real default minimum fill time: the other tests start it
 // with none (tests/support/app-server.ts), so an empty value here means "unset".
-const site = strapiSite("auth-bot-check", { appEnv: { AUTH_FORM_MIN_FILL_MS: "", AUTH_RATE_LIMIT_MAX: "1000" } });
+const site = strapiSite("auth-bot-check", {
+  sharedCms: true,
+  appEnv: { AUTH_FORM_MIN_FILL_MS: "", AUTH_RATE_LIMIT_MAX: "1000" },
+});
 const MIN_FILL_MS = 1500;
 const PASSWORD = "Bot-check-passw0rd!";
 

@@ -18,6 +18,7 @@ import { stepTime, withinOneStep } from "../support/totp-step.ts";
 
 const TIMEOUT = 240_000;
 const site = strapiSite("auth-two-factor", {
+  sharedCms: true,
   appEnv: { CMS_FETCH_TIMEOUT_MS: "5000", AUTH_RATE_LIMIT_MAX: "1000" },
 });
 const client = siteSession(() => site.app.url);

@@ -1,5 +1,3 @@
-import path from "node:path";
-
 import { describe, expect, it } from "vitest";
 
 import { waitForMail } from "../support/cms-mail.ts";
@@ -17,7 +15,7 @@ import { strapiSite } from "../support/strapi-site.ts";
  */
 
 const site = strapiSite("cms-account-api-guard", {
-  cmsEnv: (dir) => ({ CMS_MAIL_DIR: path.join(dir, "mail") }),
+  sharedCms: true,
   // The site's own limits are not what this file tests.
   appEnv: { AUTH_RATE_LIMIT_MAX: "1000", AUTH_FORM_MIN_FILL_MS: "0" },
 });
@@ -157,7 +155,7 @@ describe("the CMS's account routes answer the site only (CMS_ACCOUNT_API_SECRET)
 
     const before = Date.now();
     expect((await postToSite(site.app.url, "/api/auth/forgot-password-cms", { email })).status).toBe(200);
-    const mail = await waitForMail(path.join(site.dir, "mail"), email, { after: before });
+    const mail = await waitForMail(site.mailDir, email, { after: before });
     const code = new URL(mail.resetLink!).searchParams.get("code");
     const password = "Reset-passw0rd!";
     const reset = await postToSite(site.app.url, "/api/auth/reset-password-cms", {

@@ -10,7 +10,7 @@ import { strapiSite } from "../support/strapi-site.ts";
 // with <html lang> and the site's German words, a prefix that is no locale is a 404, the
 // header's locale switcher leads to the translation or to the locale's home page, prefixed
 // auth pages are never stored, and a failed German sign-in answers in German.
-const site = strapiSite("locales");
+const site = strapiSite("locales", { sharedCms: true });
 
 /** The header's locale switcher: each link's href, hreflang, lang and aria-current. */
 function switcherLinks(html: string) {

@@ -5,7 +5,7 @@ import { strapiSite } from "../support/strapi-site.ts";
 // The demo site as a newcomer gets it (the real Strapi, seeded, and the production site): every
 // link of its header and footer leads to a page, and the footer's "Imprint" / "Impressum" to the
 // imprint, which the seed once pointed at the company page instead.
-const site = strapiSite("seeded-site-links");
+const site = strapiSite("seeded-site-links", { sharedCms: true });
 
 const html = async (path: string) => {
   const response = await fetch(`${site.app.url}${path}`);

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
+  appendFileSync,
   closeSync,
   copyFileSync,
   cpSync,
@@ -152,6 +153,11 @@ export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
     throw new Error(`startCms: something already answers on ${url}; pick another port.`);
   }
 
+  // A count that timing noise cannot blur (scripts/test-all.sh prints it): one line per start.
+  if (process.env.TEST_CMS_START_LOG) {
+    const kind = !opts.fresh ? "existing database" : opts.firstStart ? "first start (seeds)" : "template copy";
+    appendFileSync(process.env.TEST_CMS_START_LOG, `${kind}\n`);
+  }
   const logFd = openSync(logFile, "a");
   let child: ChildProcess;
   try {

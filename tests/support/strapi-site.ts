@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import getPort from "get-port";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 
 import { startApp, type AppHandle } from "./app-server.ts";
 import { startCms, type CmsHandle } from "./cms-server.ts";
@@ -17,6 +17,11 @@ export interface StrapiSite {
   cdn: Awaited<ReturnType<typeof startVarnish>>;
   /** A temporary folder for the test file (the CMS's database is in it); removed after. */
   dir: string;
+  /**
+   * Where the CMS's mail goes when it writes mail to files: `<dir>/mail` when the file's `cmsEnv`
+   * sets CMS_MAIL_DIR to it, the shared CMS's folder with `sharedCms`.
+   */
+  mailDir: string;
   /** Stops the CMS and starts it again: same port, same database, same environment. */
   restartCms(): Promise<void>;
   /** Stops the site and starts it again: same port, same environment (its memory is gone). */
@@ -32,17 +37,32 @@ export interface StrapiSite {
  * (CDN_PROVIDER http). Read `site.cms`, `site.app`, `site.cdn` inside tests. Both sides share
  * CMS_ACCOUNT_API_SECRET (site-secret.ts): the CMS's /api/auth/* answers the site only, so a
  * test's own call there carries SITE_SECRET_HEADERS.
+ *
+ * With `sharedCms: true` the site reads the run's shared Strapi (tests/support/shared-cms.ts,
+ * SHARED_CMS_ENV) instead of starting one: for files that need no CMS configuration of their own,
+ * no CMS restart and no calls from the CMS to their site, and whose users and content are their
+ * own (no other file uses their addresses or slugs). `cmsEnv` and `cdn` do not go with it.
  */
 export function strapiSite(
   name: string,
-  options: { cmsEnv?: (dir: string) => Record<string, string>; appEnv?: Record<string, string>; cdn?: boolean } = {},
+  options: {
+    cmsEnv?: (dir: string) => Record<string, string>;
+    appEnv?: Record<string, string>;
+    cdn?: boolean;
+    sharedCms?: boolean;
+  } = {},
 ): StrapiSite {
+  if (options.sharedCms && (options.cmsEnv || options.cdn)) {
+    throw new Error("strapiSite: a file with cmsEnv or cdn needs a Strapi of its own (no sharedCms)");
+  }
   const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
   let startOptions: Parameters<typeof startCms>[0];
   let appOptions: Parameters<typeof startApp>[0];
   const site = {
     dir,
+    mailDir: path.join(dir, "mail"),
     async restartCms() {
+      if (options.sharedCms) throw new Error("strapiSite: the shared CMS is not restarted by a test file");
       await site.cms.stop();
       site.cms = await startCms({ ...startOptions, fresh: false });
     },
@@ -53,6 +73,23 @@ export function strapiSite(
   } as StrapiSite;
   beforeAll(async () => {
     const [cmsPort, appPort, cdnPort] = [await getPort(), await getPort(), await getPort()];
+    if (options.sharedCms) {
+      const shared = inject("sharedCms");
+      // Stopped by the run (shared-cms.ts), not by this file.
+      site.cms = { url: shared.url, token: shared.token, dbFile: "", stop: async () => {} };
+      site.mailDir = shared.mailDir;
+      appOptions = {
+        port: appPort,
+        env: {
+          CMS_URL: shared.url,
+          CMS_REST_READONLY_API_KEY: shared.token,
+          CMS_ACCOUNT_API_SECRET: TEST_ACCOUNT_API_SECRET,
+          ...options.appEnv,
+        },
+      };
+      site.app = await startApp(appOptions);
+      return;
+    }
     startOptions = {
       port: cmsPort,
       dbFile: path.join(dir, "cms.db"),
