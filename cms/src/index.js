@@ -1,3 +1,4 @@
+const { registerPublishDate } = require("./articles/publish-date");
 const { seedDemoSite, shouldSeed } = require("./seed");
 
 /**
@@ -8,6 +9,10 @@ const { seedDemoSite, shouldSeed } = require("./seed");
  * bootstrap() run before this.
  */
 module.exports = {
+  register({ strapi }) {
+    // An article's publishDate: set on its first publish, kept by later ones (src/articles/publish-date.js).
+    registerPublishDate(strapi);
+  },
   async bootstrap({ strapi }) {
     const siteCache = strapi.plugin("site-cache");
     // The Editor role gets the site-cache admin actions once (an admin's later removal sticks);

@@ -19,6 +19,12 @@ const TOKEN_PERMISSIONS = [
   "api::navbar.navbar.find",
   "api::footer.footer.find",
   "api::error-page.error-page.find",
+  "api::article.article.find",
+  "api::article.article.findOne",
+  "api::category.category.find",
+  "api::category.category.findOne",
+  "api::author.author.find",
+  "api::author.author.findOne",
   "plugin::i18n.locales.listLocales",
 ];
 

@@ -72,6 +72,7 @@ const homeSections = {
       text: "We are hiring engineers and designers.",
       links: [{ label: "Open positions", url: "/jobs" }],
     }),
+    section("latest-articles", { heading: "From the blog", count: 3 }),
   ],
   de: [
     section("hero", {
@@ -89,6 +90,7 @@ const homeSections = {
       heading: "Lust, mit uns zu bauen?",
       links: [{ label: "Karriere bei Acme", url: "/company/careers" }],
     }),
+    section("latest-articles", { heading: "Aus dem Blog", count: 3 }),
   ],
 };
 const careersSections = {
@@ -282,6 +284,88 @@ const pages = [
   },
 ];
 
+/**
+ * The blog (cms/src/api/article/, category/, author/): categories in both locales, authors (not
+ * localized), articles, each an English document with its German localization. `publishDate` is
+ * given, days apart, so the listing's order is the one shown here, newest last.
+ */
+const categories = [
+  { key: "engineering", en: { name: "Engineering", slug: "engineering" }, de: { name: "Technik", slug: "technik" } },
+  { key: "news", en: { name: "Company news", slug: "news" }, de: { name: "Neuigkeiten", slug: "neuigkeiten" } },
+];
+
+const authors = [
+  { key: "ada", name: "Ada Brenner", role: "Engineering lead" },
+  { key: "jonas", name: "Jonas Weber", role: "Head of communications" },
+];
+
+const article = (title, slug, excerpt, paragraphs) => ({
+  title,
+  slug,
+  excerpt,
+  body: paragraphs.map((value) => paragraph(value)),
+});
+
+const articles = [
+  {
+    category: "news",
+    author: "jonas",
+    publishDate: "2026-09-01T09:00:00.000Z",
+    en: article("Acme opens its Berlin office", "berlin-office", "Twenty desks, one very good coffee machine.", [
+      "This autumn Acme moves into its first office in Berlin.",
+      "We are hiring for it: see the open positions.",
+    ]),
+    de: article(
+      "Acme eröffnet ein Büro in Berlin",
+      "buero-berlin",
+      "Zwanzig Plätze und eine sehr gute Kaffeemaschine.",
+      ["Diesen Herbst bezieht Acme sein erstes Büro in Berlin."],
+    ),
+  },
+  {
+    category: "engineering",
+    author: "ada",
+    publishDate: "2026-09-15T09:00:00.000Z",
+    en: article(
+      "How we ship twice a day",
+      "shipping-twice-a-day",
+      "Small changes, feature flags and a fast test suite.",
+      [
+        "Every change we merge goes to production the same day.",
+        "Here is what makes that safe: small changes, flags and tests we trust.",
+      ],
+    ),
+    de: article("Zweimal am Tag ausliefern", "zweimal-am-tag", "Kleine Änderungen, Feature-Flags und schnelle Tests.", [
+      "Jede Änderung geht noch am selben Tag in Produktion.",
+    ]),
+  },
+  {
+    category: "engineering",
+    author: "ada",
+    publishDate: "2026-10-01T09:00:00.000Z",
+    en: article(
+      "Caching pages & keeping them fresh",
+      "caching-pages",
+      "Stale-while-revalidate, tags and <what> they buy us.",
+      ["Our pages are served from memory and re-rendered when an editor publishes."],
+    ),
+    de: article("Seiten cachen und frisch halten", "seiten-cachen", "Stale-while-revalidate und Tags.", [
+      "Unsere Seiten kommen aus dem Speicher und werden nach jeder Veröffentlichung neu erstellt.",
+    ]),
+  },
+  {
+    category: "news",
+    author: "jonas",
+    publishDate: "2026-10-20T09:00:00.000Z",
+    en: article("Acme 3.0 is out", "acme-3", "A new editor, faster builds and a dark mode.", [
+      "Acme 3.0 is available to every team today.",
+    ]),
+    de: article("Acme 3.0 ist da", "acme-3", "Ein neuer Editor, schnellere Builds und ein dunkles Design.", [
+      "Acme 3.0 steht ab heute allen Teams zur Verfügung.",
+    ]),
+  },
+];
+
 const navbar = {
   en: [
     { label: "Home", url: "/" },
@@ -340,6 +424,9 @@ const shareImage = {
 
 module.exports = {
   pages,
+  categories,
+  authors,
+  articles,
   navbar,
   footer,
   redirects,

@@ -42,6 +42,7 @@ async function seedDemoSiteOnce(strapi) {
   const value = await strapi.db.transaction(async () => {
     await seedLocales(strapi);
     const image = await seedImage(strapi);
+    await seedBlog(strapi, image);
     await seedPages(strapi, image);
     const links = (entries) => Object.fromEntries(entries.map(([locale, list]) => [locale, { links: list }]));
     await seedSingleType(strapi, "api::navbar.navbar", links(Object.entries(content.navbar)));
@@ -172,6 +173,40 @@ async function seedSingleType(strapi, uid, dataByLocale) {
     documentId = written.documentId;
     if (publish) await documents.publish({ documentId, locale });
     strapi.log.info(`[seed] ${uid} (${locale})`);
+  }
+}
+
+/**
+ * Categories (both locales), authors, and articles: an English document and its German
+ * localization each, published with the publishDate demo-content.js gives (kept: publish-date.js).
+ */
+async function seedBlog(strapi, image) {
+  const categoryIds = new Map();
+  const categories = strapi.documents("api::category.category");
+  for (const category of content.categories) {
+    const { documentId } = await categories.create({ locale: "en", data: category.en });
+    await categories.update({ documentId, locale: "de", data: category.de });
+    categoryIds.set(category.key, documentId);
+  }
+  const authorIds = new Map();
+  for (const { key, ...author } of content.authors) {
+    const { documentId } = await strapi.documents("api::author.author").create({ data: author });
+    authorIds.set(key, documentId);
+  }
+  const articles = strapi.documents("api::article.article");
+  for (const entry of content.articles) {
+    const data = (locale) => ({
+      ...entry[locale],
+      publishDate: entry.publishDate,
+      cover: image.id,
+      category: { connect: [{ documentId: categoryIds.get(entry.category), locale }] },
+      author: { connect: [{ documentId: authorIds.get(entry.author) }] },
+    });
+    const { documentId } = await articles.create({ locale: "en", data: data("en") });
+    await articles.publish({ documentId, locale: "en" });
+    await articles.update({ documentId, locale: "de", data: data("de") });
+    await articles.publish({ documentId, locale: "de" });
+    strapi.log.info(`[seed] article /blog/${entry.en.slug} (en, de)`);
   }
 }
 

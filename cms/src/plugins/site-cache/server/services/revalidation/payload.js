@@ -12,6 +12,11 @@ const { normalise, prefixedPath, sitePath } = require("../../utils/site-paths");
  * The spec's allowlist: a content type not listed here is never revalidated automatically.
  * `tagged`: its paths go with the type's tag (what lists every page: the sitemap) and each
  * document's tag (what shows a page's other locales: hreflang alternates).
+ * `pathPrefix`: the site path of an entry is the prefix and its field's value (`/blog/<slug>`).
+ * Articles (docs/cms-contract.md, "Articles"): the article's own path, plus the type's tag
+ * `cms:api::article.article`, which every render that lists articles carries (the blog's
+ * listing, category and detail pages, the feed, the sitemap, latest-articles sections). Category
+ * and author: by tag, carried by the renders that show their names.
  */
 const ALLOWLIST = Object.freeze({
   "api::page.page": Object.freeze({ mode: "path", field: "fullPath", localized: true, tagged: true }),
@@ -20,6 +25,15 @@ const ALLOWLIST = Object.freeze({
   "api::footer.footer": Object.freeze({ mode: "tag" }),
   // The 404 and error pages' text: cached 404 answers carry its tag (app/lib/cms/error-page.server.ts).
   "api::error-page.error-page": Object.freeze({ mode: "tag" }),
+  "api::article.article": Object.freeze({
+    mode: "path",
+    field: "slug",
+    pathPrefix: "/blog/",
+    localized: true,
+    tagged: true,
+  }),
+  "api::category.category": Object.freeze({ mode: "tag" }),
+  "api::author.author": Object.freeze({ mode: "tag" }),
 });
 
 const tagFor = (uid) => `cms:${uid}`;
@@ -104,7 +118,8 @@ function inputFor(uid, entries, { defaultLocale } = {}) {
   for (const entry of entries ?? []) {
     const value = entry?.[target.field];
     if (typeof value !== "string" || !value) continue;
-    fullPaths.push(target.localized ? sitePath(value, entry.locale, defaultLocale) : value);
+    const path = target.pathPrefix ? `${target.pathPrefix}${value}` : value;
+    fullPaths.push(target.localized ? sitePath(path, entry.locale, defaultLocale) : path);
   }
   if (!fullPaths.length) return null;
   const tags = target.tagged

@@ -15,8 +15,11 @@ const {
   prefixedPath,
 } = require("../../../../../../src/plugins/site-cache/server/services/revalidation/payload");
 
-test("allowlist: page and redirect by path, navbar, footer and error page by tag, nothing else", () => {
+test("allowlist: page, redirect and article by path, navbar, footer, error page, category and author by tag, nothing else", () => {
   assert.deepEqual(Object.keys(ALLOWLIST).sort(), [
+    "api::article.article",
+    "api::author.author",
+    "api::category.category",
     "api::error-page.error-page",
     "api::footer.footer",
     "api::navbar.navbar",
@@ -166,5 +169,32 @@ test("inputFor: the document rows of a type → the service input", () => {
     tags: ["cms:api::footer.footer"],
   });
   assert.equal(inputFor("api::page.page", [], { defaultLocale: "en" }), null);
+  // an article: /blog/<slug> per locale, its document's tag; the list tag comes with buildPayload
+  assert.deepEqual(
+    inputFor(
+      "api::article.article",
+      [
+        { documentId: "art1", slug: "hello", locale: "en" },
+        { documentId: "art1", slug: "hallo", locale: "de" },
+      ],
+      { defaultLocale: "en" },
+    ),
+    {
+      uid: "api::article.article",
+      fullPaths: ["/blog/hello", "/de/blog/hallo"],
+      tags: ["cms:api::article.article:art1"],
+    },
+  );
+  assert.deepEqual(
+    buildPayload({ uid: "api::article.article", fullPaths: ["/blog/hello"], tags: ["cms:api::article.article:art1"] }),
+    {
+      uid: "api::article.article",
+      next: { fullPaths: ["/blog/hello"], tags: ["cms:api::article.article", "cms:api::article.article:art1"] },
+    },
+  );
+  assert.deepEqual(inputFor("api::category.category", [], { defaultLocale: "en" }), {
+    uid: "api::category.category",
+    tags: ["cms:api::category.category"],
+  });
   assert.equal(inputFor("api::other.other", [{ fullPath: "/x" }]), null);
 });
