@@ -21,6 +21,18 @@ export default [
   // The parts of a sitemap too large for one file (`/sitemap/1.xml`): routes/sitemap.$part.ts.
   route("sitemap/:part", "routes/sitemap.$part.ts"),
   route("robots.txt", "routes/robots.txt.ts"),
+  // The blog (docs/cms-contract.md, "Articles"), unprefixed and under a locale's prefix; as for
+  // the auth pages, `:lang` matches any segment and the loader answers 404 for one that is not a
+  // locale (so a CMS page at `/<x>/blog` is not reachable: the blog owns that address).
+  ...[
+    ["blog", "routes/blog.tsx", "routes/blog"],
+    ["blog/category/:category", "routes/blog.tsx", "routes/blog-category"],
+    ["blog/rss.xml", "routes/blog.rss.ts", "routes/blog.rss"],
+    ["blog/:slug", "routes/blog.$slug.tsx", "routes/blog.$slug"],
+  ].flatMap(([path, file, id]) => [
+    route(path!, file!, { id }),
+    route(`:lang/${path}`, file!, { id: `${id}-localized` }),
+  ]),
   route("uploads/*", "routes/uploads.$.ts"),
   // Every path that no other route claims is a CMS page (or a CMS redirect, or a 404),
   // in any locale. The home page needs its own entry: a splat does not match `/`.

@@ -9,6 +9,7 @@ import type { Env } from "../app/lib/env.server.ts";
 import { useLogger, type Logger } from "../app/lib/logger.server.ts";
 import { NO_STORE_ANYWHERE } from "../app/lib/no-store.ts";
 import type { RedisClients } from "../app/lib/redis.server.ts";
+import { isBlogFeedPath } from "../app/lib/blog/paths.ts";
 import { isSitemapPartPath } from "../app/lib/seo/sitemap.ts";
 import {
   cmsCallsContext,
@@ -91,7 +92,7 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   function isCacheablePath(pathname: string): boolean {
     // The auth pages in both spellings (`/sign-in`, `/de/sign-in`): personal, never stored.
     if (!production || isAuthPagePath(pathname)) return false;
-    if (pathname === "/sitemap.xml" || isSitemapPartPath(pathname)) return true;
+    if (pathname === "/sitemap.xml" || isSitemapPartPath(pathname) || isBlogFeedPath(pathname)) return true;
     // /uploads/*: the CMS's files, streamed through (app/lib/cms/media-proxy.server.ts), never stored here.
     return (
       !/^\/(api|assets|@|__)/.test(pathname) && !/^\/uploads(\/|$)/.test(pathname) && !/\.[a-z0-9]+$/i.test(pathname)

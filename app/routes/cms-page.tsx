@@ -6,14 +6,17 @@ import { BODY_BLOCKS } from "../components/cms-image.tsx";
 import type { SwitcherData } from "../components/locale-switcher.tsx";
 import { PreviewBar } from "../components/preview-bar.tsx";
 import { Sections } from "../components/sections/registry.tsx";
+import blogStylesheet from "../components/blog/blog.css?url";
 import sectionsStylesheet from "../components/sections/sections.css?url";
+import { blogPath } from "../lib/blog/paths.ts";
+import { loadLatestArticles } from "../lib/cms/articles.server.ts";
 import { findPage, findPageLocales, findRedirect } from "../lib/cms/content.server.ts";
 import { loadErrorText } from "../lib/cms/error-page.server.ts";
 import { errorPageText, errorPayloadText } from "../lib/cms/error-page.ts";
 import { withCmsErrors } from "../lib/cms/http-errors.server.ts";
 import { withBodyMedia } from "../lib/cms/media.ts";
 import { prepareSections } from "../lib/cms/sections.server.ts";
-import { localePrefixedPath, parseLocalePath } from "../lib/locale-path.ts";
+import { localePrefixedPath, localizedPath, parseLocalePath } from "../lib/locale-path.ts";
 import { localeConfigOf } from "../lib/locales.server.ts";
 import { logger } from "../lib/logger.server.ts";
 import { safeRedirectTarget } from "../lib/redirect-target.ts";
@@ -50,11 +53,14 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
     async () => {
       const page = await findPage(cms, target.fullPath, target.locale, draft);
       if (page) {
-        // One more CMS request, for hreflang, and only where there is another locale to point to.
-        const translations =
+        // One more CMS request, for hreflang, and only where there is another locale to point to;
+        // one per latest-articles section (none on most pages), at the same time.
+        const [translations, latestArticles] = await Promise.all([
           config.locales.length > 1
-            ? await findPageLocales(cms, page.documentId, localePrefixedPath(page.fullPath, page.locale))
-            : [];
+            ? findPageLocales(cms, page.documentId, localePrefixedPath(page.fullPath, page.locale))
+            : Promise.resolve([]),
+          loadLatestArticles(cms, page.sections, page.locale),
+        ]);
         const origin = new URL(env.APP_PUBLIC_URL).origin;
         const mediaBase = env.CMS_MEDIA_URL ?? null;
         const head = pageHead({ page, translations, origin, mediaBase, config });
@@ -63,7 +69,14 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
         // The sections come after the body (docs/cms-contract.md, "Sections"): images and links
         // made ready here, so the server's HTML and the browser's render agree.
         const imagesBefore = body.filter((node) => node.type === "image" && "media" in node && node.media).length;
-        const sections = prepareSections(page.sections, { base: mediaBase, locale: page.locale, config, imagesBefore });
+        const sections = prepareSections(page.sections, {
+          base: mediaBase,
+          locale: page.locale,
+          config,
+          imagesBefore,
+          latestArticles,
+          blogHref: localizedPath(blogPath(), page.locale, config),
+        });
         // The locale switcher's targets (app/components/locale-switcher.tsx): the same CMS answer
         // as hreflang, tagged with the page's document, so a publish of a translation reaches them.
         const switcher: SwitcherData = { translations: translations.filter((t) => config.locales.includes(t.locale)) };
@@ -86,7 +99,11 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   );
 }
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: sectionsStylesheet }];
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: sectionsStylesheet },
+  // The article list of a latest-articles section.
+  { rel: "stylesheet", href: blogStylesheet },
+];
 
 /** A preview answer's no-store headers (the loader's, or those of the 404 it threw). */
 export function headers({ loaderHeaders, errorHeaders }: Route.HeadersArgs) {

@@ -150,7 +150,11 @@ describe("a sitemap larger than one file", () => {
     const again = await get("/sitemap/2.xml?page=1&utm_source=x");
     expect(again.cache).toBe("HIT");
     expect(again.text).toBe(first.text);
+    // The page type's tag, and the blog's (its articles are listed too: docs/cms-contract.md, "Articles").
     expect(again.response.headers.get("cache-tag")?.split(",").sort()).toEqual([
+      "cms:api::article.article",
+      "cms:api::author.author",
+      "cms:api::category.category",
       "cms:api::page.page",
       "path:/sitemap/2.xml",
     ]);

@@ -137,6 +137,10 @@ export class StandInCms {
       const redirect = this.redirects.get(source);
       return json({ data: redirect ? [{ documentId: `redirect-${source}`, source, ...redirect }] : [] });
     }
+    // No blog here: an empty, paged list, as Strapi answers when nothing is published (the sitemap asks).
+    if (url.pathname === "/api/articles") {
+      return json({ data: [], meta: { pagination: { page: 1, pageSize: 100, pageCount: 0, total: 0 } } });
+    }
     if (url.pathname === "/api/navbar") return json({ data: { links: this.navbar } });
     if (url.pathname === "/api/footer") return json({ data: { links: [], note: this.footerNote } });
     if (url.pathname === "/api/error-page") {

@@ -4,6 +4,7 @@ import { CallToAction } from "./call-to-action.tsx";
 import { CardGrid } from "./card-grid.tsx";
 import { Faq } from "./faq.tsx";
 import { Hero } from "./hero.tsx";
+import { LatestArticles } from "./latest-articles.tsx";
 import { LogoCloud } from "./logo-cloud.tsx";
 import { MediaWithText } from "./media-with-text.tsx";
 import { Quote } from "./quote.tsx";
@@ -17,7 +18,7 @@ type SectionType = KnownSection["__component"];
  * and the React component that renders it. A type missing here renders nothing (the loader has
  * logged it once: app/lib/cms/sections.server.ts). Adding a section type means a CMS component,
  * its schema and populate in sections.server.ts, its type in types.ts and an entry here.
- * "sections.latest-articles" (issue 23, point 2) comes with the article collection.
+ * "sections.latest-articles" fetches its articles in the page's loader (app/lib/cms/articles.server.ts).
  */
 export const SECTION_COMPONENTS: {
   [Type in SectionType]: ComponentType<{ section: Extract<KnownSection, { __component: Type }> }>;
@@ -30,6 +31,7 @@ export const SECTION_COMPONENTS: {
   "sections.faq": Faq,
   "sections.quote": Quote,
   "sections.logo-cloud": LogoCloud,
+  "sections.latest-articles": LatestArticles,
 };
 
 /** The component of a section's type, or null for a type the registry does not have (own keys only). */

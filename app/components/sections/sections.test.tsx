@@ -158,4 +158,34 @@ describe("section components", () => {
     expect(out).toContain('alt="A team photo"');
     expect(out).toContain("<li>Text Only</li>");
   });
+
+  it("latest articles: heading, a list of article cards (h3 titles linking to the article, date, category), the blog link", () => {
+    const out = html({
+      __component: "sections.latest-articles",
+      heading: "From the blog",
+      articles: [
+        {
+          title: "Acme 3.0 is out",
+          href: "/blog/acme-3",
+          excerpt: "A new editor.",
+          dateTime: "2026-10-20T09:00:00.000Z",
+          dateText: "20 October 2026",
+          image: null,
+          category: { name: "Company news", href: "/blog/category/news" },
+          author: "Jonas Weber",
+        },
+      ],
+      blog: { href: "/blog", label: "All articles" },
+    });
+    expect(out).toContain('<section class="section section-latest-articles"');
+    expect(out).toMatch(/<h2 id="[^"]+">From the blog<\/h2>/);
+    expect(out).toContain('<h3><a href="/blog/acme-3"');
+    expect(out).toContain('<time dateTime="2026-10-20T09:00:00.000Z">20 October 2026</time>');
+    expect(out).toContain('href="/blog/category/news"');
+    expect(out).toContain('<a href="/blog"');
+    // No articles (yet): nothing at all.
+    expect(html({ __component: "sections.latest-articles", heading: "From the blog", articles: [], blog: null })).toBe(
+      "",
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import type { BlocksContent } from "@strapi/blocks-react-renderer";
 
+import type { ArticleCard } from "../../lib/blog/cards.ts";
 import type { ImageAttributes } from "../../lib/cms/media.ts";
 
 /**
@@ -91,6 +92,15 @@ export interface LogoCloudSection {
   logos: Logo[];
 }
 
+/** The newest articles of the page's locale (of one category, when the editor chose one). */
+export interface LatestArticlesSection {
+  __component: "sections.latest-articles";
+  heading: string | null;
+  articles: ArticleCard[];
+  /** The blog's listing in the page's locale, and the link's words ("All articles"). */
+  blog: { href: string; label: string } | null;
+}
+
 /** A section of a type this site does not know (a CMS newer than the site): rendered as nothing. */
 export interface UnknownSection {
   __component: string;
@@ -105,6 +115,7 @@ export type KnownSection =
   | CardGridSection
   | FaqSection
   | QuoteSection
-  | LogoCloudSection;
+  | LogoCloudSection
+  | LatestArticlesSection;
 
 export type Section = KnownSection | UnknownSection;

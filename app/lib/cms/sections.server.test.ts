@@ -59,9 +59,9 @@ describe("sectionsSchema", () => {
   });
 
   it("an unknown __component passes as unknown, whatever its fields", () => {
-    expect(
-      sectionsSchema.parse([{ __component: "sections.latest-articles", id: 1, count: 3, category: { x: 1 } }]),
-    ).toEqual([{ __component: "sections.latest-articles", unknown: true }]);
+    expect(sectionsSchema.parse([{ __component: "sections.countdown", id: 1, count: 3, category: { x: 1 } }])).toEqual([
+      { __component: "sections.countdown", unknown: true },
+    ]);
     // A prototype key is not a known type either.
     expect(sectionsSchema.parse([{ __component: "constructor" }])).toEqual([
       { __component: "constructor", unknown: true },
@@ -180,18 +180,18 @@ describe("prepareSections", () => {
   it("an unknown type stays in the list (rendered as nothing) and is logged once per type", () => {
     const warn = vi.spyOn(logger(), "warn").mockImplementation(() => {});
     const sections = sectionsSchema.parse([
-      { __component: "sections.latest-articles", count: 3 },
-      { __component: "sections.latest-articles", count: 5 },
+      { __component: "sections.countdown", count: 3 },
+      { __component: "sections.countdown", count: 5 },
       { __component: "sections.video" },
     ]);
     expect(prepareSections(sections, options)).toEqual([
-      { __component: "sections.latest-articles", unknown: true },
-      { __component: "sections.latest-articles", unknown: true },
+      { __component: "sections.countdown", unknown: true },
+      { __component: "sections.countdown", unknown: true },
       { __component: "sections.video", unknown: true },
     ]);
     prepareSections(sections, options);
     expect(warn.mock.calls.map(([message]) => message)).toEqual([
-      expect.stringContaining('section of unknown type "sections.latest-articles"'),
+      expect.stringContaining('section of unknown type "sections.countdown"'),
       expect.stringContaining('section of unknown type "sections.video"'),
     ]);
   });
@@ -202,5 +202,49 @@ describe("prepareSections", () => {
     prepareSections(sectionsSchema.parse(many), options);
     prepareSections(sectionsSchema.parse(many), options);
     expect(warn).toHaveBeenCalledTimes(LOGGED_TYPES_LIMIT);
+  });
+
+  it("latest articles: the loader's articles as cards (locale-aware links, lazy covers), the blog's link in the page's words", () => {
+    const article = {
+      documentId: "d",
+      locale: "de",
+      title: "Acme 3.0 ist da",
+      slug: "acme-3",
+      excerpt: null,
+      publishDate: "2026-10-20T09:00:00.000Z",
+      publishedAt: null,
+      updatedAt: null,
+      date: "2026-10-20T09:00:00.000Z",
+      cover: { url: "/uploads/a.png", alternativeText: "A", width: 100, height: 50 },
+      category: { name: "Neuigkeiten", slug: "neuigkeiten" },
+      author: null,
+    };
+    const [section] = prepareSections(
+      sectionsSchema.parse([{ __component: "sections.latest-articles", heading: "Aus dem Blog", count: 2 }]),
+      { ...options, locale: "de", latestArticles: new Map([[0, [article]]]), blogHref: "/de/blog" },
+    ) as any[];
+    expect(section).toMatchObject({
+      __component: "sections.latest-articles",
+      heading: "Aus dem Blog",
+      blog: { href: "/de/blog", label: "Alle Artikel" },
+      articles: [
+        {
+          title: "Acme 3.0 ist da",
+          href: "/de/blog/acme-3",
+          category: { name: "Neuigkeiten", href: "/de/blog/category/neuigkeiten" },
+          dateTime: "2026-10-20T09:00:00.000Z",
+          image: { src: "/uploads/a.png", loading: "lazy" },
+        },
+      ],
+    });
+    expect(section.articles[0].dateText).toMatch(/20\. Oktober 2026/);
+    // The count is bounded as in the CMS; none given is its default.
+    expect(sectionsSchema.parse([{ __component: "sections.latest-articles" }])[0]).toMatchObject({
+      count: 3,
+      category: null,
+    });
+    expect(() => sectionsSchema.parse([{ __component: "sections.latest-articles", count: 500 }])).toThrow(
+      /sections.latest-articles/,
+    );
   });
 });

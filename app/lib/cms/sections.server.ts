@@ -2,6 +2,9 @@ import type { BlocksContent } from "@strapi/blocks-react-renderer";
 import * as z from "zod";
 
 import type { Card, Logo, Section, SectionImage, SectionLink } from "../../components/sections/types.ts";
+import { articleCard } from "../blog/cards.ts";
+import { blogWords } from "../blog/words.ts";
+import type { ArticleSummary } from "./articles.server.ts";
 import { localePrefixedPath, type LocaleConfig } from "../locale-path.ts";
 import { logger } from "../logger.server.ts";
 import { sameSitePath } from "../redirect-target.ts";
@@ -31,6 +34,7 @@ export const SECTIONS_POPULATE = {
     "sections.faq": nested({ items: true }),
     "sections.quote": nested({ image: media }),
     "sections.logo-cloud": nested({ logos: nested({ image: media }) }),
+    "sections.latest-articles": nested({ category: { fields: ["slug", "name"] } }),
   },
 } as const;
 
@@ -85,6 +89,21 @@ const KNOWN = {
   "sections.logo-cloud": z.object({
     heading: text,
     logos: list(z.object({ name: z.string(), image: mediaSchema, url: text })),
+  }),
+  "sections.latest-articles": z.object({
+    heading: text,
+    // 1 to 12 in the CMS; a missing one is the CMS's default.
+    count: z
+      .number()
+      .int()
+      .min(1)
+      .max(12)
+      .nullish()
+      .transform((count) => count ?? 3),
+    category: z
+      .object({ slug: z.string(), name: z.string() })
+      .nullish()
+      .transform((category) => category ?? null),
   }),
 } satisfies Record<string, z.ZodType>;
 
@@ -185,6 +204,10 @@ export interface PrepareOptions {
   config: LocaleConfig;
   /** Images already on the page above the sections (the body's): the first image of the page loads at once, the rest lazily. */
   imagesBefore: number;
+  /** The articles of each latest-articles section, by its index (articles.server.ts `loadLatestArticles`). */
+  latestArticles?: ReadonlyMap<number, readonly ArticleSummary[]>;
+  /** The blog's address in the page's locale: a latest-articles section links to it. */
+  blogHref?: string;
 }
 
 /** The `sizes` of each kind of section image (the column is `min(60rem, 100% - 2rem)`, app/styles.css). */
@@ -210,7 +233,7 @@ export function prepareSections(sections: readonly CmsSection[], options: Prepar
   const links = (values: Array<{ label: string; url: string }>) =>
     values.map(link).filter((value): value is SectionLink => value !== null);
 
-  return sections.map((section): Section => {
+  return sections.map((section, index): Section => {
     if ("unknown" in section) {
       logUnknownType(section.__component);
       return section;
@@ -250,6 +273,15 @@ export function prepareSections(sections: readonly CmsSection[], options: Prepar
             image: image(logo.image, SECTION_IMAGE_SIZES.logo),
             link: logo.url ? link({ label: logo.name, url: logo.url }) : null,
           })),
+        };
+      case "sections.latest-articles":
+        return {
+          __component: section.__component,
+          heading: section.heading,
+          articles: (options.latestArticles?.get(index) ?? []).map((article) =>
+            articleCard(article, { base: options.base, config: options.config, lazy: true }),
+          ),
+          blog: options.blogHref ? { href: options.blogHref, label: blogWords(options.locale).allArticles } : null,
         };
     }
   });

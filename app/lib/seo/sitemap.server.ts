@@ -1,7 +1,9 @@
 import type { RouterContextProvider } from "react-router";
 
-import { CMS_REVALIDATE, cmsTag } from "../cms/client.server.ts";
+import { CMS_REVALIDATE, cmsTag, type CmsClient } from "../cms/client.server.ts";
+import { listAllArticles, type ArticleRef } from "../cms/articles.server.ts";
 import { CONTENT_TYPES, listPublishedPages, type PageRef } from "../cms/content.server.ts";
+import { blogSitemapPages } from "./blog-sitemap.ts";
 import { CmsError } from "../cms/errors.server.ts";
 import type { LocaleConfig } from "../locale-path.ts";
 import { localeConfigOf } from "../locales.server.ts";
@@ -37,6 +39,21 @@ function unavailable(): Response {
   });
 }
 
+/**
+ * Every published article (with the article type's tag: a publish reaches the sitemap). A CMS that
+ * has no article type yet (an older CMS, a stand-in) answers 404: no blog, the pages still listed.
+ */
+async function publishedArticles(cms: CmsClient): Promise<ArticleRef[]> {
+  const articles: ArticleRef[] = [];
+  try {
+    for await (const article of listAllArticles(cms)) articles.push(article);
+  } catch (error) {
+    if (error instanceof CmsError && error.kind === "not-found") return [];
+    throw error;
+  }
+  return articles;
+}
+
 /** The pages and the plan, or a 503 to answer with when the CMS failed or listed nothing. */
 export async function loadSitemap(context: Readonly<RouterContextProvider>): Promise<SitemapSource | Response> {
   const cms = context.get(cmsContext);
@@ -51,6 +68,8 @@ export async function loadSitemap(context: Readonly<RouterContextProvider>): Pro
       tags: [cmsTag(CONTENT_TYPES.page)],
     });
     for await (const page of listing) pages.push(page);
+    // The blog after the pages (docs/cms-contract.md, "Articles"): its listing, articles and category pages.
+    pages.push(...blogSitemapPages(await publishedArticles(cms)));
   } catch (error) {
     if (!(error instanceof CmsError)) throw error;
     logger().error(`[sitemap] not built: ${error.message}`);

@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+
+import {
+  adjacentArticles,
+  articleSchema,
+  articleSummarySchema,
+  findArticle,
+  listArticles,
+  loadLatestArticles,
+} from "./articles.server.ts";
+import type { CmsClient, CmsFetchOptions } from "./client.server.ts";
+
+const summary = {
+  documentId: "doc1",
+  locale: "en",
+  title: "Acme 3.0 is out",
+  slug: "acme-3",
+  excerpt: "  ",
+  publishDate: "2026-10-20T09:00:00.000Z",
+  publishedAt: "2026-11-27T05:00:00.000Z",
+  cover: null,
+  category: { name: "Company news", slug: "news" },
+  author: { name: "Jonas Weber", role: null },
+};
+
+/** A CMS client that records each call and answers with `answer(path, options)`. */
+function recordingCms(answer: (path: string, options: CmsFetchOptions) => unknown) {
+  const calls: Array<{ path: string; options: CmsFetchOptions }> = [];
+  const cms: CmsClient = {
+    async get(path, schema, options = {}) {
+      calls.push({ path, options });
+      return schema.parse(answer(path, options));
+    },
+  };
+  return { cms, calls };
+}
+
+describe("article schemas", () => {
+  it("shows publishDate (which a republish does not move), never publishedAt, when there is one", () => {
+    const parsed = articleSummarySchema.parse(summary);
+    expect(parsed.date).toBe("2026-10-20T09:00:00.000Z");
+    expect(parsed.excerpt).toBeNull();
+    // An article from before publishDate existed: its publishedAt stands in.
+    expect(articleSummarySchema.parse({ ...summary, publishDate: null }).date).toBe("2026-11-27T05:00:00.000Z");
+  });
+
+  it("takes missing relations, cover and body as none, and refuses an article without a slug", () => {
+    const parsed = articleSchema.parse({ ...summary, category: undefined, author: null, body: null });
+    expect(parsed).toMatchObject({ category: null, author: null, cover: null, body: [] });
+    expect(articleSchema.safeParse({ ...summary, slug: undefined, body: [] }).success).toBe(false);
+    expect(articleSchema.safeParse({ ...summary, body: [{ text: "no type" }] }).success).toBe(false);
+  });
+});
+
+describe("article queries", () => {
+  const list = (data: unknown[], pageCount = 1) => ({
+    data,
+    meta: { pagination: { page: 1, pageSize: 10, pageCount, total: data.length } },
+  });
+
+  it("lists newest first, 10 a page, with the list tags, filtered by category when asked", async () => {
+    const { cms, calls } = recordingCms(() => list([summary], 3));
+    const page = await listArticles(cms, { locale: "de", page: 2, categorySlug: "news" });
+    expect(page).toMatchObject({ page: 2, pageCount: 3, total: 1 });
+    const { path, options } = calls[0]!;
+    expect(path).toBe("/api/articles");
+    expect(options.query).toMatchObject({
+      locale: "de",
+      sort: ["publishDate:desc", "slug:asc"],
+      pagination: { page: 2, pageSize: 10 },
+      filters: { category: { slug: { $eq: "news" } } },
+    });
+    expect(options.tags).toEqual(["cms:api::article.article", "cms:api::category.category", "cms:api::author.author"]);
+    expect(options.omitUserAuthorization).toBe(true);
+  });
+
+  it("reads an article by slug, reached by its path", async () => {
+    const { cms, calls } = recordingCms(() => ({ data: [{ ...summary, body: [] }] }));
+    expect(await findArticle(cms, "acme-3", "de")).toMatchObject({ slug: "acme-3" });
+    expect(calls[0]!.options).toMatchObject({ pagePath: "/de/blog/acme-3" });
+    expect(calls[0]!.options.query).toMatchObject({ filters: { slug: { $eq: "acme-3" } }, locale: "de" });
+  });
+
+  it("previous is the next older article, next the next newer one, both tagged with the article type", async () => {
+    const { cms, calls } = recordingCms((_path, options) => {
+      const sort = (options.query as { sort: string[] }).sort[0];
+      return { data: sort === "publishDate:desc" ? [{ title: "Older", slug: "older", locale: "en" }] : [] };
+    });
+    expect(await adjacentArticles(cms, { slug: "acme-3", locale: "en", publishDate: summary.publishDate })).toEqual({
+      previous: { title: "Older", slug: "older" },
+      next: null,
+    });
+    expect(calls.map((call) => call.options.tags)).toEqual([
+      ["cms:api::article.article"],
+      ["cms:api::article.article"],
+    ]);
+    expect(calls[0]!.options.query).toMatchObject({
+      filters: { $or: [{ publishDate: { $lt: summary.publishDate } }, expect.anything()] },
+    });
+  });
+
+  it("loads the articles of each latest-articles section, by its index, with its count and category", async () => {
+    const { cms, calls } = recordingCms(() => list([summary]));
+    const latest = await loadLatestArticles(
+      cms,
+      [
+        { __component: "sections.hero" },
+        { __component: "sections.latest-articles", count: 2, category: null } as { __component: string },
+        { __component: "sections.latest-articles", count: 5, category: { slug: "news" } } as { __component: string },
+      ],
+      "en",
+    );
+    expect([...latest.keys()]).toEqual([1, 2]);
+    expect(calls.map((call) => call.options.query)).toMatchObject([
+      { pagination: { page: 1, pageSize: 2 } },
+      { pagination: { page: 1, pageSize: 5 }, filters: { category: { slug: { $eq: "news" } } } },
+    ]);
+    expect(await loadLatestArticles(cms, [{ __component: "sections.faq" }], "en")).toEqual(new Map());
+  });
+});

@@ -1,0 +1,315 @@
+import type { BlocksContent } from "@strapi/blocks-react-renderer";
+import * as z from "zod";
+
+import { CMS_REVALIDATE, cmsDocumentTag, cmsTag, type CmsClient } from "./client.server.ts";
+import { localePrefixedPath } from "../locale-path.ts";
+import { blogPath } from "../blog/paths.ts";
+
+/**
+ * The blog's queries (docs/cms-contract.md, "Articles"): articles, their categories and authors.
+ * Every call that lists articles (a listing page, a category page, an article's previous/next
+ * links, the feed, the sitemap, a latest-articles section) carries the article type's tag
+ * `cms:api::article.article`, which the CMS sends with every article publish, unpublish and
+ * delete; an article's own data is also reached by its path. Calls that show a category's or an
+ * author's name carry that type's tag.
+ */
+
+export const ARTICLE_UID = "api::article.article";
+export const CATEGORY_UID = "api::category.category";
+export const AUTHOR_UID = "api::author.author";
+
+/** The tags of every render that lists or shows articles. */
+export const ARTICLE_LIST_TAGS = [cmsTag(ARTICLE_UID), cmsTag(CATEGORY_UID), cmsTag(AUTHOR_UID)];
+
+/** Articles on one page of a listing. */
+export const ARTICLES_PER_PAGE = 10;
+
+const MEDIA_FIELDS = ["url", "alternativeText", "width", "height", "formats", "mime"];
+
+const coverSchema = z
+  .object({
+    url: z.string(),
+    alternativeText: z.string().nullish(),
+    width: z.number().nullish(),
+    height: z.number().nullish(),
+    mime: z.string().nullish(),
+    formats: z.record(z.string(), z.unknown()).nullish(),
+  })
+  .nullish()
+  .transform((file) => file ?? null);
+
+const categoryRefSchema = z.object({ name: z.string(), slug: z.string() });
+const authorSchema = z.object({ name: z.string(), role: z.string().nullish() });
+
+/** The date an article shows and is sorted by: `publishDate`, else (a row from before it) `publishedAt`. */
+const articleBase = {
+  documentId: z.string(),
+  locale: z.string(),
+  title: z.string(),
+  slug: z.string(),
+  excerpt: z
+    .string()
+    .nullish()
+    .transform((value) => (value?.trim() ? value : null)),
+  publishDate: z.string().nullish(),
+  publishedAt: z.string().nullish(),
+  updatedAt: z.string().nullish(),
+  cover: coverSchema,
+  category: categoryRefSchema.nullish().transform((value) => value ?? null),
+  author: authorSchema.nullish().transform((value) => value ?? null),
+};
+
+const withDate = <T extends { publishDate?: string | null; publishedAt?: string | null }>(article: T) => ({
+  ...article,
+  date: article.publishDate ?? article.publishedAt ?? null,
+});
+
+export const articleSummarySchema = z.object(articleBase).transform(withDate);
+export type ArticleSummary = z.output<typeof articleSummarySchema>;
+
+const blocksSchema = z
+  .array(z.looseObject({ type: z.string() }))
+  .nullish()
+  .transform((blocks) => (blocks ?? []) as unknown as BlocksContent);
+
+export const articleSchema = z.object({ ...articleBase, body: blocksSchema }).transform(withDate);
+export type Article = z.output<typeof articleSchema>;
+
+const paginationSchema = z.object({
+  page: z.number(),
+  pageSize: z.number(),
+  pageCount: z.number(),
+  total: z.number(),
+});
+const articleListAnswer = z.object({
+  data: z.array(articleSummarySchema),
+  meta: z.object({ pagination: paginationSchema }),
+});
+const articleAnswer = z.object({ data: z.array(articleSchema) });
+const adjacentAnswer = z.object({
+  data: z.array(z.object({ title: z.string(), slug: z.string(), locale: z.string() })),
+});
+const localesAnswer = z.object({ data: z.array(z.object({ locale: z.string(), slug: z.string() })) });
+const categorySchema = z.object({ documentId: z.string(), locale: z.string(), name: z.string(), slug: z.string() });
+export type Category = z.infer<typeof categorySchema>;
+const categoryAnswer = z.object({ data: z.array(categorySchema) });
+
+/** Newest first; the slug breaks a tie, so pages never overlap. */
+export const ARTICLE_SORT = ["publishDate:desc", "slug:asc"];
+
+const SUMMARY_POPULATE = {
+  cover: { fields: MEDIA_FIELDS },
+  category: { fields: ["name", "slug"] },
+  author: { fields: ["name", "role"] },
+};
+const SUMMARY_FIELDS = ["title", "slug", "excerpt", "publishDate", "publishedAt", "updatedAt", "locale"];
+
+export interface ArticlePage {
+  articles: ArticleSummary[];
+  page: number;
+  pageCount: number;
+  total: number;
+}
+
+/** One page (1-based) of the published articles of `locale`, newest first, optionally of one category. */
+export async function listArticles(
+  cms: CmsClient,
+  {
+    locale,
+    page,
+    pageSize = ARTICLES_PER_PAGE,
+    categorySlug,
+  }: {
+    locale: string;
+    page: number;
+    pageSize?: number;
+    categorySlug?: string;
+  },
+): Promise<ArticlePage> {
+  const { data, meta } = await cms.get("/api/articles", articleListAnswer, {
+    query: {
+      locale,
+      fields: SUMMARY_FIELDS,
+      populate: SUMMARY_POPULATE,
+      sort: ARTICLE_SORT,
+      ...(categorySlug ? { filters: { category: { slug: { $eq: categorySlug } } } } : {}),
+      pagination: { page, pageSize },
+    },
+    revalidate: CMS_REVALIDATE.pageData,
+    tags: ARTICLE_LIST_TAGS,
+    omitUserAuthorization: true,
+  });
+  return { articles: data, page, pageCount: meta.pagination.pageCount, total: meta.pagination.total };
+}
+
+/** The published article at `slug` in `locale`, or null. Reached by its path (`/blog/<slug>`) and its names' tags. */
+export async function findArticle(cms: CmsClient, slug: string, locale: string): Promise<Article | null> {
+  const { data } = await cms.get("/api/articles", articleAnswer, {
+    query: {
+      filters: { slug: { $eq: slug } },
+      locale,
+      populate: SUMMARY_POPULATE,
+      pagination: { pageSize: 1 },
+    },
+    revalidate: CMS_REVALIDATE.pageData,
+    tags: [cmsTag(CATEGORY_UID), cmsTag(AUTHOR_UID)],
+    pagePath: localePrefixedPath(blogPath({ slug }), locale),
+    omitUserAuthorization: true,
+  });
+  return data[0] ?? null;
+}
+
+export interface AdjacentArticle {
+  title: string;
+  slug: string;
+}
+
+/**
+ * The articles around `article` in the listing's order: `previous` is the next older one, `next`
+ * the next newer one (null at either end). Tagged with the article type: any publish moves them.
+ */
+export async function adjacentArticles(
+  cms: CmsClient,
+  article: Pick<Article, "slug" | "locale" | "publishDate">,
+): Promise<{ previous: AdjacentArticle | null; next: AdjacentArticle | null }> {
+  if (!article.publishDate) return { previous: null, next: null };
+  const ask = async (direction: "older" | "newer") => {
+    const older = direction === "older";
+    const date = article.publishDate;
+    const { data } = await cms.get("/api/articles", adjacentAnswer, {
+      query: {
+        locale: article.locale,
+        fields: ["title", "slug", "locale"],
+        // The listing's order (publishDate desc, slug asc), one step either way.
+        filters: {
+          slug: { $ne: article.slug },
+          $or: older
+            ? [{ publishDate: { $lt: date } }, { publishDate: { $eq: date }, slug: { $gt: article.slug } }]
+            : [{ publishDate: { $gt: date } }, { publishDate: { $eq: date }, slug: { $lt: article.slug } }],
+        },
+        sort: older ? ARTICLE_SORT : ["publishDate:asc", "slug:desc"],
+        pagination: { pageSize: 1 },
+      },
+      revalidate: CMS_REVALIDATE.pageData,
+      tags: [cmsTag(ARTICLE_UID)],
+      omitUserAuthorization: true,
+    });
+    const found = data[0];
+    return found ? { title: found.title, slug: found.slug } : null;
+  };
+  const [previous, next] = await Promise.all([ask("older"), ask("newer")]);
+  return { previous, next };
+}
+
+/** Every published locale of an article document (hreflang), tagged with the document's tag. */
+export async function findArticleLocales(
+  cms: CmsClient,
+  documentId: string,
+): Promise<Array<{ locale: string; slug: string }>> {
+  const { data } = await cms.get("/api/articles", localesAnswer, {
+    query: {
+      filters: { documentId: { $eq: documentId } },
+      locale: "*",
+      fields: ["slug", "locale"],
+      pagination: { pageSize: 100 },
+    },
+    revalidate: CMS_REVALIDATE.pageData,
+    tags: [cmsDocumentTag(ARTICLE_UID, documentId)],
+    omitUserAuthorization: true,
+  });
+  return data;
+}
+
+/** The category at `slug` in `locale`, or null. */
+export async function findCategory(cms: CmsClient, slug: string, locale: string): Promise<Category | null> {
+  const { data } = await cms.get("/api/categories", categoryAnswer, {
+    query: {
+      filters: { slug: { $eq: slug } },
+      locale,
+      fields: ["name", "slug", "locale"],
+      pagination: { pageSize: 1 },
+    },
+    revalidate: CMS_REVALIDATE.pageData,
+    tags: [cmsTag(CATEGORY_UID)],
+    omitUserAuthorization: true,
+  });
+  return data[0] ?? null;
+}
+
+/** Every locale of a category document (hreflang of its page). */
+export async function findCategoryLocales(cms: CmsClient, documentId: string): Promise<Category[]> {
+  const { data } = await cms.get("/api/categories", categoryAnswer, {
+    query: {
+      filters: { documentId: { $eq: documentId } },
+      locale: "*",
+      fields: ["name", "slug", "locale"],
+      pagination: { pageSize: 100 },
+    },
+    revalidate: CMS_REVALIDATE.pageData,
+    tags: [cmsTag(CATEGORY_UID)],
+    omitUserAuthorization: true,
+  });
+  return data;
+}
+
+const articleRefAnswer = z.object({
+  data: z.array(
+    z.object({
+      slug: z.string(),
+      locale: z.string(),
+      updatedAt: z.string().nullish(),
+      category: z
+        .object({ slug: z.string() })
+        .nullish()
+        .transform((value) => value ?? null),
+    }),
+  ),
+  meta: z.object({ pagination: z.object({ page: z.number(), pageCount: z.number() }) }),
+});
+export type ArticleRef = z.output<typeof articleRefAnswer>["data"][number];
+
+/**
+ * Every published article in every locale (the sitemap), 100 at a time, in a stable order, with
+ * the article type's tag; not kept in the data cache (one answer uses them).
+ */
+export async function* listAllArticles(cms: CmsClient): AsyncGenerator<ArticleRef> {
+  for (let page = 1, pageCount = 1; page <= pageCount; page++) {
+    const answer = await cms.get("/api/articles", articleRefAnswer, {
+      query: {
+        locale: "*",
+        fields: ["slug", "locale", "updatedAt"],
+        populate: { category: { fields: ["slug"] } },
+        sort: ["locale:asc", "slug:asc"],
+        pagination: { page, pageSize: 100 },
+      },
+      revalidate: CMS_REVALIDATE.pageData,
+      tags: ARTICLE_LIST_TAGS,
+      skipDataCache: true,
+      omitUserAuthorization: true,
+    });
+    pageCount = answer.meta.pagination.pageCount;
+    yield* answer.data;
+  }
+}
+
+/**
+ * The articles of each latest-articles section of a page (docs/cms-contract.md, "Sections"), by
+ * the section's index: the newest `count` of the page's locale, of the section's category when it
+ * has one. One CMS call per such section, tagged like every listing, so an article publish reaches
+ * the page.
+ */
+export async function loadLatestArticles(
+  cms: CmsClient,
+  sections: ReadonlyArray<{ __component: string }>,
+  locale: string,
+): Promise<Map<number, ArticleSummary[]>> {
+  const wanted = sections.flatMap((section, index) => {
+    if (section.__component !== "sections.latest-articles" || "unknown" in section) return [];
+    const { count, category } = section as unknown as { count: number; category: { slug: string } | null };
+    return [{ index, count, categorySlug: category?.slug }];
+  });
+  const lists = await Promise.all(
+    wanted.map(({ count, categorySlug }) => listArticles(cms, { locale, page: 1, pageSize: count, categorySlug })),
+  );
+  return new Map(wanted.map(({ index }, at) => [index, lists[at]!.articles]));
+}

@@ -1,0 +1,130 @@
+import { BlocksRenderer } from "@strapi/blocks-react-renderer";
+import { Link } from "react-router";
+
+import type { Route } from "./+types/blog.$slug";
+import blogStylesheet from "../components/blog/blog.css?url";
+import { BODY_BLOCKS } from "../components/cms-image.tsx";
+import { blogContext, blogLocale, blogNotFound } from "../lib/blog/blog.server.ts";
+import { blogPath } from "../lib/blog/paths.ts";
+import { blogWords, formatArticleDate } from "../lib/blog/words.ts";
+import { adjacentArticles, findArticle, findArticleLocales } from "../lib/cms/articles.server.ts";
+import { loadErrorText } from "../lib/cms/error-page.server.ts";
+import { withCmsErrors } from "../lib/cms/http-errors.server.ts";
+import { BODY_IMAGE_SIZES, imageAttributes, withBodyMedia } from "../lib/cms/media.ts";
+import { localizedPath } from "../lib/locale-path.ts";
+import { cmsContext } from "../lib/request-context.server.ts";
+import { headMeta, pageHead, SITE_NAME } from "../lib/seo/head.ts";
+
+/**
+ * An article (`/blog/<slug>`, `/de/blog/<slug>`): title, date, author, category, cover, body,
+ * and links to the previous (older) and next (newer) article. docs/cms-contract.md, "Articles".
+ */
+export async function loader({ context, url, params }: Route.LoaderArgs) {
+  const { config, origin, mediaBase } = blogContext(context);
+  const locale = blogLocale(url.pathname, blogPath({ slug: params.slug }), config);
+  if (!locale) throw await blogNotFound(context, config.defaultLocale);
+  const cms = context.get(cmsContext);
+  return withCmsErrors(
+    async () => {
+      const article = await findArticle(cms, params.slug, locale);
+      if (!article) throw await blogNotFound(context, locale);
+      const [translations, adjacent] = await Promise.all([
+        config.locales.length > 1 ? findArticleLocales(cms, article.documentId) : Promise.resolve([]),
+        adjacentArticles(cms, article),
+      ]);
+      const fullPath = blogPath({ slug: article.slug });
+      const head = pageHead({
+        page: {
+          title: article.title,
+          fullPath,
+          locale,
+          seo: { metaDescription: article.excerpt, shareImage: article.cover },
+        },
+        translations: translations.map((t) => ({ locale: t.locale, fullPath: blogPath({ slug: t.slug }) })),
+        origin,
+        mediaBase,
+        config,
+      });
+      const href = (path: string) => localizedPath(path, locale, config);
+      const link = (other: { title: string; slug: string } | null) =>
+        other && { title: other.title, href: href(blogPath({ slug: other.slug })) };
+      return {
+        locale,
+        head,
+        article: {
+          title: article.title,
+          dateTime: article.date,
+          dateText: formatArticleDate(article.date, locale),
+          author: article.author,
+          category: article.category && {
+            name: article.category.name,
+            href: href(blogPath({ category: article.category.slug })),
+          },
+          cover: article.cover
+            ? imageAttributes(article.cover, { base: mediaBase, lazy: false, sizes: BODY_IMAGE_SIZES })
+            : null,
+          body: withBodyMedia(article.body, mediaBase),
+        },
+        previous: link(adjacent.previous),
+        next: link(adjacent.next),
+        blog: href(blogPath()),
+      };
+    },
+    (error) => (error.status === 503 ? Promise.resolve(null) : loadErrorText(context, "error", locale)),
+  );
+}
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: blogStylesheet }];
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return loaderData ? headMeta(loaderData.head) : [{ title: SITE_NAME }];
+}
+
+export default function BlogArticle({ loaderData }: Route.ComponentProps) {
+  const { article, previous, next } = loaderData;
+  const words = blogWords(loaderData.locale);
+  return (
+    <article className="blog-article">
+      <p>
+        <Link to={loaderData.blog}>{words.blog}</Link>
+      </p>
+      <h1>{article.title}</h1>
+      <p className="article-meta">
+        {article.dateTime && <time dateTime={article.dateTime}>{article.dateText}</time>}
+        {article.author && (
+          <>
+            {" · "}
+            {words.by} <span className="article-author">{article.author.name}</span>
+            {article.author.role && <> ({article.author.role})</>}
+          </>
+        )}
+        {article.category && (
+          <>
+            {" · "}
+            {words.in} <Link to={article.category.href}>{article.category.name}</Link>
+          </>
+        )}
+      </p>
+      {article.cover && <img className="article-cover" {...article.cover} alt={article.cover.alt} decoding="async" />}
+      <BlocksRenderer content={article.body} blocks={BODY_BLOCKS} />
+      {(previous || next) && (
+        <nav className="article-adjacent" aria-label={words.blog}>
+          {previous ? (
+            <Link to={previous.href} rel="prev">
+              {words.previous}: {previous.title}
+            </Link>
+          ) : (
+            <span />
+          )}
+          {next ? (
+            <Link to={next.href} rel="next">
+              {words.next}: {next.title}
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      )}
+    </article>
+  );
+}
