@@ -33,6 +33,7 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
         adjacentArticles(cms, article),
       ]);
       const fullPath = blogPath({ slug: article.slug });
+      const localized = translations.map((t) => ({ locale: t.locale, fullPath: blogPath({ slug: t.slug }) }));
       const head = pageHead({
         page: {
           title: article.title,
@@ -40,7 +41,7 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
           locale,
           seo: { metaDescription: article.excerpt, shareImage: article.cover },
         },
-        translations: translations.map((t) => ({ locale: t.locale, fullPath: blogPath({ slug: t.slug }) })),
+        translations: localized,
         origin,
         mediaBase,
         config,
@@ -51,6 +52,8 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
       return {
         locale,
         head,
+        // The header's locale switcher (SwitcherData): the article in its other published locales.
+        translations: localized,
         article: {
           title: article.title,
           dateTime: article.date,

@@ -65,6 +65,8 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
       const listingPath = localizedPath(fullPath, locale, config);
       return {
         locale,
+        // The header's locale switcher (SwitcherData): the listing (or category) in each locale, page 1.
+        translations,
         heading: category ? category.name : words.blog,
         articles: articleCards(listing.articles, { base: mediaBase, config, eagerFirst: true }),
         page,

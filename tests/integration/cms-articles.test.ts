@@ -144,9 +144,12 @@ describe("articles through the real Strapi", () => {
     expect(page.text).toMatch(new RegExp(`<link rel="alternate" hrefLang="de" href="[^"]*/de/blog/de-${middle.slug}"`));
     expect(page.text).toMatch(new RegExp(`<link rel="alternate" hrefLang="en" href="[^"]*/blog/${middle.slug}"`));
 
+    // The header's locale switcher leads to the German article, and back.
+    expect(page.text).toContain(`href="/de/blog/de-${middle.slug}"`);
     const german = await get(`/de/blog/de-${middle.slug}`);
     expect(german.status).toBe(200);
     expect(german.text).toContain("Von");
+    expect(german.text).toContain(`href="/blog/${middle.slug}"`);
     expect(german.text).toMatch(
       new RegExp(`<link rel="alternate" hrefLang="x-default" href="[^"]*/blog/${middle.slug}"`),
     );
@@ -163,6 +166,7 @@ describe("articles through the real Strapi", () => {
     expect(page.text).toContain(`<h1>Testing &amp; more ${run}</h1>`);
     expect(cardTitles(page.text)).toEqual([dated[2]!.title, dated[1]!.title, dated[0]!.title]);
     expect(page.text).toMatch(new RegExp(`hrefLang="de" href="[^"]*/de/blog/category/testen-${run}"`));
+    expect(page.text).toContain(`href="/de/blog/category/testen-${run}"`);
     expect((await get(`/blog/category/nothing-${run}`)).status).toBe(404);
     // The article shows its category, linked.
     expect((await get(`/blog/${dated[0]!.slug}`)).text).toContain(`href="/blog/category/testing-${run}"`);
