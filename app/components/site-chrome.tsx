@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 
 import { t } from "../lib/i18n/messages.ts";
 import type { LocaleConfig } from "../lib/locale-path.ts";
@@ -35,6 +35,9 @@ export function SiteHeader({
   locale: string;
   localeConfig: LocaleConfig;
 }) {
+  // A client-side navigation (JavaScript on) renders a new checkbox, so the phone menu closes as a
+  // page load closes it.
+  const { pathname } = useLocation();
   return (
     <header className="site-header">
       <div className="site-header-inner">
@@ -46,7 +49,7 @@ export function SiteHeader({
         </Link>
         {/* The phone menu opens without JavaScript: the checkbox and its label (styles.css) show
             and hide .site-menu below the breakpoint; from it up, both are hidden and the menu shows. */}
-        <input type="checkbox" id="site-menu-toggle" className="menu-toggle" aria-controls="site-menu" />
+        <input key={pathname} type="checkbox" id="site-menu-toggle" className="menu-toggle" aria-controls="site-menu" />
         <label htmlFor="site-menu-toggle" className="menu-button">
           <span className="menu-icon" aria-hidden="true" />
           {t(locale, "chrome.menu")}
