@@ -5,11 +5,14 @@ import type { Route } from "./+types/cms-page";
 import { BODY_BLOCKS } from "../components/cms-image.tsx";
 import type { SwitcherData } from "../components/locale-switcher.tsx";
 import { PreviewBar } from "../components/preview-bar.tsx";
+import { Sections } from "../components/sections/registry.tsx";
+import sectionsStylesheet from "../components/sections/sections.css?url";
 import { findPage, findPageLocales, findRedirect } from "../lib/cms/content.server.ts";
 import { loadErrorText } from "../lib/cms/error-page.server.ts";
 import { errorPageText, errorPayloadText } from "../lib/cms/error-page.ts";
 import { withCmsErrors } from "../lib/cms/http-errors.server.ts";
 import { withBodyMedia } from "../lib/cms/media.ts";
+import { prepareSections } from "../lib/cms/sections.server.ts";
 import { localePrefixedPath, parseLocalePath } from "../lib/locale-path.ts";
 import { localeConfigOf } from "../lib/locales.server.ts";
 import { logger } from "../lib/logger.server.ts";
@@ -57,11 +60,15 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
         const head = pageHead({ page, translations, origin, mediaBase, config });
         const exitHref = `/api/preview/exit?${new URLSearchParams({ path: url.pathname })}`;
         const body = withBodyMedia(page.body, mediaBase);
+        // The sections come after the body (docs/cms-contract.md, "Sections"): images and links
+        // made ready here, so the server's HTML and the browser's render agree.
+        const imagesBefore = body.filter((node) => node.type === "image" && "media" in node && node.media).length;
+        const sections = prepareSections(page.sections, { base: mediaBase, locale: page.locale, config, imagesBefore });
         // The locale switcher's targets (app/components/locale-switcher.tsx): the same CMS answer
         // as hreflang, tagged with the page's document, so a publish of a translation reaches them.
         const switcher: SwitcherData = { translations: translations.filter((t) => config.locales.includes(t.locale)) };
         return data(
-          { page: { ...page, body }, head, preview: preview ? { exitHref } : null, ...switcher },
+          { page: { ...page, body, sections }, head, preview: preview ? { exitHref } : null, ...switcher },
           { headers },
         );
       }
@@ -79,6 +86,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   );
 }
 
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: sectionsStylesheet }];
+
 /** A preview answer's no-store headers (the loader's, or those of the 404 it threw). */
 export function headers({ loaderHeaders, errorHeaders }: Route.HeadersArgs) {
   return errorHeaders ?? loaderHeaders;
@@ -90,6 +99,7 @@ export default function CmsPage({ loaderData: { page, preview } }: Route.Compone
       {preview && <PreviewBar exitHref={preview.exitHref} />}
       <h1>{page.title}</h1>
       <BlocksRenderer content={page.body} blocks={BODY_BLOCKS} />
+      <Sections sections={page.sections} />
     </article>
   );
 }

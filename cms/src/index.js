@@ -13,6 +13,13 @@ module.exports = {
     // The Editor role gets the site-cache admin actions once (an admin's later removal sticks);
     // here, not in the plugin's bootstrap: the admin's bootstrap, which creates the roles, runs after it.
     await siteCache.service("permissions").grantEditorOnce();
+    // The users-permissions settings that are configuration, and the Authenticated role's grant of
+    // the account actions and Strapi's logout, on every start: here, after users-permissions'
+    // bootstrap, which creates the roles and settings of a fresh database (a plugin's bootstrap may
+    // run before it: src/plugins/accounts/server/bootstrap.js).
+    const accounts = strapi.plugin("accounts");
+    await accounts.service("auth-settings").apply();
+    await accounts.service("permissions").grantAuthenticated();
     // Demo content once into an empty database, the read-only token on every start; never throws
     // (a failing step is logged and Strapi starts): cms/src/seed/index.js.
     if (shouldSeed()) await seedDemoSite(strapi);

@@ -499,10 +499,25 @@ describe("the seeded template other tests start on (tests/support/cms-server.ts,
       const { data } = (await admin.call("GET", `/admin/roles/${role.id}/permissions`)) as { data: Json[] };
       permissions[role.code] = data.map((p) => `${p.action} ${p.subject ?? ""}`).sort();
     }
+    // What the users-permissions roles (Public, Authenticated) may call: the content API's grants.
+    const { roles: endUserRoles } = (await admin.call("GET", "/users-permissions/roles")) as { roles: Json[] };
+    const grants: Json = {};
+    for (const role of endUserRoles) {
+      const { role: detail } = (await admin.call("GET", `/users-permissions/roles/${role.id}`)) as { role: Json };
+      grants[role.type] = Object.entries(detail.permissions as Json).flatMap(([api, { controllers }]) =>
+        Object.entries(controllers as Json).flatMap(([controller, actions]) =>
+          Object.entries(actions as Json)
+            .filter(([, action]) => (action as Json).enabled)
+            .map(([action]) => `${api}.${controller}.${action}`),
+        ),
+      );
+      grants[role.type].sort();
+    }
     return {
       advanced: await admin.call("GET", "/users-permissions/advanced"),
       emailTemplates: await admin.call("GET", "/users-permissions/email-templates"),
       permissions,
+      grants,
     };
   }
 

@@ -3,6 +3,7 @@ import * as z from "zod";
 
 import { CMS_REVALIDATE, cmsDocumentTag, cmsTag, type CmsClient, type CmsFetchOptions } from "./client.server.ts";
 import { CmsError } from "./errors.server.ts";
+import { SECTIONS_POPULATE, sectionsSchema } from "./sections.server.ts";
 import { localePrefixedPath } from "../locale-path.ts";
 
 /**
@@ -46,6 +47,8 @@ const pageSchema = z.object({
   title: z.string(),
   fullPath: z.string(),
   body: blocksSchema,
+  // The sections dynamic zone (app/lib/cms/sections.server.ts): unknown types pass, as `unknown`.
+  sections: sectionsSchema,
   seo: seoSchema.nullish().transform((seo) => seo ?? null),
 });
 export type Page = z.infer<typeof pageSchema>;
@@ -97,6 +100,7 @@ export async function findPage(
       locale,
       populate: {
         seo: { populate: { shareImage: { fields: ["url", "alternativeText", "width", "height", "mime"] } } },
+        sections: SECTIONS_POPULATE,
       },
       pagination: { pageSize: 1 },
     },

@@ -16,16 +16,18 @@ const SHOWN_ON_EVERY_PAGE = new Set(["api::navbar.navbar", "api::footer.footer"]
 /** The front end's development default is the same (app/lib/env.server.ts). */
 const DEVELOPMENT_SECRET = "development-only-preview-secret";
 
-/** CLIENT_URL and CMS_PREVIEW_SECRET, or null when preview is off (production without a secret). */
-function previewSettings(env = process.env) {
-  const clientUrl = (env.CLIENT_URL || "http://localhost:3000").replace(/\/+$/, "");
-  const secret = env.CMS_PREVIEW_SECRET || (env.NODE_ENV === "production" ? "" : DEVELOPMENT_SECRET);
-  return secret ? { clientUrl, secret } : null;
+/**
+ * `{ clientUrl, secret }`, or null when preview is off (production without a secret). Its inputs
+ * come from config/admin.js, the one place the preview's environment is read: `clientUrl` is
+ * CLIENT_URL already normalised (the plugins get the same value), `secret` CMS_PREVIEW_SECRET.
+ */
+function previewSettings({ clientUrl, secret, production }) {
+  const key = secret || (production ? "" : DEVELOPMENT_SECRET);
+  return key ? { clientUrl, secret: key } : null;
 }
 
-/** The origins the admin's CSP must allow in `frame-src`: the site's. */
-function allowedOrigins(env = process.env) {
-  const settings = previewSettings(env);
+/** The origins the admin's CSP must allow in `frame-src`: the site's (none when preview is off). */
+function allowedOrigins(settings) {
   return settings ? [new URL(settings.clientUrl).origin] : [];
 }
 
@@ -53,10 +55,9 @@ async function previewPath(strapi, uid, { documentId, locale, status }) {
   return found?.fullPath || null;
 }
 
-/** The `preview.config.handler` of config/admin.js. */
-function createPreviewHandler(getStrapi, env = process.env) {
+/** The `preview.config.handler` of config/admin.js, for the settings of previewSettings(). */
+function createPreviewHandler(getStrapi, settings) {
   return async (uid, params) => {
-    const settings = previewSettings(env);
     if (!settings) return null;
     const path = await previewPath(getStrapi(), uid, params);
     return path ? previewUrl(settings, { path, locale: params.locale, status: params.status }) : null;

@@ -16,32 +16,153 @@ const image = () => ({ type: "image", image: SEED_IMAGE, children: [text("")] })
 /** Stands for the uploaded file in a body until the seed has it. */
 const SEED_IMAGE = "seed:image";
 
-const page = (title, description, body) => ({
+const page = (title, description, body, sections) => ({
   title,
   body,
+  ...(sections ? { sections } : {}),
   seo: { metaTitle: `${title} | Acme`, metaDescription: description },
 });
+
+/**
+ * Sections of the `sections` dynamic zone (cms/src/components/sections/). A media field given as
+ * SEED_IMAGE gets the uploaded demo image (demo-site.js).
+ */
+const section = (name, fields) => ({ __component: `sections.${name}`, ...fields });
+const homeSections = {
+  en: [
+    section("hero", {
+      heading: "Ship with confidence",
+      text: "Plan, build and release in one place: the tools small teams need, without the ceremony.",
+      image: SEED_IMAGE,
+      links: [
+        { label: "See open positions", url: "/jobs" },
+        { label: "About the company", url: "/company" },
+      ],
+    }),
+    section("card-grid", {
+      heading: "Where to start",
+      cards: [
+        { title: "The company", text: "Who we are and how we work.", link: { label: "Read more", url: "/company" } },
+        {
+          title: "Careers",
+          text: "How we hire and what we offer.",
+          link: { label: "Working at Acme", url: "/company/careers" },
+        },
+        {
+          title: "Open positions",
+          text: "The roles we are hiring for now.",
+          link: { label: "All jobs", url: "/jobs" },
+        },
+      ],
+    }),
+    section("quote", {
+      quote: "Acme gave our team its evenings back: releases became boring, in the best way.",
+      author: "Sam Rivera",
+      role: "Head of Engineering, Example Corp",
+    }),
+    section("logo-cloud", {
+      heading: "Teams who build with Acme",
+      logos: [
+        { name: "Example Corp", image: SEED_IMAGE },
+        { name: "Sample Labs", image: SEED_IMAGE },
+      ],
+    }),
+    section("call-to-action", {
+      heading: "Want to build this with us?",
+      text: "We are hiring engineers and designers.",
+      links: [{ label: "Open positions", url: "/jobs" }],
+    }),
+  ],
+  de: [
+    section("hero", {
+      heading: "Mit Zuversicht ausliefern",
+      text: "Planen, bauen und veröffentlichen an einem Ort: die Werkzeuge, die kleine Teams brauchen.",
+      image: SEED_IMAGE,
+      links: [{ label: "Über das Unternehmen", url: "/company" }],
+    }),
+    section("quote", {
+      quote: "Mit Acme sind Releases langweilig geworden, im besten Sinne.",
+      author: "Sam Rivera",
+      role: "Head of Engineering, Example Corp",
+    }),
+    section("call-to-action", {
+      heading: "Lust, mit uns zu bauen?",
+      links: [{ label: "Karriere bei Acme", url: "/company/careers" }],
+    }),
+  ],
+};
+const careersSections = {
+  en: [
+    section("media-with-text", {
+      heading: "A remote-first team",
+      text: "We work from ten countries and meet twice a year. Most of what we decide is written down.",
+      image: SEED_IMAGE,
+      imagePosition: "right",
+      link: { label: "See open positions", url: "/jobs" },
+    }),
+    section("faq", {
+      heading: "Questions we are often asked",
+      items: [
+        {
+          question: "Do you hire outside Europe?",
+          answer: "Yes, anywhere within four hours of Central European Time.",
+        },
+        { question: "How long does hiring take?", answer: "About three weeks, from the first call to an offer." },
+      ],
+    }),
+    section("rich-text", {
+      body: [
+        heading("What we offer"),
+        paragraph("A yearly learning budget, a home office allowance and four weeks of paid leave to start."),
+      ],
+    }),
+  ],
+  de: [
+    section("media-with-text", {
+      heading: "Ein Team, das remote arbeitet",
+      text: "Wir arbeiten aus zehn Ländern und treffen uns zweimal im Jahr.",
+      image: SEED_IMAGE,
+      imagePosition: "left",
+    }),
+    section("faq", {
+      heading: "Häufige Fragen",
+      items: [
+        { question: "Stellt ihr auch außerhalb Europas ein?", answer: "Ja, innerhalb von vier Stunden um die MEZ." },
+      ],
+    }),
+  ],
+};
 
 const pages = [
   {
     key: "home",
     parent: null,
     slug: "",
-    en: page("Welcome to Acme", "Acme builds the tools teams use to ship better software, faster.", [
-      heading("What we do"),
-      paragraph("Acme builds tools that help teams ship better software, faster."),
-      paragraph(
-        "Curious? ",
-        link("/company/careers", "Join us"),
-        " or read about the ",
-        link("/company", "company"),
-        ".",
-      ),
-    ]),
-    de: page("Willkommen bei Acme", "Acme baut Werkzeuge, mit denen Teams bessere Software schneller ausliefern.", [
-      heading("Was wir tun"),
-      paragraph("Acme baut Werkzeuge, mit denen Teams bessere Software schneller ausliefern."),
-    ]),
+    en: page(
+      "Welcome to Acme",
+      "Acme builds the tools teams use to ship better software, faster.",
+      [
+        heading("What we do"),
+        paragraph("Acme builds tools that help teams ship better software, faster."),
+        paragraph(
+          "Curious? ",
+          link("/company/careers", "Join us"),
+          " or read about the ",
+          link("/company", "company"),
+          ".",
+        ),
+      ],
+      homeSections.en,
+    ),
+    de: page(
+      "Willkommen bei Acme",
+      "Acme baut Werkzeuge, mit denen Teams bessere Software schneller ausliefern.",
+      [
+        heading("Was wir tun"),
+        paragraph("Acme baut Werkzeuge, mit denen Teams bessere Software schneller ausliefern."),
+      ],
+      homeSections.de,
+    ),
   },
   {
     key: "company",
@@ -62,14 +183,24 @@ const pages = [
     key: "company-careers",
     parent: "company",
     slug: "careers",
-    en: page("Careers at Acme", "Work at Acme: how we hire, what we offer and which teams are growing.", [
-      heading("Working here"),
-      paragraph("We hire for curiosity and care. See ", link("/jobs", "open positions"), "."),
-    ]),
-    de: page("Karriere bei Acme", "Arbeiten bei Acme: wie wir einstellen und was wir bieten.", [
-      heading("Arbeiten bei Acme"),
-      paragraph("Wir stellen Menschen ein, die neugierig sind und sorgfältig arbeiten."),
-    ]),
+    en: page(
+      "Careers at Acme",
+      "Work at Acme: how we hire, what we offer and which teams are growing.",
+      [
+        heading("Working here"),
+        paragraph("We hire for curiosity and care. See ", link("/jobs", "open positions"), "."),
+      ],
+      careersSections.en,
+    ),
+    de: page(
+      "Karriere bei Acme",
+      "Arbeiten bei Acme: wie wir einstellen und was wir bieten.",
+      [
+        heading("Arbeiten bei Acme"),
+        paragraph("Wir stellen Menschen ein, die neugierig sind und sorgfältig arbeiten."),
+      ],
+      careersSections.de,
+    ),
   },
   {
     key: "engineering",

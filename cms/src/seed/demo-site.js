@@ -110,12 +110,31 @@ async function seedImage(strapi) {
   return strapi.db.query("plugin::upload.file").findOne({ where: { id: uploaded.id }, select: IMAGE_BLOCK_FIELDS });
 }
 
-/** The page's fields in one locale: its SEO component carrying the image, its body's image blocks showing it. */
+/**
+ * The page's fields in one locale: its SEO component carrying the image, its body's image blocks
+ * showing it, and every media field of its sections (at any depth: a card's, a logo's) set to it.
+ */
 function pageData(fields, image) {
   const body = fields.body?.map((block) =>
     block.type === "image" && block.image === content.SEED_IMAGE ? { ...block, image } : block,
   );
-  return { ...fields, ...(body ? { body } : {}), seo: { ...fields.seo, shareImage: image.id } };
+  const sections = fields.sections?.map((section) => withSeedMedia(section, image.id));
+  return {
+    ...fields,
+    ...(body ? { body } : {}),
+    ...(sections ? { sections } : {}),
+    seo: { ...fields.seo, shareImage: image.id },
+  };
+}
+
+/** `value` with each SEED_IMAGE in it replaced by the uploaded file's id. */
+function withSeedMedia(value, imageId) {
+  if (value === content.SEED_IMAGE) return imageId;
+  if (Array.isArray(value)) return value.map((item) => withSeedMedia(item, imageId));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withSeedMedia(item, imageId)]));
+  }
+  return value;
 }
 
 /** Parents first (demo-content.js lists them so); each German entry is a localization of the English document. */

@@ -5,11 +5,11 @@ const assert = require("node:assert/strict");
 
 const { allowedOrigins, createPreviewHandler, previewSettings } = require("../../src/preview/index");
 
-const ENV = {
-  CLIENT_URL: "https://www.example.com/",
-  CMS_PREVIEW_SECRET: "preview-secret-0123456789",
-  NODE_ENV: "production",
-};
+const SETTINGS = previewSettings({
+  clientUrl: "https://www.example.com",
+  secret: "preview-secret-0123456789",
+  production: true,
+});
 
 /** strapi.documents(uid).findOne over a list of { documentId, locale, status, fullPath }. */
 function fakeStrapi(entries) {
@@ -38,7 +38,7 @@ test("a page: the site's /api/preview with its fullPath, locale and status", asy
     { documentId: "d1", locale: "de", status: "draft", fullPath: "/unternehmen" },
     { documentId: "d1", locale: "de", status: "published", fullPath: "/firma" },
   ]);
-  const handler = createPreviewHandler(() => strapi, ENV);
+  const handler = createPreviewHandler(() => strapi, SETTINGS);
   assert.deepEqual(parse(await handler("api::page.page", { documentId: "d1", locale: "de", status: "draft" })), {
     base: "https://www.example.com/api/preview",
     secret: "preview-secret-0123456789",
@@ -54,7 +54,7 @@ test("a page: the site's /api/preview with its fullPath, locale and status", asy
 
 test("a page never published: its published tab shows the draft's path", async () => {
   const strapi = fakeStrapi([{ documentId: "d2", locale: "en", status: "draft", fullPath: "/new" }]);
-  const url = await createPreviewHandler(() => strapi, ENV)("api::page.page", {
+  const url = await createPreviewHandler(() => strapi, SETTINGS)("api::page.page", {
     documentId: "d2",
     locale: "en",
     status: "published",
@@ -63,7 +63,7 @@ test("a page never published: its published tab shows the draft's path", async (
 });
 
 test("navbar and footer: the locale's home page; redirects and unknown documents: no preview", async () => {
-  const handler = createPreviewHandler(() => fakeStrapi([]), ENV);
+  const handler = createPreviewHandler(() => fakeStrapi([]), SETTINGS);
   const navbar = parse(await handler("api::navbar.navbar", { documentId: "n", locale: "de", status: "published" }));
   assert.equal(navbar.path, "/");
   assert.equal(navbar.locale, "de");
@@ -72,10 +72,25 @@ test("navbar and footer: the locale's home page; redirects and unknown documents
 });
 
 test("production without CMS_PREVIEW_SECRET: preview is off; development has a default", async () => {
-  const off = { ...ENV, CMS_PREVIEW_SECRET: "" };
-  assert.equal(previewSettings(off), null);
+  const off = previewSettings({ clientUrl: "https://www.example.com", secret: "", production: true });
+  assert.equal(off, null);
   assert.deepEqual(allowedOrigins(off), []);
   assert.equal(await createPreviewHandler(() => fakeStrapi([]), off)("api::navbar.navbar", { locale: "en" }), null);
-  assert.equal(previewSettings({ NODE_ENV: "development" }).secret, "development-only-preview-secret");
-  assert.deepEqual(allowedOrigins(ENV), ["https://www.example.com"]);
+  const development = previewSettings({ clientUrl: "http://localhost:3000", secret: "", production: false });
+  assert.equal(development.secret, "development-only-preview-secret");
+  assert.deepEqual(allowedOrigins(SETTINGS), ["https://www.example.com"]);
+});
+
+test("config/admin.js: CLIENT_URL normalised as for the plugins (trailing slash gone), the secret read once", () => {
+  const values = { CLIENT_URL: "https://www.example.com/base/", CMS_PREVIEW_SECRET: "s3cret", NODE_ENV: "production" };
+  const env = (name, fallback) => values[name] ?? fallback;
+  env.bool = (name, fallback) => fallback;
+  env.int = (name, fallback) => fallback;
+  const config = require("../../config/admin.js")({ env });
+  assert.equal(config.preview.enabled, true);
+  assert.deepEqual(config.preview.config.allowedOrigins, ["https://www.example.com"]);
+  const off = require("../../config/admin.js")({
+    env: Object.assign((name, fallback) => (name === "CMS_PREVIEW_SECRET" ? "" : env(name, fallback)), env),
+  });
+  assert.equal(off.preview.enabled, false);
 });

@@ -1,13 +1,11 @@
 "use strict";
 
 /**
- * On every start: the users-permissions settings that are configuration (services/auth-settings:
- * only what differs is written), and the Authenticated role's grant of the plugin's actions
- * (services/permissions.js), so the account routes work in production too. users-permissions'
- * own bootstrap, which creates the roles and settings of a fresh database, runs before this one.
+ * Nothing at the plugin's own bootstrap. What the plugin does on every start needs what
+ * users-permissions' bootstrap creates on a fresh database (the Authenticated role, the advanced
+ * settings and email templates), and a local plugin's bootstrap may run before it (measured: on an
+ * empty database the grant found no role). So the application's bootstrap (src/index.js), which
+ * runs after every plugin's, calls `strapi.plugin("accounts").service("auth-settings").apply()` and
+ * `.service("permissions").grantAuthenticated()`, as it calls the site-cache plugin's grant.
  */
-module.exports = async ({ strapi }) => {
-  const plugin = strapi.plugin("accounts");
-  await plugin.service("auth-settings").apply();
-  await plugin.service("permissions").grantAuthenticated();
-};
+module.exports = async () => {};

@@ -25,7 +25,7 @@ const PLUGIN_ACTIONS = [
 const LOGOUT_ACTION = "plugin::users-permissions.auth.logout";
 const AUTHENTICATED_ACTIONS = [...PLUGIN_ACTIONS, LOGOUT_ACTION];
 
-/** `strapi.plugin("accounts").service("permissions")`: grantAuthenticated() (../bootstrap.js). */
+/** `strapi.plugin("accounts").service("permissions")`: grantAuthenticated() on every start (src/index.js, after users-permissions' bootstrap). */
 module.exports = ({ strapi }) => ({
   /** Adds the actions the Authenticated role lacks (logged); returns the actions added. */
   async grantAuthenticated() {

@@ -61,7 +61,7 @@ function warnAboutOAuthSyncSecret(strapi, secret) {
 }
 
 /**
- * `strapi.plugin("accounts").service("auth-settings")`: apply() on every start (../../bootstrap.js),
+ * `strapi.plugin("accounts").service("auth-settings")`: apply() on every start (src/index.js, after users-permissions' bootstrap),
  * with the plugin's configuration.
  */
 module.exports = ({ strapi }) => ({

@@ -1,0 +1,263 @@
+import type { BlocksContent } from "@strapi/blocks-react-renderer";
+import * as z from "zod";
+
+import type { Card, Logo, Section, SectionImage, SectionLink } from "../../components/sections/types.ts";
+import { localePrefixedPath, type LocaleConfig } from "../locale-path.ts";
+import { logger } from "../logger.server.ts";
+import { sameSitePath } from "../redirect-target.ts";
+import { imageAttributes, withBodyMedia, type MediaBase, type MediaFile } from "./media.ts";
+
+/**
+ * A page's `sections` dynamic zone (docs/cms-contract.md, "Sections"): the zod schema of each
+ * section type the site knows, the populate that asks Strapi for all of them with their media,
+ * and `prepareSections`, which turns the CMS's sections into what the components render
+ * (app/components/sections/types.ts). A section of a type the site does not know passes
+ * validation as `{ __component, unknown: true }`, is logged once per type and renders nothing.
+ */
+
+/** The media fields a section's image needs (srcset, box, alt). */
+const MEDIA_FIELDS = ["url", "alternativeText", "width", "height", "formats", "mime"];
+const media = { fields: MEDIA_FIELDS };
+const nested = (populate: Record<string, unknown>) => ({ populate });
+
+/** `populate[sections][on][<component>]…`: Strapi 5 needs each component of a dynamic zone named. */
+export const SECTIONS_POPULATE = {
+  on: {
+    "sections.hero": nested({ image: media, links: true }),
+    "sections.rich-text": true,
+    "sections.media-with-text": nested({ image: media, link: true }),
+    "sections.call-to-action": nested({ links: true }),
+    "sections.card-grid": nested({ cards: nested({ image: media, link: true }) }),
+    "sections.faq": nested({ items: true }),
+    "sections.quote": nested({ image: media }),
+    "sections.logo-cloud": nested({ logos: nested({ image: media }) }),
+  },
+} as const;
+
+const text = z
+  .string()
+  .nullish()
+  .transform((value) => (value?.trim() ? value : null));
+const mediaSchema = z
+  .object({
+    url: z.string(),
+    alternativeText: z.string().nullish(),
+    width: z.number().nullish(),
+    height: z.number().nullish(),
+    mime: z.string().nullish(),
+    formats: z.record(z.string(), z.unknown()).nullish(),
+  })
+  .nullish()
+  .transform((file): MediaFile | null => file ?? null);
+const linkSchema = z.object({ label: z.string(), url: z.string() });
+const optionalLink = linkSchema.nullish().transform((link) => link ?? null);
+const list = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item)
+    .nullish()
+    .transform((items) => items ?? []);
+
+const KNOWN = {
+  "sections.hero": z.object({ heading: z.string(), text, image: mediaSchema, links: list(linkSchema) }),
+  "sections.rich-text": z.object({
+    body: z
+      .array(z.looseObject({ type: z.string() }))
+      .nullish()
+      .transform((blocks) => (blocks ?? []) as unknown as BlocksContent),
+  }),
+  "sections.media-with-text": z.object({
+    heading: text,
+    text,
+    image: mediaSchema,
+    imagePosition: z
+      .enum(["left", "right"])
+      .nullish()
+      .transform((position) => position ?? "left"),
+    link: optionalLink,
+  }),
+  "sections.call-to-action": z.object({ heading: z.string(), text, links: list(linkSchema) }),
+  "sections.card-grid": z.object({
+    heading: text,
+    cards: list(z.object({ title: z.string(), text, image: mediaSchema, link: optionalLink })),
+  }),
+  "sections.faq": z.object({ heading: text, items: list(z.object({ question: z.string(), answer: z.string() })) }),
+  "sections.quote": z.object({ quote: z.string(), author: text, role: text, image: mediaSchema }),
+  "sections.logo-cloud": z.object({
+    heading: text,
+    logos: list(z.object({ name: z.string(), image: mediaSchema, url: text })),
+  }),
+} satisfies Record<string, z.ZodType>;
+
+type KnownType = keyof typeof KNOWN;
+export type CmsSection =
+  | { [K in KnownType]: { __component: K } & z.output<(typeof KNOWN)[K]> }[KnownType]
+  | { __component: string; unknown: true };
+
+const isKnown = (type: string): type is KnownType => Object.hasOwn(KNOWN, type);
+
+/** One entry of the dynamic zone: a known section checked against its schema, any other kept as unknown. */
+const sectionSchema = z.looseObject({ __component: z.string() }).transform((raw, ctx): CmsSection => {
+  const type = raw.__component;
+  if (!isKnown(type)) return { __component: type, unknown: true };
+  const parsed = KNOWN[type].safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, message: `${type}: ${issue.message}` });
+    return z.NEVER;
+  }
+  return { __component: type, ...parsed.data } as CmsSection;
+});
+
+/** The page's `sections` field: `null` or missing (a page saved before sections existed) → `[]`. */
+export const sectionsSchema = z
+  .array(sectionSchema)
+  .nullish()
+  .transform((sections) => sections ?? []);
+
+/** At most this many section types are remembered as logged: a CMS can't make the set grow without end. */
+export const LOGGED_TYPES_LIMIT = 100;
+const loggedTypes = new Set<string>();
+
+/** Logs an unknown section type, once per type while the set has room (then no more: never a flood). */
+function logUnknownType(type: string) {
+  if (loggedTypes.has(type) || loggedTypes.size >= LOGGED_TYPES_LIMIT) return;
+  loggedTypes.add(type);
+  logger().warn(
+    `[cms] a page has a section of unknown type "${type.slice(0, 100)}": rendered as nothing ` +
+      `(app/components/sections/registry.tsx has no component for it)`,
+  );
+}
+
+/** For tests: forget which unknown types were logged. */
+export function resetLoggedSectionTypes() {
+  loggedTypes.clear();
+}
+
+/**
+ * A CMS link as the site renders it, or null when it is no safe address (logged: `javascript:`,
+ * `//host`, a relative path). A path on this site is canonicalised (app/lib/redirect-target.ts) and,
+ * unless it starts with a locale already, given the page's locale prefix when that is not the
+ * default locale (`/company` on a German page is `/de/company`); http(s) URLs are external;
+ * `mailto:`, `tel:` and `#fragment` are kept as they are.
+ */
+export function resolveSectionLink(
+  link: { label: string; url: string },
+  locale: string,
+  config: LocaleConfig,
+): SectionLink | null {
+  const url = link.url.trim();
+  const label = link.label;
+  if (/^[/\\]/.test(url)) {
+    const path = sameSitePath(url);
+    if (path === null) return refused(link.url);
+    const first = path.split(/[/?#]/)[1] ?? "";
+    const prefixed =
+      config.locales.includes(first) || locale === config.defaultLocale ? path : localizedInternal(path, locale);
+    return { label, href: prefixed, kind: "internal" };
+  }
+  if (/^#[^\s]*$/.test(url)) return { label, href: url, kind: "plain" };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return refused(link.url);
+  }
+  if (parsed.protocol === "http:" || parsed.protocol === "https:")
+    return { label, href: parsed.href, kind: "external" };
+  if (parsed.protocol === "mailto:" || parsed.protocol === "tel:") return { label, href: url, kind: "plain" };
+  return refused(link.url);
+}
+
+/** `/company?x#y` on a `de` page → `/de/company?x#y`; `/` → `/de`. */
+function localizedInternal(path: string, locale: string): string {
+  const at = path.search(/[?#]/);
+  const pathname = at === -1 ? path : path.slice(0, at);
+  return `${localePrefixedPath(pathname, locale)}${at === -1 ? "" : path.slice(at)}`;
+}
+
+function refused(url: string): null {
+  logger().warn(`[cms] a section link was left out: ${JSON.stringify(url.slice(0, 200))} is not a safe address`);
+  return null;
+}
+
+export interface PrepareOptions {
+  base: MediaBase;
+  locale: string;
+  config: LocaleConfig;
+  /** Images already on the page above the sections (the body's): the first image of the page loads at once, the rest lazily. */
+  imagesBefore: number;
+}
+
+/** The `sizes` of each kind of section image (the column is `min(60rem, 100% - 2rem)`, app/styles.css). */
+export const SECTION_IMAGE_SIZES = {
+  full: "(max-width: 62rem) calc(100vw - 2rem), 60rem",
+  half: "(max-width: 48rem) calc(100vw - 2rem), 30rem",
+  card: "(max-width: 48rem) calc(100vw - 2rem), 20rem",
+  portrait: "6rem",
+  logo: "10rem",
+} as const;
+
+/** The sections as the components render them (app/components/sections/types.ts). */
+export function prepareSections(sections: readonly CmsSection[], options: PrepareOptions): Section[] {
+  let images = options.imagesBefore;
+  const image = (file: MediaFile | null, sizes: string): SectionImage => {
+    if (!file) return null;
+    const attributes = imageAttributes(file, { base: options.base, lazy: images > 0, sizes });
+    if (attributes) images++;
+    return attributes;
+  };
+  const link = (value: { label: string; url: string } | null | undefined) =>
+    value ? resolveSectionLink(value, options.locale, options.config) : null;
+  const links = (values: Array<{ label: string; url: string }>) =>
+    values.map(link).filter((value): value is SectionLink => value !== null);
+
+  return sections.map((section): Section => {
+    if ("unknown" in section) {
+      logUnknownType(section.__component);
+      return section;
+    }
+    switch (section.__component) {
+      case "sections.hero":
+        return { ...section, image: image(section.image, SECTION_IMAGE_SIZES.full), links: links(section.links) };
+      case "sections.rich-text": {
+        const body = withBodyMedia(section.body, options.base);
+        // withBodyMedia makes the first image of a body eager: later on the page, every one is lazy.
+        const lazyBody = images > 0 ? lazyImages(body) : body;
+        images += body.filter((node) => node.type === "image" && "media" in node && node.media).length;
+        return { ...section, body: lazyBody };
+      }
+      case "sections.media-with-text":
+        return { ...section, image: image(section.image, SECTION_IMAGE_SIZES.half), link: link(section.link) };
+      case "sections.call-to-action":
+        return { ...section, links: links(section.links) };
+      case "sections.card-grid":
+        return {
+          ...section,
+          cards: section.cards.map((card): Card => ({
+            ...card,
+            image: image(card.image, SECTION_IMAGE_SIZES.card),
+            link: link(card.link),
+          })),
+        };
+      case "sections.faq":
+        return section;
+      case "sections.quote":
+        return { ...section, image: image(section.image, SECTION_IMAGE_SIZES.portrait) };
+      case "sections.logo-cloud":
+        return {
+          ...section,
+          logos: section.logos.map((logo): Logo => ({
+            name: logo.name,
+            image: image(logo.image, SECTION_IMAGE_SIZES.logo),
+            link: logo.url ? link({ label: logo.name, url: logo.url }) : null,
+          })),
+        };
+    }
+  });
+}
+
+function lazyImages(body: BlocksContent): BlocksContent {
+  return body.map((node) => {
+    const media = (node as { media?: { loading: string } | null }).media;
+    return node.type === "image" && media ? ({ ...node, media: { ...media, loading: "lazy" } } as typeof node) : node;
+  });
+}

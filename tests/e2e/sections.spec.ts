@@ -1,0 +1,64 @@
+import { expect, test } from "@playwright/test";
+
+// Issue 23, point 1, in a real browser (JavaScript on and off): the seeded sections of the home
+// and careers pages. The FAQ opens and closes by its questions alone (<details>), section images
+// load from the site's /uploads, and a card's link leads to its page.
+
+test("the home page's hero: heading, links, and its image loaded from the site's /uploads", async ({ page }) => {
+  await page.goto("/");
+  const hero = page.getByRole("region", { name: "Ship with confidence" });
+  await expect(hero.getByRole("heading", { level: 2 })).toHaveText("Ship with confidence");
+  await expect(hero.getByRole("link", { name: "See open positions" })).toHaveAttribute("href", "/jobs");
+  const image = hero.locator("img");
+  await expect(image).toHaveAttribute("src", /^\/uploads\/acme_share_\w+\.png$/);
+  await expect(image).toHaveAttribute("alt", "The Acme logo: a white A on dark blue");
+  await expect
+    .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0);
+});
+
+test("a card's link leads to its page", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("region", { name: "Where to start" }).getByRole("link", { name: "Working at Acme" }).click();
+  await expect(page).toHaveURL(/\/company\/careers$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Careers at Acme");
+});
+
+test("the FAQ's answers open and close by their questions", async ({ page }) => {
+  await page.goto("/company/careers");
+  const faq = page.getByRole("region", { name: "Questions we are often asked" });
+  const answer = faq.getByText("About three weeks, from the first call to an offer.");
+  await expect(answer).toBeHidden();
+  await faq.getByText("How long does hiring take?").click();
+  await expect(answer).toBeVisible();
+  await faq.getByText("How long does hiring take?").click();
+  await expect(answer).toBeHidden();
+});
+
+test("the German careers page: its own sections, links with the /de prefix", async ({ page }) => {
+  await page.goto("/de");
+  await page.getByRole("link", { name: "Karriere bei Acme" }).click();
+  await expect(page).toHaveURL(/\/de\/company\/careers$/);
+  await expect(page.getByRole("region", { name: "Häufige Fragen" })).toBeVisible();
+});
+
+test("a section's link: client-side navigation with JavaScript (hydrated without errors), a full load without", async ({
+  page,
+}, info) => {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto("/de");
+  // A mark on the window survives a client-side navigation only (a full load makes a new window).
+  await page.evaluate(() => Object.assign(window, { sectionsMark: true }));
+  await page.getByRole("region", { name: "Mit Zuversicht ausliefern" }).getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/de\/company$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Unternehmen");
+  const clientSide = info.project.name === "js-on";
+  expect(await page.evaluate(() => (window as { sectionsMark?: boolean }).sectionsMark)).toBe(clientSide || undefined);
+  await page.getByRole("navigation", { name: "Hauptmenü" }).getByRole("link", { name: "Karriere" }).click();
+  await expect(page.getByRole("region", { name: "Häufige Fragen" })).toBeVisible();
+  expect(errors).toEqual([]);
+});
