@@ -6,7 +6,6 @@ import { BODY_BLOCKS } from "../components/cms-image.tsx";
 import type { SwitcherData } from "../components/locale-switcher.tsx";
 import { PreviewBar } from "../components/preview-bar.tsx";
 import { Sections } from "../components/sections/registry.tsx";
-import sectionsStylesheet from "../components/sections/sections.css?url";
 import { findPage, findPageLocales, findRedirect } from "../lib/cms/content.server.ts";
 import { loadErrorText } from "../lib/cms/error-page.server.ts";
 import { errorPageText, errorPayloadText } from "../lib/cms/error-page.ts";
@@ -85,8 +84,6 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       error.status === 503 ? Promise.resolve(null) : loadErrorText(context, "error", target.locale),
   );
 }
-
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: sectionsStylesheet }];
 
 /** A preview answer's no-store headers (the loader's, or those of the 404 it threw). */
 export function headers({ loaderHeaders, errorHeaders }: Route.HeadersArgs) {
