@@ -33,6 +33,10 @@ export default defineConfig({
   forbidOnly: true,
   retries: 0,
   timeout: 30_000,
+  // Screenshot baselines (tests/e2e/visual.spec.ts): next to the spec, named by project and
+  // platform, as Playwright's default. They are made on Linux with Debian's Chromium and its fonts,
+  // the machine kind CI runs on; another OS or browser build renders text differently anyway.
+  snapshotPathTemplate: "{testDir}/{testFilePath}-snapshots/{arg}-{projectName}-{platform}{ext}",
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
     trace: "retain-on-failure",
@@ -50,12 +54,13 @@ export default defineConfig({
   },
   projects: [
     { name: "js-on", workers: 1, use: { baseURL: baseURL("js-on"), browserName: "chromium", javaScriptEnabled: true } },
-    // The Strapi admin UI needs JavaScript: its specs (admin-*.spec.ts) run in js-on only.
+    // js-on only: the Strapi admin UI's specs (admin-*.spec.ts: it needs JavaScript), the
+    // accessibility spec (axe runs as a script in the page) and the screenshots (the same markup).
     {
       name: "js-off",
       workers: 1,
       use: { baseURL: baseURL("js-off"), browserName: "chromium", javaScriptEnabled: false },
-      testIgnore: /admin-[\w-]+\.spec\.ts$/,
+      testIgnore: [/admin-[\w-]+\.spec\.ts$/, /accessibility\.spec\.ts$/, /visual\.spec\.ts$/],
     },
   ],
 });

@@ -7,7 +7,10 @@ bash scripts/install-system-deps.sh
 source scripts/node-runtime.sh
 bash scripts/install.sh
 
-echo "== lint and format check (ESLint, Prettier)"
+# Each step's line says when it started (seconds since the start, installation included).
+step() { echo "== [$((SECONDS / 60))m$((SECONDS % 60))s] $*"; }
+
+step "lint and format check (ESLint, Prettier)"
 npm run lint
 
 logs=$(mktemp -d)
@@ -21,21 +24,21 @@ trap '[ -z "$admin_build" ] || kill -- "-$admin_build" 2>/dev/null || kill "$adm
 # it). It is built once, here, in the background at the lowest CPU priority, so it takes the
 # CPU the steps below leave idle instead of adding its time to the run; the end-to-end set-up
 # finds it current and skips it.
-echo "== CMS admin panel build started in the background"
+step "CMS admin panel build started in the background"
 setsid nice -n 19 node_modules/.bin/tsx tests/support/ensure-admin-build.ts "$logs/cms-admin-build.log" \
   >"$logs/admin-build.out" 2>&1 &
 admin_build=$!
 
-echo "== typecheck"
+step "typecheck"
 npm run typecheck
-echo "== production build (the integration and end-to-end tests run it)"
+step "production build (the integration and end-to-end tests run it)"
 npm run build
-echo "== CMS unit tests (node --test)"
+step "CMS unit tests (node --test)"
 npm test --prefix cms 2>&1 | tee "$logs/cms.log"
-echo "== unit and integration tests (vitest)"
+step "unit and integration tests (vitest)"
 # Every Strapi start is counted, one line each (tests/support/cms-server.ts): a figure timing noise cannot blur.
 TEST_CMS_START_LOG="$logs/cms-starts-vitest" npm test 2>&1 | tee "$logs/vitest.log"
-echo "== CMS admin panel build (waiting for it)"
+step "CMS admin panel build (waiting for it)"
 waited=$SECONDS
 # Nothing else runs now: back to normal priority (allowed for root; otherwise it stays niced).
 renice -n 0 -g "$admin_build" >/dev/null 2>&1 || true
@@ -46,7 +49,7 @@ if ! wait "$admin_build"; then
 fi
 admin_build=""
 echo "$(cat "$logs/admin-build.out") (waited $((SECONDS - waited)) s for it)"
-echo "== end-to-end tests (Playwright, Chromium, JavaScript on and off)"
+step "end-to-end tests (Playwright, Chromium, JavaScript on and off)"
 # The site was built above and nothing since changed it: the end-to-end set-up skips its build.
 E2E_SITE_BUILT=1 TEST_CMS_START_LOG="$logs/cms-starts-e2e" npm run test:e2e 2>&1 | tee "$logs/e2e.log"
 
@@ -57,4 +60,4 @@ unit=$(grep -oE 'Tests +[0-9]+ passed' "$logs/vitest.log" | grep -oE '[0-9]+' | 
 e2e=$(grep -oE '^ +[0-9]+ passed' "$logs/e2e.log" | grep -oE '[0-9]+' | tail -1)
 starts() { sort "$@" 2>/dev/null | uniq -c | awk '{n=$1; $1=""; printf "%s%d%s", (NR>1?", ":""), n, $0} END {if (!NR) printf "none"}'; }
 echo "Strapi starts: vitest $(cat "$logs/cms-starts-vitest" 2>/dev/null | wc -l) ($(starts "$logs/cms-starts-vitest")), end-to-end $(cat "$logs/cms-starts-e2e" 2>/dev/null | wc -l) ($(starts "$logs/cms-starts-e2e"))"
-echo "$((cms + ${unit:-0} + ${e2e:-0})) passed, 0 failed"
+echo "$((cms + ${unit:-0} + ${e2e:-0})) passed, 0 failed, in $((SECONDS / 60))m$((SECONDS % 60))s"

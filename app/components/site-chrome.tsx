@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 
 import { t } from "../lib/i18n/messages.ts";
 import type { LocaleConfig } from "../lib/locale-path.ts";
@@ -35,28 +35,42 @@ export function SiteHeader({
   locale: string;
   localeConfig: LocaleConfig;
 }) {
+  // A client-side navigation (JavaScript on) renders a new checkbox, so the phone menu closes as a
+  // page load closes it.
+  const { pathname } = useLocation();
   return (
     <header className="site-header">
-      <a href="#main" className="skip-link">
-        {t(locale, "chrome.skipLink")}
-      </a>
-      <Link to={homeUrl} className="site-logo">
-        Acme
-      </Link>
-      {links.length > 0 && (
-        <nav aria-label={t(locale, "chrome.mainNav")}>
-          <ul>
-            {links.map((link) => (
-              <li key={`${link.url}|${link.label}`}>
-                <NavLinkItem link={link} />
-              </li>
-            ))}
-          </ul>
-        </nav>
-      )}
-      <LocaleSwitcher locale={locale} config={localeConfig} />
-      <div className="site-account">
-        <AccountLink signedIn={signedIn} locale={locale} localeConfig={localeConfig} />
+      <div className="site-header-inner">
+        <a href="#main" className="skip-link">
+          {t(locale, "chrome.skipLink")}
+        </a>
+        <Link to={homeUrl} className="site-logo">
+          Acme
+        </Link>
+        {/* The phone menu opens without JavaScript: the checkbox and its label (styles.css) show
+            and hide .site-menu below the breakpoint; from it up, both are hidden and the menu shows. */}
+        <input key={pathname} type="checkbox" id="site-menu-toggle" className="menu-toggle" aria-controls="site-menu" />
+        <label htmlFor="site-menu-toggle" className="menu-button">
+          <span className="menu-icon" aria-hidden="true" />
+          {t(locale, "chrome.menu")}
+        </label>
+        <div className="site-menu" id="site-menu">
+          {links.length > 0 && (
+            <nav aria-label={t(locale, "chrome.mainNav")} className="main-nav">
+              <ul>
+                {links.map((link) => (
+                  <li key={`${link.url}|${link.label}`}>
+                    <NavLinkItem link={link} />
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+          <LocaleSwitcher locale={locale} config={localeConfig} />
+          <div className="site-account">
+            <AccountLink signedIn={signedIn} locale={locale} localeConfig={localeConfig} />
+          </div>
+        </div>
       </div>
     </header>
   );
@@ -65,18 +79,20 @@ export function SiteHeader({
 export function SiteFooter({ links, note, locale }: { links: ChromeLink[]; note?: string | null; locale: string }) {
   return (
     <footer className="site-footer">
-      {links.length > 0 && (
-        <nav aria-label={t(locale, "chrome.footerNav")}>
-          <ul>
-            {links.map((link) => (
-              <li key={`${link.url}|${link.label}`}>
-                <NavLinkItem link={link} />
-              </li>
-            ))}
-          </ul>
-        </nav>
-      )}
-      {note && <p>{note}</p>}
+      <div className="site-footer-inner">
+        {links.length > 0 && (
+          <nav aria-label={t(locale, "chrome.footerNav")}>
+            <ul>
+              {links.map((link) => (
+                <li key={`${link.url}|${link.label}`}>
+                  <NavLinkItem link={link} />
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+        {note && <p>{note}</p>}
+      </div>
     </footer>
   );
 }

@@ -104,7 +104,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   const emailFailed = failure?.values?.intent === CHANGE_EMAIL ? failure : undefined;
   const failed = everywhereFailed || usernameFailed || deleteFailed || emailFailed ? undefined : failure;
   return (
-    <section>
+    <section className="account-page">
       <h1>{t(locale, "account.title")}</h1>
       <dl>
         <dt>{t(locale, "account.name")}</dt>

@@ -2,7 +2,6 @@ import { BlocksRenderer } from "@strapi/blocks-react-renderer";
 import { Link } from "react-router";
 
 import type { Route } from "./+types/blog.$slug";
-import blogStylesheet from "../components/blog/blog.css?url";
 import { BODY_BLOCKS } from "../components/cms-image.tsx";
 import { blogContext, blogLocale, blogNotFound } from "../lib/blog/blog.server.ts";
 import { blogPath } from "../lib/blog/paths.ts";
@@ -76,8 +75,6 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
     (error) => (error.status === 503 ? Promise.resolve(null) : loadErrorText(context, "error", locale)),
   );
 }
-
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: blogStylesheet }];
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return loaderData ? headMeta(loaderData.head) : [{ title: SITE_NAME }];

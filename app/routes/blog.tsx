@@ -2,7 +2,6 @@ import { Link } from "react-router";
 
 import type { Route } from "./+types/blog";
 import { ArticleList } from "../components/blog/article-list.tsx";
-import blogStylesheet from "../components/blog/blog.css?url";
 import { articleCards, blogContext, blogLocale, blogNotFound } from "../lib/blog/blog.server.ts";
 import { blogPath, canonicalPageParam, listingPagePath, parsePageParam } from "../lib/blog/paths.ts";
 import { blogWords } from "../lib/blog/words.ts";
@@ -81,8 +80,6 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
     (error) => (error.status === 503 ? Promise.resolve(null) : loadErrorText(context, "error", locale)),
   );
 }
-
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: blogStylesheet }];
 
 export function meta({ loaderData }: Route.MetaArgs) {
   if (!loaderData) return [{ title: SITE_NAME }];

@@ -6,8 +6,6 @@ import { BODY_BLOCKS } from "../components/cms-image.tsx";
 import type { SwitcherData } from "../components/locale-switcher.tsx";
 import { PreviewBar } from "../components/preview-bar.tsx";
 import { Sections } from "../components/sections/registry.tsx";
-import blogStylesheet from "../components/blog/blog.css?url";
-import sectionsStylesheet from "../components/sections/sections.css?url";
 import { blogPath } from "../lib/blog/paths.ts";
 import { loadLatestArticles } from "../lib/cms/articles.server.ts";
 import { findPage, findPageLocales, findRedirect } from "../lib/cms/content.server.ts";
@@ -98,12 +96,6 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       error.status === 503 ? Promise.resolve(null) : loadErrorText(context, "error", target.locale),
   );
 }
-
-export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: sectionsStylesheet },
-  // The article list of a latest-articles section.
-  { rel: "stylesheet", href: blogStylesheet },
-];
 
 /** A preview answer's no-store headers (the loader's, or those of the 404 it threw). */
 export function headers({ loaderHeaders, errorHeaders }: Route.HeadersArgs) {

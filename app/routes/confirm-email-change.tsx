@@ -60,7 +60,7 @@ export default function ConfirmEmailChange({ loaderData, actionData }: Route.Com
   const { locale, token, account, signIn } = loaderData;
   if (actionData?.ok) {
     return (
-      <section>
+      <section className="auth-page">
         <h1>{t(locale, "confirmEmailChange.doneTitle")}</h1>
         <p role="status" className="form-success">
           {t(locale, "confirmEmailChange.done", { email: actionData.email })}
@@ -73,7 +73,7 @@ export default function ConfirmEmailChange({ loaderData, actionData }: Route.Com
   }
   if (actionData || !token) {
     return (
-      <section>
+      <section className="auth-page">
         <h1>{t(locale, "confirmEmailChange.failedTitle")}</h1>
         <p role="alert" className="form-error">
           {actionData?.message ?? t(locale, "confirmEmailChange.incomplete")}
@@ -85,7 +85,7 @@ export default function ConfirmEmailChange({ loaderData, actionData }: Route.Com
     );
   }
   return (
-    <section>
+    <section className="auth-page">
       <h1>{t(locale, "confirmEmailChange.title")}</h1>
       <p>{t(locale, "confirmEmailChange.intro")}</p>
       <AuthForm

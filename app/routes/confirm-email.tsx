@@ -62,7 +62,7 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
   );
   if (loaderData.confirmed || (actionData?.ok && "confirmed" in actionData)) {
     return (
-      <section>
+      <section className="auth-page">
         <h1>{t(locale, "confirmEmail.confirmedTitle")}</h1>
         <p role="status" className="form-success">
           {t(locale, "confirmEmail.confirmed")}
@@ -73,7 +73,7 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
   }
   if (actionData?.ok && "resent" in actionData) {
     return (
-      <section>
+      <section className="auth-page">
         <h1>{t(locale, "confirmEmail.resentTitle")}</h1>
         <p role="status" className="form-success">
           {t(locale, "confirmEmail.resent", { email: actionData.resent })}
@@ -85,7 +85,7 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
   const confirmFailed = actionData && !actionData.ok && actionData.values?.intent !== "resend";
   if (loaderData.code && !confirmFailed) {
     return (
-      <section>
+      <section className="auth-page">
         <h1>{t(locale, "confirmEmail.title")}</h1>
         <p>{t(locale, "confirmEmail.intro")}</p>
         <AuthForm
@@ -100,7 +100,7 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
     );
   }
   return (
-    <section>
+    <section className="auth-page">
       <h1>{t(locale, confirmFailed ? "confirmEmail.failedTitle" : "confirmEmail.title")}</h1>
       {confirmFailed && (
         <p role="alert" className="form-error">

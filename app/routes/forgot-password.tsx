@@ -45,7 +45,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function ForgotPassword({ loaderData: { locale, signIn }, actionData }: Route.ComponentProps) {
   if (actionData?.ok) {
     return (
-      <section>
+      <section className="auth-page">
         <h1>{t(locale, "forgotPassword.sentTitle")}</h1>
         <p role="status" className="form-success">
           {t(locale, "forgotPassword.sent", { email: actionData.sentTo })}
@@ -54,7 +54,7 @@ export default function ForgotPassword({ loaderData: { locale, signIn }, actionD
     );
   }
   return (
-    <section>
+    <section className="auth-page">
       <h1>{t(locale, "forgotPassword.title")}</h1>
       <p>{t(locale, "forgotPassword.intro")}</p>
       <AuthForm

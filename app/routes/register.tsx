@@ -51,7 +51,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function Register({ loaderData: { locale, links }, actionData }: Route.ComponentProps) {
   if (actionData?.ok) {
     return (
-      <section>
+      <section className="auth-page">
         <h1>{t(locale, "register.doneTitle")}</h1>
         <p role="status" className="form-success">
           {t(locale, actionData.checkInbox ? "register.checkInbox" : "register.done")}
@@ -64,7 +64,7 @@ export default function Register({ loaderData: { locale, links }, actionData }: 
     );
   }
   return (
-    <section>
+    <section className="auth-page">
       <h1>{t(locale, "register.title")}</h1>
       <AuthForm
         state={actionData}

@@ -48,7 +48,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function ResetPassword({ loaderData: { locale, code, forgot }, actionData }: Route.ComponentProps) {
   if (!code) {
     return (
-      <section>
+      <section className="auth-page">
         <h1>{t(locale, "resetPassword.incompleteTitle")}</h1>
         <p className="form-error">
           {t(locale, "resetPassword.incomplete")} <Link to={forgot}>{t(locale, "resetPassword.askForNewOne")}</Link>.
@@ -57,7 +57,7 @@ export default function ResetPassword({ loaderData: { locale, code, forgot }, ac
     );
   }
   return (
-    <section>
+    <section className="auth-page">
       <h1>{t(locale, "resetPassword.title")}</h1>
       <AuthForm
         state={actionData}

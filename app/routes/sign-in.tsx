@@ -95,7 +95,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
   const { locale, links } = loaderData;
   return (
-    <section>
+    <section className="auth-page">
       <h1>{t(locale, "signIn.title")}</h1>
       {loaderData.oauthError && (
         <p role="alert" className="form-error">

@@ -30,7 +30,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 /** GET /sign-out only offers the button: signing out changes state, so it is a POST. */
 export default function SignOut({ loaderData: { locale }, actionData }: Route.ComponentProps) {
   return (
-    <section>
+    <section className="auth-page">
       <h1>{t(locale, "signOut.title")}</h1>
       {actionData && !actionData.ok && <p className="form-error">{actionData.message}</p>}
       <Form method="post">

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 
 import { registerInCms, signInInBrowser as signIn, signInWithOidc } from "../support/accounts.ts";
 import { waitForMail } from "../support/cms-mail.ts";
-import { e2eEnv } from "../support/e2e-env.ts";
+import { e2eEnv, siteOrigin } from "../support/e2e-env.ts";
 
 // Account changes that need a proof of identity, against the real Strapi, in Chromium with
 // JavaScript on and off (both projects): the change of email, confirmed through the mail the new
@@ -12,7 +12,6 @@ const mailDir = () => e2eEnv("E2E_MAIL_DIR");
 const FRESH_SIGN_IN_MS = 20_000;
 let counter = 0;
 const unique = (project: string) => `${project}-${Date.now()}-${counter++}`;
-const siteOrigin = () => new URL(test.info().project.use.baseURL ?? "http://127.0.0.1:3100").origin;
 
 test("the email changes once the link mailed to the new address is confirmed; other sessions end", async ({
   page,

@@ -5,7 +5,7 @@ import { formTokenOf } from "../support/auth-form.ts";
 import { waitForMail } from "../support/cms-mail.ts";
 import { SITE_SECRET_HEADERS } from "../support/site-secret.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
-import { e2eEnv } from "../support/e2e-env.ts";
+import { e2eEnv, siteOrigin } from "../support/e2e-env.ts";
 
 // The flows that leave the site and come back: the reset email's link, and signing in
 // with an OpenID Connect provider (a real one on loopback, standing in for GitHub/Google).
@@ -56,7 +56,7 @@ test("a forgotten password is reset from the email's link, then the new password
 test("an unknown address gets the same answer and status as a known one", async ({ request }, info) => {
   const known = `known-${unique(info.project.name)}@example.com`;
   await registerInCms(known, "Known-pass-1");
-  const origin = new URL(test.info().project.use.baseURL ?? "http://127.0.0.1:3100").origin;
+  const origin = siteOrigin();
   const token = await formTokenOf(origin, "/forgot-password");
   const ask = (email: string) =>
     request.post("/forgot-password", { headers: { origin }, form: { ...token, email }, maxRedirects: 0 });
@@ -130,7 +130,6 @@ test("an OpenID sign-in does not land in a password account someone registered w
   expect(await cmsUserIdFor(email, "Attacker-pass-1")).toBe(attackerId);
 });
 
-const siteOrigin = () => new URL(test.info().project.use.baseURL ?? "http://127.0.0.1:3100").origin;
 const resync = (request: Page["request"]) =>
   request.post("/api/auth/sync-oauth-cms", { headers: { origin: siteOrigin() }, data: {} });
 

@@ -73,6 +73,20 @@ test("navigating by the navbar reaches the page", async ({ page }) => {
   await expect(page).toHaveTitle("Open positions | Acme");
 });
 
+test("on a phone, the Menu button opens the main navigation, with or without JavaScript", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  const main = page.getByRole("navigation", { name: "Main" });
+  await expect(main).toBeHidden();
+  // A checkbox and its label (app/components/site-chrome.tsx): no script needed to open it.
+  await page.getByText("Menu", { exact: true }).click();
+  await main.getByRole("link", { name: "Jobs" }).click();
+  await expect(page).toHaveURL(/\/jobs$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Open positions");
+  // The next page starts with the menu closed, after a client-side navigation too.
+  await expect(main).toBeHidden();
+});
+
 test("a permanent CMS redirect answers 308 and lands on its target", async ({ page, request }) => {
   const response = await request.get("/old-careers", { maxRedirects: 0 });
   expect(response.status()).toBe(308);

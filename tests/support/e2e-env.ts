@@ -12,3 +12,10 @@ export function e2eEnv(name: string): string {
 
 /** `E2E_CMS_URL`, `js-off` → `E2E_CMS_URL_JS_OFF`. */
 export const e2eEnvKey = (name: string, project: string) => `${name}_${project.replace(/\W/g, "_").toUpperCase()}`;
+
+/** The running project's site origin (its `baseURL`, set by playwright.config.ts for every project). */
+export function siteOrigin(): string {
+  const base = test.info().project.use.baseURL;
+  if (!base) throw new Error(`project ${test.info().project.name} has no baseURL (playwright.config.ts sets one)`);
+  return new URL(base).origin;
+}

@@ -1,7 +1,7 @@
 /**
  * CMS_ACCOUNT_API_SECRET of the test runs: strapiSite (tests/support/strapi-site.ts) and the e2e
  * global setup give it to both the CMS and the site, so every test against the real Strapi runs
- * with the CMS's account API guard on (cms/src/account-api-guard, security finding 24).
+ * with the CMS's account API guard on (cms/src/plugins/accounts/server/middlewares/account-api-guard/, security finding 24).
  */
 export const TEST_ACCOUNT_API_SECRET = "test-account-api-secret-0123456789abcdef";
 

@@ -11,6 +11,7 @@ const en = {
   // The chrome.
   "chrome.skipLink": "Skip to the content",
   "chrome.mainNav": "Main",
+  "chrome.menu": "Menu",
   "chrome.footerNav": "Footer",
   "chrome.localeSwitcher": "Language",
   "chrome.signIn": "Sign in",
@@ -218,6 +219,7 @@ export type Messages = Readonly<Record<MessageKey, string>>;
 const de: Messages = {
   "chrome.skipLink": "Zum Inhalt springen",
   "chrome.mainNav": "Hauptmenü",
+  "chrome.menu": "Menü",
   "chrome.footerNav": "Fußzeile",
   "chrome.localeSwitcher": "Sprache",
   "chrome.signIn": "Anmelden",

@@ -148,7 +148,7 @@ export default function AccountTwoFactor({ loaderData, actionData }: Route.Compo
   // Refused before its fields were read (another site's form, the rate limit): said at the top.
   const unplaced = failure && ![SETUP, ENABLE, NEW_CODES, DISABLE].includes(failure.values?.intent ?? "");
   return (
-    <section>
+    <section className="account-page">
       <h1>{t(locale, "twoFactor.title")}</h1>
       {changed && !failure && (
         <p role="status" className="form-success">

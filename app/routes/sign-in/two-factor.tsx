@@ -68,7 +68,7 @@ export default function TwoFactorSignIn({ loaderData, actionData }: Route.Compon
   const { locale } = loaderData;
   const expired = !loaderData.waiting || actionData?.code === "TWO_FACTOR_EXPIRED";
   return (
-    <section>
+    <section className="auth-page">
       <h1>{t(locale, "twoFactorSignIn.title")}</h1>
       {expired ? (
         <p role="alert" className="form-error">

@@ -1,0 +1,112 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+
+import { registerInCms, signInInBrowser } from "../support/accounts.ts";
+import { totpCode } from "../support/totp.ts";
+import { withinOneStep } from "../support/totp-step.ts";
+
+// axe-core on every page type of the site, in the light and the dark colour scheme: no serious or
+// critical violation of WCAG 2.1 A/AA or axe's best practices. axe runs as a script in the page,
+// so this spec runs in the js-on project only (playwright.config.ts); the markup it checks is the
+// server's, hydrated (the same elements: hydration adds no markup to these pages but the header's
+// account name).
+
+const SCHEMES = ["light", "dark"] as const;
+const PASSWORD = "Accessibility-e2e-1";
+let counter = 0;
+
+/** The serious and critical violations on the page as it is now, one line each (readable when it fails). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .flatMap((violation) =>
+      violation.nodes.map(
+        (node) => `${violation.id} (${violation.impact}) at ${node.target.join(" ")}: ${violation.help}`,
+      ),
+    );
+}
+
+async function expectAccessible(page: Page, what: string) {
+  // Both colour schemes on the same page: the CSS follows prefers-color-scheme (app/styles/tokens.css).
+  for (const colorScheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme });
+    expect(await seriousViolations(page), `${what}, ${colorScheme}`).toEqual([]);
+  }
+}
+
+const PUBLIC_PAGES = [
+  { what: "the home page", path: "/", heading: "Welcome to Acme" },
+  { what: "a CMS page with an image", path: "/company", heading: "Company" },
+  { what: "a nested CMS page", path: "/company/careers/engineering", heading: "Engineering at Acme" },
+  { what: "the 404 page", path: "/no-such-page", heading: /not found/i },
+  { what: "the German home page", path: "/de", heading: "Willkommen bei Acme" },
+  { what: "the blog", path: "/blog", heading: "Blog" },
+  { what: "an article", path: "/blog/shipping-twice-a-day", heading: "How we ship twice a day" },
+  { what: "a blog category", path: "/blog/category/engineering", heading: /engineering/i },
+  { what: "sign-in", path: "/sign-in", heading: "Sign in" },
+  { what: "register", path: "/register", heading: /create|register/i },
+  { what: "forgot password", path: "/forgot-password", heading: /password/i },
+  { what: "reset password", path: "/reset-password?code=not-checked-until-sent", heading: /password/i },
+  { what: "reset password without its code", path: "/reset-password", heading: /.+/ },
+];
+
+for (const { what, path, heading } of PUBLIC_PAGES) {
+  test(`${what} (${path}) has no serious or critical accessibility violation`, async ({ page }) => {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+    await expectAccessible(page, what);
+  });
+}
+
+test("a form with errors has no serious or critical accessibility violation", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.locator(".field-error").first()).toBeVisible();
+  await expectAccessible(page, "sign-in with field errors");
+});
+
+test("the phone menu, open, has no serious or critical accessibility violation", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  const main = page.getByRole("navigation", { name: "Main" });
+  await expect(main).toBeHidden();
+  // Keyboard: the menu button is reachable and opens with Space (a checkbox and its label, no script).
+  await page.getByRole("checkbox", { name: "Menu" }).focus();
+  await page.keyboard.press("Space");
+  await expect(main.getByRole("link", { name: "Company" })).toBeVisible();
+  await expectAccessible(page, "home with the phone menu open");
+});
+
+test("the account pages, two-factor set-up and its sign-in step have no serious or critical violation", async ({
+  page,
+}, info) => {
+  test.setTimeout(60_000);
+  const email = `e2e-a11y-${info.project.name}-${Date.now()}-${counter++}@example.com`;
+  await registerInCms(email, PASSWORD);
+  await signInInBrowser(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/account$/);
+  await expectAccessible(page, "account");
+
+  await page.goto("/account/two-factor");
+  await expect(page.getByTestId("two-factor-status")).toContainText("Two-factor authentication is off.");
+  await expectAccessible(page, "two-factor, off");
+  await page.getByLabel("Current password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  await expect(page.getByRole("img", { name: "QR code for your authenticator app" }).locator("svg")).toBeVisible();
+  await expectAccessible(page, "two-factor, QR code");
+
+  const secret = (await page.getByTestId("two-factor-secret").textContent()) ?? "";
+  await withinOneStep(20_000);
+  await page.getByLabel("Code from your app").fill(totpCode(secret));
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(page.getByTestId("recovery-codes").locator("li")).toHaveCount(10);
+  await expectAccessible(page, "two-factor, recovery codes");
+
+  await page.context().clearCookies();
+  await signInInBrowser(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/sign-in\/two-factor/);
+  await expectAccessible(page, "sign-in, the code step");
+});
