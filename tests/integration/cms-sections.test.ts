@@ -244,8 +244,12 @@ describe("a page built from sections, through the real Strapi", () => {
     expect(html).toContain(
       '<details class="faq-item"><summary>Remote?</summary><div class="faq-answer"><p class="section-text">Yes.</p></div></details>',
     );
-    // The sections' stylesheet is linked.
-    expect(page.text).toMatch(/<link rel="stylesheet" href="\/assets\/sections-[\w-]+\.css"\/>/);
+    // The sections' styles are part of the site's one stylesheet (app/styles/sections.css): one <link>.
+    const stylesheets = [...page.text.matchAll(/<link rel="stylesheet" href="([^"]+)"\/>/g)].map((m) => m[1]!);
+    expect(stylesheets).toHaveLength(1);
+    const css = await (await fetch(`${site.app.url}${stylesheets[0]}`)).text();
+    expect(css).toContain(".section-hero");
+    expect(css).toContain(".faq-item");
   });
 
   it("a German page: its own sections, its internal links given the /de prefix", async () => {

@@ -115,6 +115,17 @@ async function syncWithCms(config: CmsOAuthConfig, identity: OAuthIdentity) {
   return syncOAuthUserWithCms({ baseUrl: config.cmsUrl, secret: config.secret, timeoutMs: config.timeoutMs }, identity);
 }
 
+/**
+ * Ends the CMS session a re-sync replaced (Strapi's logout of that token). Best effort: the site
+ * has revoked its own session already; a failure is logged, the new session stands.
+ */
+export async function endReplacedCmsSession(cms: Pick<CmsUsers, "endSessions">, oldJwt: string): Promise<void> {
+  await cms.endSessions(oldJwt, "this").catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    logger().warn(`[auth] the CMS did not end the session a re-sync replaced: ${message}`);
+  });
+}
+
 export function cmsOAuth(config: CmsOAuthConfig) {
   return {
     id: "cms-oauth",
@@ -169,7 +180,7 @@ export function cmsOAuth(config: CmsOAuthConfig) {
        * Re-syncs the signed-in OAuth user with the CMS (the callback already did it once): a
        * fresh CMS JWT and session. The session is read the way every read is (revocation list,
        * then the CMS), only an existing link of its provider account counts (nothing is created
-       * or linked from here), and the session it replaces is revoked.
+       * or linked from here), and the session it replaces is revoked (on the site and in the CMS).
        */
       syncOauthCms: createAuthEndpoint("/sync-oauth-cms", { method: "POST" }, async (ctx) => {
         const check = await readCheckedSession(ctx, config.cms(), config.revocations);
@@ -193,8 +204,10 @@ export function cmsOAuth(config: CmsOAuthConfig) {
         });
         if (String(result.user.id) !== String(stored.user.id)) throw new AuthError("OAUTH_LINK_GONE");
         const user = await startCmsSession(ctx, result, provider, oauthSubject);
-        // The new session replaces this one: a copy of the old cookie must not outlive it.
+        // The new session replaces this one: a copy of the old cookie must not outlive it, nor
+        // its CMS session (whose token would still open the CMS directly: docs/security.md, finding 37).
         await config.revocations.revoke(stored.session.id, new Date(stored.session.expiresAt));
+        await endReplacedCmsSession(config.cms(), check.cmsJWT);
         return ctx.json({ user: toPublicUser(user) });
       }),
     },

@@ -14,17 +14,19 @@ const {
   confirmLink,
   emailChangeMails,
 } = require("../services/account/email-change");
-const { END_SESSIONS, endAllSessions } = require("../users-permissions/session-check");
+const { END_SESSIONS, endAllSessions, isLiveSession } = require("../users-permissions/session-check");
 const {
   TOKEN_HASH_FIELD,
   NEW_EMAIL_FIELD,
   EXPIRES_FIELD,
+  SESSION_FIELD,
   pendingEmailChangeWrite,
 } = require("../users-permissions/email-change-fields");
 const { invalid, unauthorized, refusalError } = require("../utils/refusals");
 
 const USER_UID = "plugin::users-permissions.user";
 const IDENTITY_UID = "plugin::accounts.oauth-identity";
+const SESSION_UID = "admin::session";
 
 /**
  * The signed-in user's own account (routes/content-api: /api/account-sessions/*). Strapi's
@@ -127,7 +129,15 @@ module.exports = ({ strapi }) => {
       let link = null;
       if (!taken) {
         const { token, tokenHash } = newToken();
-        const pending = { tokenHash, email: newEmail, expiresAt: Date.now() + EMAIL_CHANGE_TTL_MS };
+        // The asking session is kept with it: the change is confirmed only while that session is
+        // live, so whatever ends it (a password change, two-factor on, sign out everywhere),
+        // even while this request runs, ends the change too (docs/security.md, finding 36).
+        const pending = {
+          tokenHash,
+          email: newEmail,
+          expiresAt: Date.now() + EMAIL_CHANGE_TTL_MS,
+          sessionId: payload.sessionId,
+        };
         await users().update({ where: { id: user.id }, data: pendingEmailChangeWrite(pending) });
         link = confirmLink(clientUrl, token, checkLocale(body.locale));
       }
@@ -152,10 +162,20 @@ module.exports = ({ strapi }) => {
       const outcome = await strapi.db.transaction(async () => {
         const found = await users().findOne({
           where: { [TOKEN_HASH_FIELD]: hashToken(token) },
-          select: ["id", "email", "username", "blocked", NEW_EMAIL_FIELD, EXPIRES_FIELD],
+          select: ["id", "email", "username", "blocked", NEW_EMAIL_FIELD, EXPIRES_FIELD, SESSION_FIELD],
         });
         if (!found || found.blocked || !found[NEW_EMAIL_FIELD]) return { reason: "invalid_token" };
         const clear = () => users().update({ where: { id: found.id }, data: pendingEmailChangeWrite(null) });
+        // Only while the session that asked is live (a change stored before this field existed has none).
+        const askedBy = found[SESSION_FIELD];
+        const session =
+          typeof askedBy === "string" && askedBy
+            ? await strapi.db.query(SESSION_UID).findOne({ where: { sessionId: askedBy } })
+            : null;
+        if (!isLiveSession(session, found.id, Date.now())) {
+          await clear();
+          return { reason: "invalid_token" };
+        }
         if (pendingState(found[EXPIRES_FIELD], Date.now()) === "expired") {
           await clear();
           return { reason: "expired" };

@@ -57,10 +57,17 @@ async function markPendingAnswer(strapi, ctx) {
   const user = await strapi.db.query(USER_UID).findOne({ where: { id }, select: ["id", TWO_FACTOR.enabled] });
   if (!user?.[TWO_FACTOR.enabled]) return;
   const sessionId = sessionIdOf(strapi, body.jwt);
-  if (!sessionId || !(await updateSessionClaims(strapi, sessionId, { [PENDING_CLAIM]: true }))) {
-    if (sessionId) await strapi.sessionManager("users-permissions").revokeSessionById(String(user.id), sessionId);
-    throw new Error("[two-factor] the password step's session could not be marked pending");
+  let marked = false;
+  let failure;
+  try {
+    marked = Boolean(sessionId) && (await updateSessionClaims(strapi, sessionId, { [PENDING_CLAIM]: true }));
+  } catch (error) {
+    failure = error;
   }
+  if (marked) return;
+  ctx.body = undefined;
+  if (sessionId) await strapi.sessionManager("users-permissions").revokeSessionById(String(user.id), sessionId);
+  throw new Error("[two-factor] the password step's session could not be marked pending", { cause: failure });
 }
 
 /** Applies the above to the users-permissions plugin (./index.js; after extendSessionCheck). */

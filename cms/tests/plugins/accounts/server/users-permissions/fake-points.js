@@ -51,10 +51,14 @@ function fakePoints({ strapi = {}, attributes = {}, services = {}, controllers =
       for (const guard of guards) guard(data);
       return data;
     },
-    /** An update of user `id`: every guard's before- and after-update handlers, as the database runs them. */
-    async update(id, data) {
+    /**
+     * An update of user `id`: every guard's before- and after-update handlers, as the database
+     * runs them, with `write(data)` (the row's write, optional) in between.
+     */
+    async update(id, data, write = async () => {}) {
       const states = lifecycleSets.map(() => ({}));
       await run("beforeUpdate", { params: { where: { id }, data } }, states);
+      await write(data);
       await run("afterUpdate", { params: { where: { id }, data }, result: { id } }, states);
       return data;
     },

@@ -147,7 +147,12 @@ test("its guard runs before the email change's: a write that ends the sessions c
   extendSessionCheck(points);
   extendEmailChange(points);
   const data = points.write({ [END_SESSIONS]: true, emailChangeNewEmail: "forged@x.test" });
-  assert.deepEqual(data, { emailChangeTokenHash: null, emailChangeNewEmail: null, emailChangeExpiresAt: null });
+  assert.deepEqual(data, {
+    emailChangeTokenHash: null,
+    emailChangeNewEmail: null,
+    emailChangeExpiresAt: null,
+    emailChangeSessionId: null,
+  });
   assert.deepEqual(points.write({ username: "x" }), { username: "x" }, "any other write leaves the change alone");
 });
 

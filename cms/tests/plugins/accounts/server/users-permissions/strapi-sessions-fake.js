@@ -25,9 +25,16 @@ const { createSessionManager } = require(path.join(coreDir, "dist/services/sessi
 const SECRET = "unit-test-secret";
 const DAY = 24 * 60 * 60;
 
-/** A row matches a where clause: equality, `{ $lt }` for dates, `{ $in }` for lists. */
+/** A row matches a where clause: equality, `{ $lt }` for dates, `{ $in }` for lists, `$or`, `{ $eqi }`, `{ $ne }`. */
 function matches(row, where = {}) {
   return Object.entries(where).every(([key, value]) => {
+    if (key === "$or") return value.some((alternative) => matches(row, alternative));
+    if (value && typeof value === "object" && !(value instanceof Date) && "$eqi" in value) {
+      return String(row[key] ?? "").toLowerCase() === String(value.$eqi).toLowerCase();
+    }
+    if (value && typeof value === "object" && !(value instanceof Date) && "$ne" in value) {
+      return String(row[key]) !== String(value.$ne);
+    }
     if (value && typeof value === "object" && !(value instanceof Date) && "$lt" in value) {
       return new Date(row[key]).getTime() < new Date(value.$lt).getTime();
     }
@@ -118,4 +125,4 @@ function setup({ mode = "refresh", authController = {} } = {}) {
   return { strapi, jwt, tables, points, sessions: () => tables["admin::session"] ?? [] };
 }
 
-module.exports = { SECRET, setup };
+module.exports = { SECRET, setup, memoryDb };

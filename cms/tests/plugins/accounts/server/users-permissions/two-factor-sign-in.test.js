@@ -39,3 +39,24 @@ test("two-factor: a session that cannot be marked is withdrawn, never left whole
   const ctx = { body: { jwt: "not a token of ours", user: { id: 7 } } };
   await assert.rejects(markPendingAnswer(strapi, ctx), /could not be marked pending/);
 });
+
+test("two-factor: a mark whose write throws ends the new session before the error answer", async () => {
+  const { strapi, jwt, sessions } = setup();
+  const token = await jwt.issue({ id: 7 });
+  const query = strapi.db.query;
+  strapi.db.query = (uid) =>
+    uid === "admin::session"
+      ? {
+          ...query(uid),
+          update: async () => {
+            throw new Error("database gone away");
+          },
+        }
+      : query(uid);
+  const ctx = { body: { jwt: token, user: { id: 7 } } };
+  await assert.rejects(markPendingAnswer(strapi, ctx), /could not be marked pending/);
+  strapi.db.query = query;
+  assert.equal(ctx.body, undefined, "the answer is withdrawn");
+  assert.deepEqual(sessions(), [], "the session is ended");
+  await assert.rejects(jwt.verify(token, { allowTwoFactorPending: true }), /Invalid token/);
+});
