@@ -2,6 +2,7 @@ import type { BlocksContent } from "@strapi/blocks-react-renderer";
 import * as z from "zod";
 
 import { CMS_REVALIDATE, cmsDocumentTag, cmsTag, type CmsClient } from "./client.server.ts";
+import { mediaSchema } from "./sections.server.ts";
 import { localePrefixedPath } from "../locale-path.ts";
 import { blogPath } from "../blog/paths.ts";
 
@@ -26,18 +27,6 @@ export const ARTICLES_PER_PAGE = 10;
 
 const MEDIA_FIELDS = ["url", "alternativeText", "width", "height", "formats", "mime"];
 
-const coverSchema = z
-  .object({
-    url: z.string(),
-    alternativeText: z.string().nullish(),
-    width: z.number().nullish(),
-    height: z.number().nullish(),
-    mime: z.string().nullish(),
-    formats: z.record(z.string(), z.unknown()).nullish(),
-  })
-  .nullish()
-  .transform((file) => file ?? null);
-
 const categoryRefSchema = z.object({ name: z.string(), slug: z.string() });
 const authorSchema = z.object({ name: z.string(), role: z.string().nullish() });
 
@@ -54,7 +43,7 @@ const articleBase = {
   publishDate: z.string().nullish(),
   publishedAt: z.string().nullish(),
   updatedAt: z.string().nullish(),
-  cover: coverSchema,
+  cover: mediaSchema,
   category: categoryRefSchema.nullish().transform((value) => value ?? null),
   author: authorSchema.nullish().transform((value) => value ?? null),
 };

@@ -42,7 +42,8 @@ const text = z
   .string()
   .nullish()
   .transform((value) => (value?.trim() ? value : null));
-const mediaSchema = z
+/** An image field of a CMS answer (sections, articles' covers): null when empty. */
+export const mediaSchema = z
   .object({
     url: z.string(),
     alternativeText: z.string().nullish(),
