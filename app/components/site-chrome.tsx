@@ -55,17 +55,7 @@ export function SiteHeader({
           {t(locale, "chrome.menu")}
         </label>
         <div className="site-menu" id="site-menu">
-          {links.length > 0 && (
-            <nav aria-label={t(locale, "chrome.mainNav")} className="main-nav">
-              <ul>
-                {links.map((link) => (
-                  <li key={`${link.url}|${link.label}`}>
-                    <NavLinkItem link={link} />
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          )}
+          <NavList links={links} label={t(locale, "chrome.mainNav")} className="main-nav" />
           <LocaleSwitcher locale={locale} config={localeConfig} />
           <div className="site-account">
             <AccountLink signedIn={signedIn} locale={locale} localeConfig={localeConfig} />
@@ -76,21 +66,27 @@ export function SiteHeader({
   );
 }
 
+/** The CMS's links of the header or the footer as a labelled list; nothing when there are none. */
+function NavList({ links, label, className }: { links: ChromeLink[]; label: string; className?: string }) {
+  if (links.length === 0) return null;
+  return (
+    <nav aria-label={label} className={className}>
+      <ul>
+        {links.map((link) => (
+          <li key={`${link.url}|${link.label}`}>
+            <NavLinkItem link={link} />
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 export function SiteFooter({ links, note, locale }: { links: ChromeLink[]; note?: string | null; locale: string }) {
   return (
     <footer className="site-footer">
       <div className="site-footer-inner">
-        {links.length > 0 && (
-          <nav aria-label={t(locale, "chrome.footerNav")}>
-            <ul>
-              {links.map((link) => (
-                <li key={`${link.url}|${link.label}`}>
-                  <NavLinkItem link={link} />
-                </li>
-              ))}
-            </ul>
-          </nav>
-        )}
+        <NavList links={links} label={t(locale, "chrome.footerNav")} />
         {note && <p>{note}</p>}
       </div>
     </footer>
