@@ -21,6 +21,8 @@ export interface AppOptions {
   env: Record<string, string>;
   /** production (needs `npm run build` first) or development (Vite middleware). */
   mode?: "production" | "development";
+  /** Run the site of another copy of the project (tests/support/project-copy.ts); default this one. */
+  root?: string;
 }
 
 export function spawnApp(options: AppOptions): { child: ChildProcess; output: () => string } {
@@ -30,7 +32,7 @@ export function spawnApp(options: AppOptions): { child: ChildProcess; output: ()
       ? [process.execPath, ["build/server-entry.mjs"]]
       : [path.join(projectRoot, "node_modules/.bin/tsx"), ["server/index.ts"]];
   const child = spawn(command, args, {
-    cwd: projectRoot,
+    cwd: options.root ?? projectRoot,
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -86,6 +86,8 @@ export interface CmsOptions {
    * call ensureAdminBuild() first.
    */
   serveAdmin?: boolean;
+  /** Run the CMS of another copy of the project (tests/support/project-copy.ts); default cms/. */
+  root?: string;
 }
 
 /**
@@ -162,7 +164,7 @@ export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
   let child: ChildProcess;
   try {
     child = spawn(process.execPath, ["server.js"], {
-      cwd: cmsRoot,
+      cwd: opts.root ?? cmsRoot,
       env: {
         ...process.env,
         ...TEST_SECRETS,
