@@ -2,7 +2,7 @@
 
 const { spawn } = require("node:child_process");
 const { once } = require("node:events");
-const { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } = require("node:fs");
+const { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } = require("node:fs");
 const { createServer } = require("node:http");
 const { tmpdir } = require("node:os");
 const path = require("node:path");
@@ -13,6 +13,7 @@ const path = require("node:path");
  * development admin and the read-only token), no admin UI, fixed test secrets. What the CMS sends
  * to the site goes to `receiver()`, a node:http stand-in of the site's POST /api/cms-revalidate.
  * Used by cms/tests/plugins/site-cache/server/services/revalidation/declared-types.test.js.
+ * A start takes a few seconds (SQLite, no admin build).
  */
 
 const CMS_ROOT = path.resolve(__dirname, "../..");
@@ -81,18 +82,19 @@ async function healthy(url) {
 }
 
 /**
- * Starts the CMS (env: extra environment). Resolves once it answers /_health and has written the
- * read-only token's key: `{ url, dir, token, log(), stop() }`.
+ * Starts the CMS (env: extra environment; dir: the folder of an earlier start stopped with
+ * `keep`, to start again on its database). Resolves once it answers /_health (and, with
+ * `waitForToken`, the default, has written the read-only token's key): `{ url, dir, token, log(),
+ * stop({ keep }) }`; stop removes the folder unless keep.
  */
-async function startStrapi({ env = {} } = {}) {
-  const dir = mkdtempSync(path.join(tmpdir(), "cms-node-test-"));
+async function startStrapi({ env = {}, dir: reused, waitForToken = true } = {}) {
+  const dir = reused ?? mkdtempSync(path.join(tmpdir(), "cms-node-test-"));
   const dbFile = path.join(dir, "cms.db");
   const tokenFile = `${dbFile}.readonly-token`;
   const logFile = `${dbFile}.log`;
   mkdirSync(path.join(dir, "public", "uploads"), { recursive: true });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const { openSync, closeSync } = require("node:fs");
   const logFd = openSync(logFile, "a");
   const child = spawn(process.execPath, ["server.js"], {
     cwd: CMS_ROOT,
@@ -119,7 +121,7 @@ async function startStrapi({ env = {} } = {}) {
   closeSync(logFd);
   const exited = once(child, "exit");
   const log = () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : "");
-  const stop = async () => {
+  const stop = async ({ keep = false } = {}) => {
     if (child.exitCode === null && child.signalCode === null) {
       try {
         process.kill(-child.pid, "SIGTERM");
@@ -136,7 +138,7 @@ async function startStrapi({ env = {} } = {}) {
       await exited;
       clearTimeout(timer);
     }
-    rmSync(dir, { recursive: true, force: true });
+    if (!keep) rmSync(dir, { recursive: true, force: true });
   };
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
@@ -145,9 +147,9 @@ async function startStrapi({ env = {} } = {}) {
       await stop();
       throw new Error(`Strapi exited during its start:\n${text.split("\n").slice(-60).join("\n")}`);
     }
-    if ((await healthy(url)) && existsSync(tokenFile)) {
-      const token = readFileSync(tokenFile, "utf8").trim();
-      if (token) return { url, dir, token, log, stop };
+    if (await healthy(url)) {
+      const token = existsSync(tokenFile) ? readFileSync(tokenFile, "utf8").trim() : "";
+      if (token || !waitForToken) return { url, dir, token, log, stop };
     }
     if (Date.now() > deadline) {
       const text = log();

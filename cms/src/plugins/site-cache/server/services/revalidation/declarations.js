@@ -54,8 +54,13 @@ function parsePath(uid, path, attributes) {
  * `{ uid, single, localized, draftAndPublish, path?, pathFields, order?, relations, reverse }`.
  * `relations`: the type's relation attributes that hold the link (not `mappedBy`: the other
  * side's) to a declared type, `[{ attribute, target }]`; `reverse`: the declared types' such
- * attributes that target this type, `[{ uid, attribute }]` (C5).
+ * attributes that target this type, `[{ uid, attribute }]` (C5). Strapi's own `localizations`
+ * (added to every localized type, linking a document's locales: its document tag covers them) is
+ * not one.
  */
+const isLink = (name, attribute) =>
+  attribute?.type === "relation" && !attribute.mappedBy && name !== "localizations" && !attribute.unstable_virtual;
+
 function readDeclarations(contentTypes) {
   const declared = new Map();
   for (const [uid, schema] of Object.entries(contentTypes ?? {})) {
@@ -82,7 +87,7 @@ function readDeclarations(contentTypes) {
   for (const declaration of declared.values()) {
     declaration.relations = Object.freeze(
       Object.entries(declaration.attributes)
-        .filter(([, a]) => a?.type === "relation" && !a.mappedBy && declared.has(a.target))
+        .filter(([name, a]) => isLink(name, a) && declared.has(a.target))
         .map(([attribute, a]) => Object.freeze({ attribute, target: a.target })),
     );
     delete declaration.attributes;

@@ -70,15 +70,20 @@ test("relations: the attributes that hold a link to a declared type; reverse: wh
   ]);
   assert.deepEqual(article.reverse, []);
   assert.deepEqual(declared.get("api::page.page").relations, [{ attribute: "parent", target: "api::page.page" }]);
-  // a relation to a type the site does not read (admin::user, say) is none of the site's business
+  // a relation to a type the site does not read (admin::user, say) is none of the site's business,
+  // nor are the links Strapi adds between a document's locales (its document tag covers them)
   const other = readDeclarations({
     "api::x.x": {
       kind: "collectionType",
-      pluginOptions: { "site-cache": {} },
-      attributes: { owner: { type: "relation", relation: "manyToOne", target: "admin::user" } },
+      pluginOptions: { "site-cache": {}, i18n: { localized: true } },
+      attributes: {
+        owner: { type: "relation", relation: "manyToOne", target: "admin::user" },
+        localizations: { type: "relation", relation: "oneToMany", target: "api::x.x", unstable_virtual: true },
+        next: { type: "relation", relation: "oneToOne", target: "api::x.x" },
+      },
     },
   });
-  assert.deepEqual(other.get("api::x.x").relations, []);
+  assert.deepEqual(other.get("api::x.x").relations, [{ attribute: "next", target: "api::x.x" }]);
 });
 
 test("a type without the block is not declared (not revalidated, not readable by the token)", () => {
