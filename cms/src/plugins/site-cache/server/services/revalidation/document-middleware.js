@@ -184,7 +184,9 @@ async function readBefore(reading, { uid, action, params }, declaration) {
   const { strapi, service, hierarchy } = reading;
   const locale = await localeOf(service, declaration, params);
   const rows = await publishedRows(strapi, declaration, params?.documentId, locale);
-  const neighbours = declaration.order ? await Promise.all(rows.map((row) => neighboursOf(strapi, declaration, row))) : [];
+  const neighbours = declaration.order
+    ? await Promise.all(rows.map((row) => neighboursOf(strapi, declaration, row)))
+    : [];
   return {
     rows,
     neighbours: rows.map((row, i) => ({ row, ids: neighbours[i] ?? [] })),
@@ -210,7 +212,10 @@ async function inputAfter(reading, { uid, action, params }, declaration, before,
     for (const { row, ids } of before?.neighbours ?? []) if (moved(row)) neighbours.push(...ids);
     for (const row of afterRows) if (moved(row)) neighbours.push(...(await neighboursOf(strapi, declaration, row)));
   }
-  const reverse = mergeLinks(before?.reverse ?? [], removal ? [] : await reverseLinks(reading, declaration, documentId));
+  const reverse = mergeLinks(
+    before?.reverse ?? [],
+    removal ? [] : await reverseLinks(reading, declaration, documentId),
+  );
 
   let extraPaths = [];
   let extraTags = [];

@@ -145,7 +145,16 @@ function listChanges(declaration, before = [], after = []) {
  */
 function writeInput(
   declaration,
-  { documentId, before = [], after = [], neighbours = [], reverse = [], defaultLocale, extraPaths = [], extraTags = [] },
+  {
+    documentId,
+    before = [],
+    after = [],
+    neighbours = [],
+    reverse = [],
+    defaultLocale,
+    extraPaths = [],
+    extraTags = [],
+  },
 ) {
   const { uid } = declaration;
   if (declaration.single) return { uid, tags: [tagFor(uid)] };

@@ -83,7 +83,12 @@ async function articles() {
 async function linkedArticles(attribute, documentId) {
   const query = new URLSearchParams({ locale: "*", [`filters[${attribute}][documentId][$eq]`]: documentId });
   query.set("fields[0]", "title");
-  const { body } = await call("GET", `/api/articles?${query}&pagination[pageSize]=100`, undefined, `Bearer ${cms.token}`);
+  const { body } = await call(
+    "GET",
+    `/api/articles?${query}&pagination[pageSize]=100`,
+    undefined,
+    `Bearer ${cms.token}`,
+  );
   return [...new Set(body.data.map((a) => a.documentId))].sort();
 }
 
@@ -211,9 +216,7 @@ test("renaming a category: its tag, its page, its articles", async () => {
   const theirs = await linkedArticles("category", category.documentId);
   assert.ok(theirs.length > 0);
   assert.deepEqual(
-    await sentBy(() =>
-      ok("PUT", `${CATEGORIES}/${category.documentId}?locale=de`, { name: `${category.name} (neu)` }),
-    ),
+    await sentBy(() => ok("PUT", `${CATEGORIES}/${category.documentId}?locale=de`, { name: `${category.name} (neu)` })),
     [
       {
         uid: "api::category.category",
@@ -269,10 +272,9 @@ test("the spec's rows: navbar and footer by their tag, a page and a redirect by 
   assert.deepEqual(await sentBy(() => ok("POST", `${REDIRECTS}/${id}/actions/publish`, {})), [
     { uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from"], tags: [`${R}:${id}`, `${R}:list:*`].sort() } },
   ]);
-  assert.deepEqual(
-    await sentBy(() => ok("POST", `${REDIRECTS}/${id}/actions/publish`, { source: "/en/rv-from-2" })),
-    [{ uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from", "/en/rv-from-2"], tags: [`${R}:${id}`] } }],
-  );
+  assert.deepEqual(await sentBy(() => ok("POST", `${REDIRECTS}/${id}/actions/publish`, { source: "/en/rv-from-2" })), [
+    { uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from", "/en/rv-from-2"], tags: [`${R}:${id}`] } },
+  ]);
 });
 
 /** The read-only token as the admin sees it: `{ id, type, permissions (sorted) }`. */
@@ -351,7 +353,10 @@ test("production: no token is logged as an error; the one an operator creates ge
       registered.data.token,
     );
     const key = created.data.accessKey;
-    assert.equal((await fetch(`${prod.url}/api/articles`, { headers: { authorization: `Bearer ${key}` } })).status, 403);
+    assert.equal(
+      (await fetch(`${prod.url}/api/articles`, { headers: { authorization: `Bearer ${key}` } })).status,
+      403,
+    );
     await prod.stop({ keep: true });
     prod = await startStrapi({ dir: prod.dir, env: production, waitForToken: false });
     assert.match(prod.log(), /\[read-only token\] "frontend-readonly": permissions set to /);

@@ -160,11 +160,7 @@ test("C3: a type that is not localized has one list, every locale's; non-D&P cre
   assert.deepEqual(sent(CATEGORY, { documentId: "c1", before: [news], after: [] }), {
     uid: "api::category.category",
     fullPaths: ["/de/blog/category/news"],
-    tags: [
-      "cms:api::category.category:c1",
-      "cms:api::category.category:list:*",
-      "cms:api::category.category:list:de",
-    ],
+    tags: ["cms:api::category.category:c1", "cms:api::category.category:list:*", "cms:api::category.category:list:de"],
   });
 });
 
@@ -283,16 +279,22 @@ test("C6 reading: more than 1,000 linking documents → over the bound, reading 
 test("mergeLinks: before ∪ after, over the bound when either was or the union is", () => {
   const uid = "api::article.article";
   assert.deepEqual(
-    mergeLinks([{ uid, documentIds: ["a", "b"], overBound: false }], [{ uid, documentIds: ["b", "c"], overBound: false }]),
+    mergeLinks(
+      [{ uid, documentIds: ["a", "b"], overBound: false }],
+      [{ uid, documentIds: ["b", "c"], overBound: false }],
+    ),
     [{ uid, documentIds: ["a", "b", "c"], overBound: false }],
   );
-  assert.deepEqual(mergeLinks([{ uid, documentIds: [], overBound: true }], [{ uid, documentIds: ["c"], overBound: false }]), [
-    { uid, documentIds: [], overBound: true },
-  ]);
+  assert.deepEqual(
+    mergeLinks([{ uid, documentIds: [], overBound: true }], [{ uid, documentIds: ["c"], overBound: false }]),
+    [{ uid, documentIds: [], overBound: true }],
+  );
   const many = (from) => Array.from({ length: 600 }, (_, i) => `d${from + i}`);
   assert.equal(
-    mergeLinks([{ uid, documentIds: many(0), overBound: false }], [{ uid, documentIds: many(600), overBound: false }])[0]
-      .overBound,
+    mergeLinks(
+      [{ uid, documentIds: many(0), overBound: false }],
+      [{ uid, documentIds: many(600), overBound: false }],
+    )[0].overBound,
     true,
   );
 });
@@ -308,10 +310,7 @@ test("C4 reading: the documents just before and just after in the declared order
   // next in publishDate:desc, slug:asc: an earlier date, or the same date and a later slug
   assert.deepEqual(next.where, {
     ...base,
-    $or: [
-      { publishDate: { $lt: row.publishDate } },
-      { publishDate: { $eq: row.publishDate }, slug: { $gt: "hello" } },
-    ],
+    $or: [{ publishDate: { $lt: row.publishDate } }, { publishDate: { $eq: row.publishDate }, slug: { $gt: "hello" } }],
   });
   assert.deepEqual(next.orderBy, [{ publishDate: "desc" }, { slug: "asc" }]);
   assert.deepEqual(previous.where.$or, [
