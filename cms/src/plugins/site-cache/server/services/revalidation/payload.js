@@ -56,6 +56,9 @@ const removesEntry = (action) => action === "unpublish" || action === "delete";
 
 const unique = (values) => [...new Set(values)];
 
+/** The most tags one POST /api/cms-revalidate may carry (the site's rule, docs/cms-contract.md). */
+const MAX_TAGS = 1000;
+
 /**
  * The spec's "simpler input" → the payload of POST /api/cms-revalidate.
  * `{ uid, fullPaths?, locale?, tags?, expire? }` → `{ uid, next: { fullPaths?, tags?, expire? } }`:
@@ -140,7 +143,8 @@ function listChanges(declaration, before = [], after = []) {
  * - C4 `neighbours`: the documentIds of its neighbours in the declared order (read by the caller
  *   for the locales where its place changed) → their document tags;
  * - C5/C6 `reverse`: `[{ uid, documentIds, overBound }]`, the published documents of other
- *   types that link to it → their document tags, or their type's tag when over the bound;
+ *   types that link to it → their document tags, or their type's tag when over the bound (or
+ *   when they would take the payload past the site's 1,000 tags);
  * - `extraPaths` / `extraTags`: what a page's hierarchy batch adds (moved pages).
  */
 function writeInput(
@@ -165,12 +169,18 @@ function writeInput(
     ...listChanges(declaration, before, after).tags,
     ...neighbours.filter((id) => id && id !== documentId).map((id) => documentTagFor(uid, id)),
   ];
-  for (const linked of reverse) {
-    if (linked.overBound) tags.push(tagFor(linked.uid));
-    else tags.push(...linked.documentIds.map((id) => documentTagFor(linked.uid, id)));
-  }
+  // Smallest groups first; a group that would take the payload past the site's limit of tags goes
+  // as its type's tag instead (as over the bound).
+  const groups = [...reverse].sort((a, b) => a.documentIds.length - b.documentIds.length);
+  const sending = new Set(tags);
+  groups.forEach((linked, i) => {
+    const documentTags = linked.documentIds.map((id) => documentTagFor(linked.uid, id));
+    const later = groups.length - i - 1; // room for the later groups' type tags at least
+    const fits = !linked.overBound && sending.size + documentTags.length + later <= MAX_TAGS;
+    for (const tag of fits ? documentTags : [tagFor(linked.uid)]) sending.add(tag);
+  });
+  const sent = [...sending];
   const paths = unique([...fullPaths, ...extraPaths]);
-  const sent = unique(tags);
   if (!paths.length && !sent.length) return null;
   return { uid, ...(paths.length ? { fullPaths: paths } : {}), ...(sent.length ? { tags: sent } : {}) };
 }
@@ -187,4 +197,5 @@ module.exports = {
   buildPayload,
   listChanges,
   writeInput,
+  MAX_TAGS,
 };

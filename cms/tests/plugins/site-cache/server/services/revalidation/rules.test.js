@@ -11,6 +11,7 @@ const {
 } = require("../../../../../../src/plugins/site-cache/server/services/revalidation/declarations");
 const {
   listChanges,
+  MAX_TAGS,
   writeInput,
 } = require("../../../../../../src/plugins/site-cache/server/services/revalidation/payload");
 const {
@@ -198,6 +199,29 @@ test("C6: over the bound, the linking type's tag instead of its documents'", () 
     }).tags,
     ["cms:api::article.article", "cms:api::author.author:ada"],
   );
+});
+
+test("C6: exactly 1,000 linking documents stay within the site's 1,000 tags: the type's tag instead", () => {
+  const ada = { documentId: "ada", locale: null, related: {} };
+  const ids = (n, prefix) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+  const input = writeInput(AUTHOR, {
+    documentId: "ada",
+    before: [ada],
+    after: [ada],
+    reverse: [{ uid: "api::article.article", documentIds: ids(REVERSE_BOUND, "a"), overBound: false }],
+  });
+  assert.deepEqual(input.tags, ["cms:api::author.author:ada", "cms:api::article.article"]);
+  // two linking types: the smaller one is expanded, the one that no longer fits is not
+  const both = writeInput(AUTHOR, {
+    documentId: "ada",
+    reverse: [
+      { uid: "api::big.big", documentIds: ids(990, "b"), overBound: false },
+      { uid: "api::small.small", documentIds: ids(20, "s"), overBound: false },
+    ],
+  });
+  assert.ok(both.tags.length <= MAX_TAGS);
+  assert.equal(both.tags.filter((t) => t.startsWith("cms:api::small.small:")).length, 20);
+  assert.ok(both.tags.includes("cms:api::big.big"));
 });
 
 test("pages: the hierarchy batch's paths and moved pages' tags come along, in the one call", () => {
