@@ -129,25 +129,30 @@ async function neighboursOf(strapi, declaration, row) {
 }
 
 /**
- * C5/C6: for every declared type that links to this one, its published documents linked to
- * `documentId`: `[{ uid, documentIds, overBound }]`; more than REVERSE_BOUND of one type:
- * overBound (its tag is sent instead; logged once per type).
+ * C5/C6: for every declared type S that links to this one (attribute `a`), its published rows
+ * linked to `documentId`: `[{ uid, attribute, documentIds, links, overBound }]`, `links` the
+ * `<documentId> <list locale>` of each (`*`: S is not localized); more than REVERSE_BOUND
+ * documents of one type: overBound (its tag is sent instead; logged once per type).
  */
 async function reverseLinks({ strapi, overBoundLogged }, declaration, documentId) {
   if (!documentId) return [];
-  const links = [];
+  const found = [];
   for (const { uid, attribute } of declaration.reverse) {
     const ids = new Set();
+    const links = new Set();
     let overBound = false;
     for (let offset = 0; ; offset += REVERSE_PAGE) {
       const rows = await strapi.db.query(uid).findMany({
         where: { [attribute]: { documentId }, publishedAt: { $notNull: true } },
-        select: ["documentId"],
+        select: ["documentId", "locale"],
         orderBy: { id: "asc" },
         limit: REVERSE_PAGE,
         offset,
       });
-      for (const row of rows) ids.add(row.documentId);
+      for (const row of rows) {
+        ids.add(row.documentId);
+        links.add(`${row.documentId} ${row.locale || "*"}`);
+      }
       if (ids.size > REVERSE_BOUND) {
         overBound = true;
         break;
@@ -161,21 +166,40 @@ async function reverseLinks({ strapi, overBoundLogged }, declaration, documentId
           `the whole type's tag cms:${uid} is revalidated instead (logged once)`,
       );
     }
-    links.push({ uid, documentIds: overBound ? [] : [...ids], overBound });
+    found.push({
+      uid,
+      attribute,
+      documentIds: overBound ? [] : [...ids],
+      links: overBound ? [] : [...links],
+      overBound,
+    });
   }
-  return links;
+  return found;
 }
 
-/** Two reverseLinks() results → one (the union; over the bound if either was or the union is). */
-function mergeLinks(a, b) {
+/**
+ * reverseLinks() before and after the write → `[{ uid, attribute, documentIds, overBound,
+ * changedLocales }]`: the union of the documents (over the bound if either was or the union is),
+ * and the list locales where a link appeared or disappeared (the write changed which documents of
+ * S list under it: `cms:S:list:<locale>:<attribute>=<documentId>`).
+ */
+function mergeLinks(before, after) {
   const merged = new Map();
-  for (const link of [...a, ...b]) {
-    const known = merged.get(link.uid) ?? { uid: link.uid, documentIds: [], overBound: false };
-    const ids = [...new Set([...known.documentIds, ...link.documentIds])];
-    const overBound = known.overBound || link.overBound || ids.length > REVERSE_BOUND;
-    merged.set(link.uid, { uid: link.uid, documentIds: overBound ? [] : ids, overBound });
+  const key = (link) => `${link.uid} ${link.attribute}`;
+  for (const link of [...before, ...after]) {
+    if (!merged.has(key(link))) merged.set(key(link), { uid: link.uid, attribute: link.attribute });
   }
-  return [...merged.values()];
+  return [...merged.entries()].map(([k, { uid, attribute }]) => {
+    const was = before.find((link) => key(link) === k) ?? { documentIds: [], links: [], overBound: false };
+    const is = after.find((link) => key(link) === k) ?? { documentIds: [], links: [], overBound: false };
+    const ids = [...new Set([...was.documentIds, ...is.documentIds])];
+    const overBound = was.overBound || is.overBound || ids.length > REVERSE_BOUND;
+    const old = new Set(was.links);
+    const now = new Set(is.links);
+    const changed = [...old].filter((l) => !now.has(l)).concat([...now].filter((l) => !old.has(l)));
+    const changedLocales = overBound ? [] : [...new Set(changed.map((l) => l.slice(l.indexOf(" ") + 1)))];
+    return { uid, attribute, documentIds: overBound ? [] : ids, overBound, changedLocales };
+  });
 }
 
 /** What the write may change, read before it: rows, neighbours, linking documents; (page publish) every published page. */

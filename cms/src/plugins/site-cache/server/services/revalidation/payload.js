@@ -144,7 +144,9 @@ function listChanges(declaration, before = [], after = []) {
  *   for the locales where its place changed) → their document tags;
  * - C5/C6 `reverse`: `[{ uid, documentIds, overBound }]`, the published documents of other
  *   types that link to it → their document tags, or their type's tag when over the bound (or
- *   when they would take the payload past the site's 1,000 tags);
+ *   when they would take the payload past the site's 1,000 tags); `changedLocales`: the list
+ *   locales where a document of that type gained or lost its link to this one (the relation
+ *   edited from this document's side) → `cms:S:list:<locale>:<attribute>=<documentId>` and `*`;
  * - `extraPaths` / `extraTags`: what a page's hierarchy batch adds (moved pages).
  */
 function writeInput(
@@ -179,6 +181,14 @@ function writeInput(
     const fits = !linked.overBound && sending.size + documentTags.length + later <= MAX_TAGS;
     for (const tag of fits ? documentTags : [tagFor(linked.uid)]) sending.add(tag);
   });
+  // The other side of a relation edited from this document's form: its filtered lists changed.
+  for (const linked of groups)
+    for (const locale of linked.overBound ? [] : (linked.changedLocales ?? []))
+      for (const tag of [
+        listTagFor(linked.uid, locale, linked.attribute, documentId),
+        listTagFor(linked.uid, "*", linked.attribute, documentId),
+      ])
+        sending.add(tag);
   const sent = [...sending];
   const paths = unique([...fullPaths, ...extraPaths]);
   if (!paths.length && !sent.length) return null;

@@ -229,6 +229,31 @@ test("renaming a category: its tag, its page, its articles", async () => {
   );
 });
 
+test("an article added to a category from the category's form: its articles and its filtered lists", async () => {
+  const { results } = await ok("GET", `${CATEGORIES}?locale=en&pageSize=10`);
+  const [target, other] = results;
+  const theirs = await linkedArticles("category", target.documentId);
+  const moving = (await linkedArticles("category", other.documentId))[0];
+  const [request, ...more] = await sentBy(() =>
+    ok("PUT", `${CATEGORIES}/${target.documentId}?locale=en`, {
+      articles: { connect: [{ documentId: moving, locale: "en" }] },
+    }),
+  );
+  assert.deepEqual(more, []);
+  assert.deepEqual(await linkedArticles("category", target.documentId), [...theirs, moving].sort());
+  assert.deepEqual(request, {
+    uid: "api::category.category",
+    next: {
+      fullPaths: [`/blog/category/${target.slug}`],
+      tags: [
+        ...[...theirs, moving].map((id) => `${A}:${id}`),
+        ...filtered("category", target.documentId),
+        `cms:api::category.category:${target.documentId}`,
+      ].sort(),
+    },
+  });
+});
+
 test("the spec's rows: navbar and footer by their tag, a page and a redirect by path", async () => {
   assert.deepEqual(
     await sentBy(async () => {

@@ -268,10 +268,22 @@ function fakeDb(answer) {
   return { strapi, calls, warnings };
 }
 
-test("C5 reading: the published documents that link to the written one, each once", async () => {
-  const { strapi, calls } = fakeDb(() => [{ documentId: "art1" }, { documentId: "art1" }, { documentId: "art3" }]);
+test("C5 reading: the published documents that link to the written one, each once, with their list locales", async () => {
+  const { strapi, calls } = fakeDb(() => [
+    { documentId: "art1", locale: "en" },
+    { documentId: "art1", locale: "de" },
+    { documentId: "art3", locale: "en" },
+  ]);
   const links = await reverseLinks({ strapi, overBoundLogged: new Set() }, AUTHOR, "ada");
-  assert.deepEqual(links, [{ uid: "api::article.article", documentIds: ["art1", "art3"], overBound: false }]);
+  assert.deepEqual(links, [
+    {
+      uid: "api::article.article",
+      attribute: "author",
+      documentIds: ["art1", "art3"],
+      links: ["art1 en", "art1 de", "art3 en"],
+      overBound: false,
+    },
+  ]);
   assert.deepEqual(calls[0].params.where, { author: { documentId: "ada" }, publishedAt: { $notNull: true } });
   assert.deepEqual(await reverseLinks({ strapi, overBoundLogged: new Set() }, ARTICLE, "art1"), []);
 });
@@ -279,11 +291,16 @@ test("C5 reading: the published documents that link to the written one, each onc
 test("C6 reading: more than 1,000 linking documents → over the bound, reading stops, logged once", async () => {
   const total = 5000;
   const { strapi, calls, warnings } = fakeDb((uid, { limit, offset }) =>
-    Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({ documentId: `a${offset + i}` })),
+    Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({
+      documentId: `a${offset + i}`,
+      locale: "en",
+    })),
   );
   const seen = new Set();
   const links = await reverseLinks({ strapi, overBoundLogged: seen }, AUTHOR, "ada");
-  assert.deepEqual(links, [{ uid: "api::article.article", documentIds: [], overBound: true }]);
+  assert.deepEqual(links, [
+    { uid: "api::article.article", attribute: "author", documentIds: [], links: [], overBound: true },
+  ]);
   const read = calls.reduce((sum, call) => sum + call.params.limit, 0);
   assert.ok(read <= REVERSE_BOUND + 500, `read ${read} rows`);
   await reverseLinks({ strapi, overBoundLogged: seen }, AUTHOR, "ada");
@@ -293,6 +310,7 @@ test("C6 reading: more than 1,000 linking documents → over the bound, reading 
   const exact = fakeDb((uid, { limit, offset }) =>
     Array.from({ length: Math.max(0, Math.min(limit, REVERSE_BOUND - offset)) }, (_, i) => ({
       documentId: `a${offset + i}`,
+      locale: "en",
     })),
   );
   const [atBound] = await reverseLinks({ strapi: exact.strapi, overBoundLogged: new Set() }, AUTHOR, "ada");
@@ -300,27 +318,49 @@ test("C6 reading: more than 1,000 linking documents → over the bound, reading 
   assert.equal(atBound.documentIds.length, REVERSE_BOUND);
 });
 
-test("mergeLinks: before ∪ after, over the bound when either was or the union is", () => {
+test("mergeLinks: before ∪ after; over the bound when either was or the union is; the locales where links changed", () => {
   const uid = "api::article.article";
-  assert.deepEqual(
-    mergeLinks(
-      [{ uid, documentIds: ["a", "b"], overBound: false }],
-      [{ uid, documentIds: ["b", "c"], overBound: false }],
-    ),
-    [{ uid, documentIds: ["a", "b", "c"], overBound: false }],
-  );
-  assert.deepEqual(
-    mergeLinks([{ uid, documentIds: [], overBound: true }], [{ uid, documentIds: ["c"], overBound: false }]),
-    [{ uid, documentIds: [], overBound: true }],
-  );
+  const group = (documentIds, links, overBound = false) => ({
+    uid,
+    attribute: "category",
+    documentIds,
+    links,
+    overBound,
+  });
+  assert.deepEqual(mergeLinks([group(["a", "b"], ["a en", "b en"])], [group(["a", "b"], ["a en", "b en"])]), [
+    { uid, attribute: "category", documentIds: ["a", "b"], overBound: false, changedLocales: [] },
+  ]);
+  assert.deepEqual(mergeLinks([group(["a"], ["a en"])], [group(["a", "c"], ["a en", "c de"])]), [
+    { uid, attribute: "category", documentIds: ["a", "c"], overBound: false, changedLocales: ["de"] },
+  ]);
+  // a removal (nothing read after): every link is gone
+  assert.deepEqual(mergeLinks([group(["a"], ["a en"])], []), [
+    { uid, attribute: "category", documentIds: ["a"], overBound: false, changedLocales: ["en"] },
+  ]);
+  assert.deepEqual(mergeLinks([group([], [], true)], [group(["c"], ["c en"])]), [
+    { uid, attribute: "category", documentIds: [], overBound: true, changedLocales: [] },
+  ]);
   const many = (from) => Array.from({ length: 600 }, (_, i) => `d${from + i}`);
-  assert.equal(
-    mergeLinks(
-      [{ uid, documentIds: many(0), overBound: false }],
-      [{ uid, documentIds: many(600), overBound: false }],
-    )[0].overBound,
-    true,
-  );
+  assert.equal(mergeLinks([group(many(0), [])], [group(many(600), [])])[0].overBound, true);
+});
+
+test("C5: a relation edited from the other side (an article added in the category's form): the category's filtered lists", () => {
+  const news = { documentId: "c1", locale: "en", slug: "news", related: {} };
+  const input = sent(CATEGORY, {
+    documentId: "c1",
+    before: [news],
+    after: [news],
+    reverse: [
+      { uid: "api::article.article", attribute: "category", documentIds: ["art1", "art2"], changedLocales: ["en"] },
+    ],
+  });
+  assert.deepEqual(input.tags, [
+    `${A}:art1`,
+    `${A}:art2`,
+    `${A}:list:*:category=c1`,
+    `${A}:list:en:category=c1`,
+    "cms:api::category.category:c1",
+  ]);
 });
 
 test("C4 reading: the documents just before and just after in the declared order, same locale, published", async () => {
