@@ -1,4 +1,5 @@
 const { registerPublishDate } = require("./articles/publish-date");
+const { alignReadOnlyToken } = require("./read-only-token");
 const { seedDemoSite, shouldSeed } = require("./seed");
 
 /**
@@ -28,6 +29,9 @@ module.exports = {
     // Demo content once into an empty database, the read-only token on every start; never throws
     // (a failing step is logged and Strapi starts): cms/src/seed/index.js.
     if (shouldSeed()) await seedDemoSite(strapi);
+    // The front end's read-only token's permissions follow from the content types' declarations, in
+    // every environment (production: an operator created the token once; none is logged).
+    await alignReadOnlyToken(strapi);
     // On only after the seed: a fresh database's seed writes are not revalidated.
     siteCache.service("revalidation").start();
   },

@@ -2,31 +2,14 @@ const { createHmac } = require("node:crypto");
 const { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } = require("node:fs");
 const path = require("node:path");
 
+const { readOnlyTokenPermissions, TOKEN_NAME } = require("../read-only-token");
+
 /**
  * What the seed sets up on every start, because it is configuration rather than content: the
  * development admin (only while the database has none), the front end's read-only API token
- * (and its permissions) and the removal of Strapi's unused default tokens. Each one only writes
+ * (its permissions: src/read-only-token.js, applied on every start) and the removal of Strapi's unused default tokens. Each one only writes
  * what is missing or drifted, so a start over a set-up database changes nothing.
  */
-
-const TOKEN_NAME = "frontend-readonly";
-/** Exactly what the front end reads; nothing about users. */
-const TOKEN_PERMISSIONS = [
-  "api::page.page.find",
-  "api::page.page.findOne",
-  "api::redirect.redirect.find",
-  "api::redirect.redirect.findOne",
-  "api::navbar.navbar.find",
-  "api::footer.footer.find",
-  "api::error-page.error-page.find",
-  "api::article.article.find",
-  "api::article.article.findOne",
-  "api::category.category.find",
-  "api::category.category.findOne",
-  "api::author.author.find",
-  "api::author.author.findOne",
-  "plugin::i18n.locales.listLocales",
-];
 
 function tokenFile() {
   return path.resolve(__dirname, "../..", process.env.CMS_READONLY_TOKEN_FILE || ".tmp/frontend-readonly-token");
@@ -52,7 +35,8 @@ async function seedAdmin(strapi) {
  * The read-only token. Strapi keeps only a hash of the key, so the plain key lives in a file
  * (CMS_READONLY_TOKEN_FILE, mode 0600). Kept as is while that file still holds its key;
  * otherwise (no token, no file, or a key that no longer matches) the token is created anew
- * and the file rewritten. Its permissions are put back to TOKEN_PERMISSIONS if they drifted.
+ * and the file rewritten, with the permissions derived from the content types' declarations
+ * (src/read-only-token.js; which also puts them back on every start if they drifted).
  */
 async function seedReadOnlyToken(strapi) {
   const file = tokenFile();
@@ -65,14 +49,7 @@ async function seedReadOnlyToken(strapi) {
     const salt = strapi.config.get("admin.apiToken.salt");
     const hash =
       typeof tokens.hash === "function" ? tokens.hash(saved) : createHmac("sha512", salt).update(saved).digest("hex");
-    if (hash === existing.accessKey) {
-      const current = (existing.permissions ?? []).map((p) => p.action).sort();
-      if (existing.type !== "custom" || current.join() !== [...TOKEN_PERMISSIONS].sort().join()) {
-        await tokens.update(existing.id, { type: "custom", permissions: TOKEN_PERMISSIONS });
-        strapi.log.info(`[seed] read-only API token: permissions reset to ${TOKEN_PERMISSIONS.join(", ")}`);
-      }
-      return;
-    }
+    if (hash === existing.accessKey) return;
   }
   if (existing) await tokens.revoke(existing.id);
   const created = await tokens.create({
@@ -80,7 +57,7 @@ async function seedReadOnlyToken(strapi) {
     description: "The front end reads public content with this token (CMS_REST_READONLY_API_KEY).",
     type: "custom",
     lifespan: null,
-    permissions: TOKEN_PERMISSIONS,
+    permissions: readOnlyTokenPermissions(strapi),
   });
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${created.accessKey}\n`, { mode: 0o600 });
@@ -114,4 +91,4 @@ function apiTokenService(strapi) {
   return strapi.service("admin::api-token-content-api") ?? strapi.service("admin::api-token");
 }
 
-module.exports = { seedAdmin, seedReadOnlyToken, removeUnusedDefaultTokens, TOKEN_PERMISSIONS };
+module.exports = { seedAdmin, seedReadOnlyToken, removeUnusedDefaultTokens };

@@ -1,4 +1,4 @@
-const { removeUnusedDefaultTokens, seedAdmin, seedReadOnlyToken, TOKEN_PERMISSIONS } = require("./access");
+const { removeUnusedDefaultTokens, seedAdmin, seedReadOnlyToken } = require("./access");
 const { seedDemoSiteOnce } = require("./demo-site");
 
 /**
@@ -41,4 +41,4 @@ async function seedDemoSite(strapi) {
   return failed;
 }
 
-module.exports = { seedDemoSite, shouldSeed, TOKEN_PERMISSIONS };
+module.exports = { seedDemoSite, shouldSeed };

@@ -1,9 +1,11 @@
 "use strict";
 
+const { documentTagFor } = require("../services/revalidation/payload");
+
 /**
  * POST /site-cache/page-hierarchy/recalculate (admin::hasPermissions: recalculate-hierarchy):
  * recomputes every page's fullPath, creates redirects for moved published pages, and
- * revalidates the old and new paths in one call. A clash or a cycle is the hierarchy's
+ * revalidates the old and new paths (and the moved pages' document tags: the sitemap lists them) in one call. A clash or a cycle is the hierarchy's
  * ValidationError (400, from Strapi's error middleware).
  */
 module.exports = ({ strapi }) => ({
@@ -11,7 +13,11 @@ module.exports = ({ strapi }) => ({
     const plugin = strapi.plugin("site-cache");
     const result = await plugin.service("page-hierarchy").recalculateAll();
     const revalidated = result.paths.length
-      ? await plugin.service("revalidation").revalidate({ uid: "api::page.page", fullPaths: result.paths })
+      ? await plugin.service("revalidation").revalidate({
+          uid: "api::page.page",
+          fullPaths: result.paths,
+          tags: [...new Set(result.moves.map((move) => documentTagFor("api::page.page", move.documentId)))],
+        })
       : { sent: false, reason: "nothing moved" };
     ctx.body = {
       data: {

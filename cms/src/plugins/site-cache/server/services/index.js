@@ -5,4 +5,5 @@ module.exports = {
   "page-hierarchy": require("./page-hierarchy"),
   "cdn-purge": require("./cdn-purge"),
   permissions: require("./permissions"),
+  "site-types": require("./site-types"),
 };

@@ -1,52 +1,53 @@
 "use strict";
 
-const {
-  documentTagFor,
-  inputFor,
-  prefixedPath,
-  removesEntry,
-  shouldRevalidate,
-  sitePath,
-  tagFor,
-  targetFor,
-} = require("./payload");
+const { REVERSE_BOUND } = require("./declarations");
+const { documentTagFor, listChanges, prefixedPath, removesEntry, shouldRevalidate, writeInput } = require("./payload");
 const { holdAnswerUntil } = require("../../middlewares/hold-answer");
 const { revalidationSuppressed } = require("../../utils/suppress");
 
 const PAGE = "api::page.page";
+/** Rows read per query when collecting the documents that link to a document (C5). */
+const REVERSE_PAGE = 500;
 
 const isPublishLike = (action, params) =>
   action === "publish" || ((action === "create" || action === "update") && params?.status === "published");
 
 /**
- * The document middleware of docs/cms-contract.md, "Events": after a write to an allowlisted content type
- * that the trigger policy selects (payload.js), the revalidation service is called — after the
- * write has committed; no error of the revalidation reaches the editor. A publish or save is
- * fire-and-forget: the editor's answer never waits for the front end. An unpublish or delete is
- * a takedown: it is sent with `expire: true` (the site serves nothing rendered before it, not
- * even once stale), then purged from the CDN once the site has answered 200; the editor's
- * request is answered only once the site has answered (and the purge is done), or after
- * `service.takedownWaitMs` (a site that had not answered: recorded as a failure, sent on;
- * service.js, middlewares/hold-answer.js). So a visitor who asks right after the editor's answer never gets
- * the old page.
+ * The document middleware of docs/cms-contract.md, "Events": after a write to a declared content type
+ * (declarations.js: the `site-cache` block of its schema) that the trigger policy selects
+ * (payload.js), the revalidation service is called — after the write has committed; no error of
+ * the revalidation reaches the editor. A publish or save is fire-and-forget: the editor's answer
+ * never waits for the front end. An unpublish or delete is a takedown: it is sent with
+ * `expire: true` (the site serves nothing rendered before it, not even once stale), then purged
+ * from the CDN once the site has answered 200; the editor's request is answered only once the
+ * site has answered (and the purge is done), or after `service.takedownWaitMs` (a site that had
+ * not answered: recorded as a failure, sent on; service.js, middlewares/hold-answer.js). So a
+ * visitor who asks right after the editor's answer never gets the old page.
  *
- * Registered before the page-hierarchy middleware, so it is the outer one. For a page, what the
- * write loses (the fullPaths of an unpublished / deleted entry) and the published paths of
- * every page (to detect moves) are read before the write. A publish that moves pages creates
- * the redirects and revalidates the page, the old and the new paths of everything moved, and
- * the redirects touched: ONE call.
+ * What is sent (writeInput, rules C1–C6) comes from the document's published rows in the write's
+ * locale before and after the write (paths, order fields, related documents), its neighbours in
+ * the declared order (before the write, and after it, where its place changed) and the published
+ * documents of other declared types that link to it (before and after, bounded): read here, one
+ * call per write.
+ *
+ * Registered before the page-hierarchy middleware, so it is the outer one. For a page publish the
+ * published paths of every page are read before the write (to detect moves): a publish that moves
+ * pages creates the redirects and revalidates the page, the old and the new paths of everything
+ * moved (and their document tags), and the redirects touched: ONE call.
  */
-function registerRevalidationMiddleware(strapi, service, { hierarchy, isReady = () => true }) {
+function registerRevalidationMiddleware(strapi, service, { hierarchy, siteTypes, isReady = () => true }) {
+  const overBoundLogged = new Set();
+  const reading = { strapi, service, hierarchy, overBoundLogged };
   strapi.documents.use(async (context, next) => {
     const { uid, action, params } = context;
-    const target = targetFor(uid);
-    if (!target || !isReady() || revalidationSuppressed()) return next();
-    const draftAndPublish = Boolean(strapi.contentType(uid)?.options?.draftAndPublish);
-    if (!shouldRevalidate({ action, params, draftAndPublish })) return next();
+    if (!isReady() || revalidationSuppressed()) return next();
+    const declaration = siteTypes.declarationOf(uid);
+    if (!declaration) return next();
+    if (!shouldRevalidate({ action, params, draftAndPublish: declaration.draftAndPublish })) return next();
 
     let before = null;
     try {
-      before = await readBefore(strapi, service, context, target, hierarchy);
+      before = await readBefore(reading, context, declaration);
     } catch (error) {
       strapi.log.error(`[revalidate] could not read ${uid} before ${action}: ${error.message}`);
     }
@@ -56,7 +57,7 @@ function registerRevalidationMiddleware(strapi, service, { hierarchy, isReady = 
       strapi,
       service,
       async () => {
-        const input = await inputAfter(strapi, service, context, target, before, result, hierarchy);
+        const input = await inputAfter(reading, context, declaration, before, result);
         if (!input) return;
         if (takedown) await service.revalidate({ ...input, expire: true }, { waitMs: service.takedownWaitMs });
         else await service.revalidate(input);
@@ -67,59 +68,198 @@ function registerRevalidationMiddleware(strapi, service, { hierarchy, isReady = 
   });
 }
 
-/** The write's paths that will be gone afterwards, or (page publish) every published page. */
-async function readBefore(strapi, service, { uid, action, params }, target, hierarchy) {
-  if (target.mode === "tag") return null;
-  if (uid === PAGE && isPublishLike(action, params)) return { pages: await hierarchy.publishedPages() };
-  if (!params?.documentId) return null;
-  const where = { documentId: params.documentId, publishedAt: { $notNull: true } };
-  if (target.localized) {
-    const locale = params.locale ?? (await service.defaultLocale());
-    if (locale !== "*") where.locale = locale;
-  }
-  const rows = await strapi.db.query(uid).findMany({ where, select: ["documentId", "locale", target.field] });
-  return { rows };
+/** The locale a write's rows are read in: null for every locale (not localized, or `*`). */
+async function localeOf(service, declaration, params) {
+  if (!declaration.localized) return null;
+  const locale = params?.locale ?? (await service.defaultLocale());
+  return locale === "*" ? null : locale;
 }
 
-async function inputAfter(strapi, service, { uid, action, params }, target, before, result, hierarchy) {
-  if (target.mode === "tag") return { uid, tags: [tagFor(uid)] };
+/**
+ * The document's published rows (in `locale`, or all): its path and order fields, and the
+ * documentIds it links to through each relation attribute (`related`).
+ */
+async function publishedRows(strapi, declaration, documentId, locale) {
+  if (!documentId) return [];
+  const where = { documentId, publishedAt: { $notNull: true } };
+  if (locale) where.locale = locale;
+  const fields = [...declaration.pathFields, ...(declaration.order ?? []).map(({ field }) => field)];
+  const populate = Object.fromEntries(
+    declaration.relations.map(({ attribute }) => [attribute, { select: ["documentId"] }]),
+  );
+  const rows = await strapi.db.query(declaration.uid).findMany({
+    where,
+    select: [...new Set(["documentId", "locale", ...fields])],
+    ...(declaration.relations.length ? { populate } : {}),
+  });
+  return rows.map((row) => {
+    const related = {};
+    for (const { attribute } of declaration.relations) {
+      const value = row[attribute];
+      related[attribute] = (Array.isArray(value) ? value : value ? [value] : []).map((r) => r.documentId);
+    }
+    return { ...row, related };
+  });
+}
+
+/**
+ * C4: the documentIds of the published documents just before and just after `row` in the
+ * declared order, in its locale. A row with an empty order field has no defined place: none.
+ */
+async function neighboursOf(strapi, declaration, row) {
+  const order = declaration.order;
+  if (!order || order.some(({ field }) => row[field] === null || row[field] === undefined)) return [];
+  const base = { publishedAt: { $notNull: true }, documentId: { $ne: row.documentId } };
+  if (declaration.localized) base.locale = row.locale;
+  // Rows after `row` in `direction`'s sense: (f1 beyond) or (f1 equal and f2 beyond) or …
+  const beyond = (forward) =>
+    order.map(({ field, direction }, i) => ({
+      ...Object.fromEntries(order.slice(0, i).map((o) => [o.field, { $eq: row[o.field] }])),
+      [field]: { [(direction === "desc") === forward ? "$lt" : "$gt"]: row[field] },
+    }));
+  const sortBy = (forward) =>
+    order.map(({ field, direction }) => ({ [field]: forward === (direction === "asc") ? "asc" : "desc" }));
+  const query = strapi.db.query(declaration.uid);
+  const found = await Promise.all(
+    [true, false].map((forward) =>
+      query.findOne({ where: { ...base, $or: beyond(forward) }, orderBy: sortBy(forward), select: ["documentId"] }),
+    ),
+  );
+  return found.filter(Boolean).map((r) => r.documentId);
+}
+
+/**
+ * C5/C6: for every declared type S that links to this one (attribute `a`), its published rows
+ * linked to `documentId`: `[{ uid, attribute, documentIds, links, overBound }]`, `links` the
+ * `<documentId> <list locale>` of each (`*`: S is not localized); more than REVERSE_BOUND
+ * documents of one type: overBound (its tag is sent instead; logged once per type).
+ */
+async function reverseLinks({ strapi, overBoundLogged }, declaration, documentId) {
+  if (!documentId) return [];
+  const found = [];
+  for (const { uid, attribute } of declaration.reverse) {
+    const ids = new Set();
+    const links = new Set();
+    let overBound = false;
+    for (let offset = 0; ; offset += REVERSE_PAGE) {
+      const rows = await strapi.db.query(uid).findMany({
+        where: { [attribute]: { documentId }, publishedAt: { $notNull: true } },
+        select: ["documentId", "locale"],
+        orderBy: { id: "asc" },
+        limit: REVERSE_PAGE,
+        offset,
+      });
+      for (const row of rows) {
+        ids.add(row.documentId);
+        links.add(`${row.documentId} ${row.locale || "*"}`);
+      }
+      if (ids.size > REVERSE_BOUND) {
+        overBound = true;
+        break;
+      }
+      if (rows.length < REVERSE_PAGE) break;
+    }
+    if (overBound && !overBoundLogged.has(uid)) {
+      overBoundLogged.add(uid);
+      strapi.log.warn(
+        `[revalidate] more than ${REVERSE_BOUND} ${uid} documents link to one ${declaration.uid}: ` +
+          `the whole type's tag cms:${uid} is revalidated instead (logged once)`,
+      );
+    }
+    found.push({
+      uid,
+      attribute,
+      documentIds: overBound ? [] : [...ids],
+      links: overBound ? [] : [...links],
+      overBound,
+    });
+  }
+  return found;
+}
+
+/**
+ * reverseLinks() before and after the write → `[{ uid, attribute, documentIds, overBound,
+ * changedLocales }]`: the union of the documents (over the bound if either was or the union is),
+ * and the list locales where a link appeared or disappeared (the write changed which documents of
+ * S list under it: `cms:S:list:<locale>:<attribute>=<documentId>`).
+ */
+function mergeLinks(before, after) {
+  const merged = new Map();
+  const key = (link) => `${link.uid} ${link.attribute}`;
+  for (const link of [...before, ...after]) {
+    if (!merged.has(key(link))) merged.set(key(link), { uid: link.uid, attribute: link.attribute });
+  }
+  return [...merged.entries()].map(([k, { uid, attribute }]) => {
+    const was = before.find((link) => key(link) === k) ?? { documentIds: [], links: [], overBound: false };
+    const is = after.find((link) => key(link) === k) ?? { documentIds: [], links: [], overBound: false };
+    const ids = [...new Set([...was.documentIds, ...is.documentIds])];
+    const overBound = was.overBound || is.overBound || ids.length > REVERSE_BOUND;
+    const old = new Set(was.links);
+    const now = new Set(is.links);
+    const changed = [...old].filter((l) => !now.has(l)).concat([...now].filter((l) => !old.has(l)));
+    const changedLocales = overBound ? [] : [...new Set(changed.map((l) => l.slice(l.indexOf(" ") + 1)))];
+    return { uid, attribute, documentIds: overBound ? [] : ids, overBound, changedLocales };
+  });
+}
+
+/** What the write may change, read before it: rows, neighbours, linking documents; (page publish) every published page. */
+async function readBefore(reading, { uid, action, params }, declaration) {
+  if (declaration.single) return null;
+  const { strapi, service, hierarchy } = reading;
+  const locale = await localeOf(service, declaration, params);
+  const rows = await publishedRows(strapi, declaration, params?.documentId, locale);
+  const neighbours = declaration.order
+    ? await Promise.all(rows.map((row) => neighboursOf(strapi, declaration, row)))
+    : [];
+  return {
+    rows,
+    neighbours: rows.map((row, i) => ({ row, ids: neighbours[i] ?? [] })),
+    reverse: await reverseLinks(reading, declaration, params?.documentId),
+    pages: uid === PAGE && isPublishLike(action, params) ? await hierarchy.publishedPages() : null,
+  };
+}
+
+async function inputAfter(reading, { uid, action, params }, declaration, before, result) {
+  if (declaration.single) return writeInput(declaration, {});
+  const { strapi, service, hierarchy } = reading;
   const defaultLocale = await service.defaultLocale();
   const documentId = result?.documentId ?? params?.documentId;
+  const locale = await localeOf(service, declaration, params);
+  const removal = removesEntry(action);
+  const beforeRows = before?.rows ?? [];
+  const afterRows = removal ? [] : await publishedRows(strapi, declaration, documentId, locale);
 
-  if (uid === PAGE && isPublishLike(action, params) && before?.pages) {
-    const own = documentId
-      ? await strapi.db.query(PAGE).findMany({
-          where: {
-            documentId,
-            publishedAt: { $notNull: true },
-            ...(params?.locale && params.locale !== "*" ? { locale: params.locale } : {}),
-          },
-          select: ["documentId", "locale", "fullPath"],
-        })
-      : [];
+  const neighbours = [];
+  if (declaration.order) {
+    const { membership } = listChanges(declaration, beforeRows, afterRows);
+    const moved = (row) => membership.includes(declaration.localized && row.locale ? row.locale : "*");
+    for (const { row, ids } of before?.neighbours ?? []) if (moved(row)) neighbours.push(...ids);
+    for (const row of afterRows) if (moved(row)) neighbours.push(...(await neighboursOf(strapi, declaration, row)));
+  }
+  const reverse = mergeLinks(
+    before?.reverse ?? [],
+    removal ? [] : await reverseLinks(reading, declaration, documentId),
+  );
+
+  let extraPaths = [];
+  let extraTags = [];
+  if (uid === PAGE && before?.pages) {
     const batch = await hierarchy.settleBatch(before.pages, {
-      ownPaths: own.map((row) => prefixedPath(row.fullPath, row.locale)),
+      ownPaths: afterRows.filter((row) => row.fullPath).map((row) => prefixedPath(row.fullPath, row.locale)),
     });
-    const fullPaths = [
-      ...new Set([...own.map((row) => sitePath(row.fullPath, row.locale, defaultLocale)), ...batch.paths]),
-    ];
-    return fullPaths.length
-      ? { uid, fullPaths, ...(documentId ? { tags: [documentTagFor(uid, documentId)] } : {}) }
-      : null;
+    extraPaths = batch.paths;
+    extraTags = batch.moves.map((move) => documentTagFor(PAGE, move.documentId));
   }
-
-  const rows = [...(before?.rows ?? [])];
-  if (!removesEntry(action) && documentId) {
-    // Redirect publish / non-D&P writes: the entry's current value too (a changed source or
-    // path: the old one came from `before`).
-    rows.push(
-      ...(await strapi.db.query(uid).findMany({
-        where: { documentId, publishedAt: { $notNull: true } },
-        select: ["documentId", "locale", target.field],
-      })),
-    );
-  }
-  return inputFor(uid, rows, { defaultLocale });
+  return writeInput(declaration, {
+    documentId,
+    before: beforeRows,
+    after: afterRows,
+    neighbours,
+    reverse,
+    defaultLocale,
+    extraPaths,
+    extraTags,
+  });
 }
 
 /**
@@ -145,4 +285,4 @@ async function afterCommit(strapi, service, fn, { holdAnswer = false } = {}) {
   run();
 }
 
-module.exports = { registerRevalidationMiddleware, isPublishLike };
+module.exports = { registerRevalidationMiddleware, isPublishLike, mergeLinks, neighboursOf, reverseLinks };

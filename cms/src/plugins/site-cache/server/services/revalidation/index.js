@@ -6,7 +6,7 @@ const { createRevalidationService } = require("./service");
 /**
  * `strapi.plugin("site-cache").service("revalidation")`: one per Strapi, configured once from the
  * plugin's config (config/index.js). service.js sends and records; document-middleware.js turns
- * editor writes into revalidations, using the page-hierarchy service for a publish that moves
+ * editor writes of the declared types (the site-types service) into revalidations, using the page-hierarchy service for a publish that moves
  * pages (one way: the hierarchy never calls the revalidation).
  */
 module.exports = ({ strapi }) => {
@@ -16,6 +16,7 @@ module.exports = ({ strapi }) => {
     registerDocumentMiddleware() {
       registerRevalidationMiddleware(strapi, service, {
         hierarchy: strapi.plugin("site-cache").service("page-hierarchy"),
+        siteTypes: strapi.plugin("site-cache").service("site-types"),
         isReady: service.isReady,
       });
     },

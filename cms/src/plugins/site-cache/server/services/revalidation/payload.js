@@ -1,49 +1,24 @@
 "use strict";
 
 const { normalise, prefixedPath, sitePath } = require("../../utils/site-paths");
+const { pathOf } = require("./declarations");
 
 /**
- * Pure helpers of the revalidation service (unit-tested in cms/tests/plugins/site-cache/): which content
- * types are revalidated and how (the allowlist of docs/cms-contract.md), when (the trigger policy), and
- * the payload sent to the front end's POST /api/cms-revalidate.
+ * Pure helpers of the revalidation service (unit-tested in cms/tests/plugins/site-cache/): the tags
+ * (docs/cms-contract.md, "Tags"), when a write is revalidated (the trigger policy), what it sends
+ * (writeInput: rules C1–C6, from the type's declaration, declarations.js) and the payload sent to
+ * the front end's POST /api/cms-revalidate.
  */
-
-/**
- * The spec's allowlist: a content type not listed here is never revalidated automatically.
- * `tagged`: its paths go with the type's tag (what lists every page: the sitemap) and each
- * document's tag (what shows a page's other locales: hreflang alternates).
- * `pathPrefix`: the site path of an entry is the prefix and its field's value (`/blog/<slug>`).
- * Articles (docs/cms-contract.md, "Articles"): the article's own path, plus the type's tag
- * `cms:api::article.article`, which every render that lists articles carries (the blog's
- * listing, category and detail pages, the feed, the sitemap, latest-articles sections). Category
- * and author: by tag, carried by the renders that show their names.
- */
-const ALLOWLIST = Object.freeze({
-  "api::page.page": Object.freeze({ mode: "path", field: "fullPath", localized: true, tagged: true }),
-  "api::redirect.redirect": Object.freeze({ mode: "path", field: "source", localized: false }),
-  "api::navbar.navbar": Object.freeze({ mode: "tag" }),
-  "api::footer.footer": Object.freeze({ mode: "tag" }),
-  // The 404 and error pages' text: cached 404 answers carry its tag (app/lib/cms/error-page.server.ts).
-  "api::error-page.error-page": Object.freeze({ mode: "tag" }),
-  "api::article.article": Object.freeze({
-    mode: "path",
-    field: "slug",
-    pathPrefix: "/blog/",
-    localized: true,
-    tagged: true,
-  }),
-  "api::category.category": Object.freeze({ mode: "tag" }),
-  "api::author.author": Object.freeze({ mode: "tag" }),
-});
 
 const tagFor = (uid) => `cms:${uid}`;
 /** One document's tag, all its locales: `cms:api::page.page:<documentId>`. */
 const documentTagFor = (uid, documentId) => `${tagFor(uid)}:${documentId}`;
-
-/** The allowlist entry of uid, or null. */
-function targetFor(uid) {
-  return Object.prototype.hasOwnProperty.call(ALLOWLIST, uid) ? ALLOWLIST[uid] : null;
-}
+/**
+ * A published list's tag: `cms:<uid>:list:<locale>` (`*`: every locale, or a type that is not
+ * localized), or, filtered by one relation, `cms:<uid>:list:<locale>:<attribute>=<documentId>`.
+ */
+const listTagFor = (uid, locale, attribute, documentId) =>
+  `${tagFor(uid)}:list:${locale || "*"}${attribute ? `:${attribute}=${documentId}` : ""}`;
 
 /**
  * Does this document action change what the site shows?
@@ -81,13 +56,16 @@ const removesEntry = (action) => action === "unpublish" || action === "delete";
 
 const unique = (values) => [...new Set(values)];
 
+/** The most tags one POST /api/cms-revalidate may carry (the site's rule, docs/cms-contract.md). */
+const MAX_TAGS = 1000;
+
 /**
  * The spec's "simpler input" → the payload of POST /api/cms-revalidate.
  * `{ uid, fullPaths?, locale?, tags?, expire? }` → `{ uid, next: { fullPaths?, tags?, expire? } }`:
  * paths get the locale prefix when locale is not the default one (default-locale paths are
  * sent unprefixed: the front end adds the /<default> variant itself); a path that is already
- * locale-prefixed (redirect sources) is sent with no locale and kept as is. Paths of a
- * `tagged` type bring the type's tag (`cms:api::page.page`: the sitemap), whoever sends them.
+ * locale-prefixed (redirect sources) is sent with no locale and kept as is. Tags are sent as
+ * given (no type tag is added to paths any more: the sitemap records the page list's tag).
  * `expire: true` (unpublish, delete, or asked for) is sent as is; anything else is left out
  * (the site's default, stale-while-revalidate). Empty lists are left out; null when there is
  * nothing to revalidate.
@@ -99,8 +77,7 @@ function buildPayload(input, { defaultLocale } = {}) {
       .filter((p) => typeof p === "string" && p)
       .map((p) => sitePath(p, input.locale, defaultLocale)),
   );
-  const typeTag = fullPaths.length && targetFor(input.uid)?.tagged ? [tagFor(input.uid)] : [];
-  const tags = unique([...typeTag, ...(input.tags ?? [])].filter((t) => typeof t === "string" && t));
+  const tags = unique((input.tags ?? []).filter((t) => typeof t === "string" && t));
   if (fullPaths.length === 0 && tags.length === 0) return null;
   const next = {};
   if (fullPaths.length) next.fullPaths = fullPaths;
@@ -109,35 +86,126 @@ function buildPayload(input, { defaultLocale } = {}) {
   return { uid: input.uid, next };
 }
 
-/** The revalidation input for one document of an allowlisted type (entries: its rows). */
-function inputFor(uid, entries, { defaultLocale } = {}) {
-  const target = targetFor(uid);
-  if (!target) return null;
-  if (target.mode === "tag") return { uid, tags: [tagFor(uid)] };
-  const fullPaths = [];
-  for (const entry of entries ?? []) {
-    const value = entry?.[target.field];
-    if (typeof value !== "string" || !value) continue;
-    const path = target.pathPrefix ? `${target.pathPrefix}${value}` : value;
-    fullPaths.push(target.localized ? sitePath(path, entry.locale, defaultLocale) : path);
+/** The list locale of a published row: its locale, or `*` for a type that is not localized. */
+const listLocaleOf = (declaration, row) => (declaration.localized && row?.locale ? row.locale : "*");
+
+/** The documentIds a row links to through `attribute` (rows carry them as `related[attribute]`). */
+const relatedOf = (row, attribute) => (row?.related?.[attribute] ?? []).filter(Boolean);
+
+const orderChanged = (declaration, was, is) =>
+  (declaration.order ?? []).some(({ field }) => String(was?.[field] ?? "") !== String(is?.[field] ?? ""));
+
+/**
+ * C3: the list tags a write changes, from the document's published rows before and after it
+ * (`{ documentId, locale, <path and order fields>, related: { <attribute>: [documentId] } }`).
+ * Per list locale: a row that appears or disappears (first publish, create, unpublish, delete) or
+ * whose `order` fields changed is a membership change: the locale's and every locale's list, and
+ * the lists filtered by each relation, for every related document before and after. Otherwise a
+ * changed relation: the filtered lists of the documents added or removed. Returns
+ * `{ membership: [locale], tags }` (membership: the list locales where D's place changed, C4).
+ */
+function listChanges(declaration, before = [], after = []) {
+  const { uid } = declaration;
+  const locales = unique([...before, ...after].map((row) => listLocaleOf(declaration, row)));
+  const membership = [];
+  const tags = [];
+  const filtered = (locale, attribute, documentId) => [
+    listTagFor(uid, locale, attribute, documentId),
+    listTagFor(uid, "*", attribute, documentId),
+  ];
+  for (const locale of locales) {
+    const was = before.find((row) => listLocaleOf(declaration, row) === locale);
+    const is = after.find((row) => listLocaleOf(declaration, row) === locale);
+    if (!was !== !is || orderChanged(declaration, was, is)) {
+      membership.push(locale);
+      tags.push(listTagFor(uid, locale), listTagFor(uid, "*"));
+      for (const { attribute } of declaration.relations)
+        for (const id of unique([...relatedOf(was, attribute), ...relatedOf(is, attribute)]))
+          tags.push(...filtered(locale, attribute, id));
+      continue;
+    }
+    for (const { attribute } of declaration.relations) {
+      const old = new Set(relatedOf(was, attribute));
+      const now = new Set(relatedOf(is, attribute));
+      for (const id of [...old].filter((x) => !now.has(x))) tags.push(...filtered(locale, attribute, id));
+      for (const id of [...now].filter((x) => !old.has(x))) tags.push(...filtered(locale, attribute, id));
+    }
   }
-  if (!fullPaths.length) return null;
-  const tags = target.tagged
-    ? unique((entries ?? []).filter((entry) => entry?.documentId).map((entry) => documentTagFor(uid, entry.documentId)))
-    : [];
-  return { uid, fullPaths: unique(fullPaths), ...(tags.length ? { tags } : {}) };
+  return { membership, tags: unique(tags) };
+}
+
+/**
+ * What a write of one document of a declared type sends (docs/cms-contract.md, C1–C6), the
+ * service's input `{ uid, fullPaths?, tags }`:
+ * - C1 a single type: its tag, nothing else;
+ * - C2 the document's tag and its paths before and after the write (`path` declared);
+ * - C3 the list tags of listChanges();
+ * - C4 `neighbours`: the documentIds of its neighbours in the declared order (read by the caller
+ *   for the locales where its place changed) → their document tags;
+ * - C5/C6 `reverse`: `[{ uid, documentIds, overBound }]`, the published documents of other
+ *   types that link to it → their document tags, or their type's tag when over the bound (or
+ *   when they would take the payload past the site's 1,000 tags); `changedLocales`: the list
+ *   locales where a document of that type gained or lost its link to this one (the relation
+ *   edited from this document's side) → `cms:S:list:<locale>:<attribute>=<documentId>` and `*`;
+ * - `extraPaths` / `extraTags`: what a page's hierarchy batch adds (moved pages).
+ */
+function writeInput(
+  declaration,
+  {
+    documentId,
+    before = [],
+    after = [],
+    neighbours = [],
+    reverse = [],
+    defaultLocale,
+    extraPaths = [],
+    extraTags = [],
+  },
+) {
+  const { uid } = declaration;
+  if (declaration.single) return { uid, tags: [tagFor(uid)] };
+  const fullPaths = [...before, ...after].map((row) => pathOf(declaration, row, defaultLocale)).filter(Boolean);
+  const tags = [
+    ...(documentId ? [documentTagFor(uid, documentId)] : []),
+    ...extraTags,
+    ...listChanges(declaration, before, after).tags,
+    ...neighbours.filter((id) => id && id !== documentId).map((id) => documentTagFor(uid, id)),
+  ];
+  // Smallest groups first; a group that would take the payload past the site's limit of tags goes
+  // as its type's tag instead (as over the bound).
+  const groups = [...reverse].sort((a, b) => a.documentIds.length - b.documentIds.length);
+  const sending = new Set(tags);
+  groups.forEach((linked, i) => {
+    const documentTags = linked.documentIds.map((id) => documentTagFor(linked.uid, id));
+    const later = groups.length - i - 1; // room for the later groups' type tags at least
+    const fits = !linked.overBound && sending.size + documentTags.length + later <= MAX_TAGS;
+    for (const tag of fits ? documentTags : [tagFor(linked.uid)]) sending.add(tag);
+  });
+  // The other side of a relation edited from this document's form: its filtered lists changed.
+  for (const linked of groups)
+    for (const locale of linked.overBound ? [] : (linked.changedLocales ?? []))
+      for (const tag of [
+        listTagFor(linked.uid, locale, linked.attribute, documentId),
+        listTagFor(linked.uid, "*", linked.attribute, documentId),
+      ])
+        sending.add(tag);
+  const sent = [...sending];
+  const paths = unique([...fullPaths, ...extraPaths]);
+  if (!paths.length && !sent.length) return null;
+  return { uid, ...(paths.length ? { fullPaths: paths } : {}), ...(sent.length ? { tags: sent } : {}) };
 }
 
 module.exports = {
-  ALLOWLIST,
   tagFor,
   documentTagFor,
-  targetFor,
+  listTagFor,
   shouldRevalidate,
   removesEntry,
   sitePath,
   prefixedPath,
   normalise,
   buildPayload,
-  inputFor,
+  listChanges,
+  writeInput,
+  MAX_TAGS,
 };

@@ -1,0 +1,134 @@
+"use strict";
+
+const { sitePath } = require("../../utils/site-paths");
+
+/**
+ * The site's content types, read from their schemas (docs/cms-contract.md, "Revalidation: one
+ * declaration per type"). A content type is revalidated automatically, and readable with the
+ * front end's token, iff its schema.json has the block
+ *
+ *   "pluginOptions": { "site-cache": { "path"?: "/blog/{slug}", "order"?: ["publishDate:desc", "slug:asc"] } }
+ *
+ * - `path`: the site path of an entry, `{attribute}` replaced by the entry's value (localized
+ *   types get the locale prefix of a non-default locale: sitePath()).
+ * - `order`: the order the site lists the type in (neighbours: previous / next links).
+ *
+ * Pure: `readDeclarations(contentTypes)` takes Strapi's `strapi.contentTypes` (uid → schema) and
+ * throws on a malformed block, so a typo stops the CMS at its start instead of silently not
+ * revalidating.
+ */
+
+const KEY = "site-cache";
+const KNOWN_KEYS = new Set(["path", "order"]);
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The documents of one type that C5 expands before falling back to the type's tag (C6). */
+const REVERSE_BOUND = 1000;
+
+function fail(uid, message) {
+  throw new Error(`site-cache: the "site-cache" block of ${uid}'s schema: ${message}`);
+}
+
+function parseOrder(uid, order, attributes) {
+  if (!Array.isArray(order) || order.length === 0) fail(uid, "order must be a non-empty array of 'attribute:asc|desc'");
+  return Object.freeze(
+    order.map((entry) => {
+      const match = typeof entry === "string" ? /^([A-Za-z_][A-Za-z0-9_]*):(asc|desc)$/.exec(entry) : null;
+      if (!match) fail(uid, `order entry ${JSON.stringify(entry)} is not 'attribute:asc' or 'attribute:desc'`);
+      if (!attributes[match[1]]) fail(uid, `order names ${match[1]}, which is not an attribute`);
+      return Object.freeze({ field: match[1], direction: match[2] });
+    }),
+  );
+}
+
+function parsePath(uid, path, attributes) {
+  if (typeof path !== "string" || !path) fail(uid, "path must be a non-empty string such as '/blog/{slug}'");
+  const fields = [...path.matchAll(PLACEHOLDER)].map((m) => m[1]);
+  if (fields.length === 0) fail(uid, `path ${JSON.stringify(path)} names no attribute ('{slug}')`);
+  for (const field of fields) if (!attributes[field]) fail(uid, `path names ${field}, which is not an attribute`);
+  return { template: path, fields: Object.freeze([...new Set(fields)]) };
+}
+
+/**
+ * uid → schema (strapi.contentTypes) → Map uid → declaration:
+ * `{ uid, single, localized, draftAndPublish, path?, pathFields, order?, relations, reverse }`.
+ * `relations`: the type's relation attributes that hold the link (not `mappedBy`: the other
+ * side's) to a declared type, `[{ attribute, target }]`; `reverse`: the declared types' such
+ * attributes that target this type, `[{ uid, attribute }]` (C5). Strapi's own `localizations`
+ * (added to every localized type, linking a document's locales: its document tag covers them) is
+ * not one.
+ */
+const isLink = (name, attribute) =>
+  attribute?.type === "relation" && !attribute.mappedBy && name !== "localizations" && !attribute.unstable_virtual;
+
+function readDeclarations(contentTypes) {
+  const declared = new Map();
+  for (const [uid, schema] of Object.entries(contentTypes ?? {})) {
+    const block = schema?.pluginOptions?.[KEY];
+    if (block === undefined) continue;
+    if (!block || typeof block !== "object" || Array.isArray(block)) fail(uid, "must be an object");
+    for (const key of Object.keys(block)) if (!KNOWN_KEYS.has(key)) fail(uid, `unknown key ${JSON.stringify(key)}`);
+    const attributes = schema.attributes ?? {};
+    const single = schema.kind === "singleType";
+    if (single && (block.path !== undefined || block.order !== undefined))
+      fail(uid, "a single type has no path or order (its tag is revalidated on every write)");
+    const path = block.path === undefined ? null : parsePath(uid, block.path, attributes);
+    declared.set(uid, {
+      uid,
+      single,
+      localized: Boolean(schema.pluginOptions?.i18n?.localized),
+      draftAndPublish: Boolean(schema.options?.draftAndPublish),
+      path: path?.template ?? null,
+      pathFields: path?.fields ?? Object.freeze([]),
+      order: block.order === undefined ? null : parseOrder(uid, block.order, attributes),
+      attributes,
+    });
+  }
+  for (const declaration of declared.values()) {
+    declaration.relations = Object.freeze(
+      Object.entries(declaration.attributes)
+        .filter(([name, a]) => isLink(name, a) && declared.has(a.target))
+        .map(([attribute, a]) => Object.freeze({ attribute, target: a.target })),
+    );
+    delete declaration.attributes;
+  }
+  for (const declaration of declared.values()) {
+    declaration.reverse = Object.freeze(
+      [...declared.values()].flatMap((other) =>
+        other.relations
+          .filter((relation) => relation.target === declaration.uid)
+          .map((relation) => Object.freeze({ uid: other.uid, attribute: relation.attribute })),
+      ),
+    );
+    Object.freeze(declaration);
+  }
+  return declared;
+}
+
+/**
+ * The front end's read-only token's permissions: `find` on every declared type, `findOne` on
+ * every declared collection type, and the locales list. Sorted.
+ */
+function tokenPermissions(declarations) {
+  const actions = ["plugin::i18n.locales.listLocales"];
+  for (const { uid, single } of declarations.values()) {
+    actions.push(`${uid}.find`);
+    if (!single) actions.push(`${uid}.findOne`);
+  }
+  return actions.sort();
+}
+
+/** The site path of one entry (a row with the path's fields and its locale), or null. */
+function pathOf(declaration, row, defaultLocale) {
+  if (!declaration.path || !row) return null;
+  let missing = false;
+  const path = declaration.path.replace(PLACEHOLDER, (_, field) => {
+    const value = row[field];
+    if (typeof value !== "string" || !value) missing = true;
+    return missing ? "" : value;
+  });
+  if (missing) return null;
+  return declaration.localized ? sitePath(path, row.locale, defaultLocale) : path;
+}
+
+module.exports = { readDeclarations, tokenPermissions, pathOf, REVERSE_BOUND, KEY };

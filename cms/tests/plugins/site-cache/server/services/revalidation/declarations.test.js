@@ -1,0 +1,170 @@
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { readdirSync, readFileSync } = require("node:fs");
+const path = require("node:path");
+
+const {
+  pathOf,
+  readDeclarations,
+  tokenPermissions,
+} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/declarations");
+
+const API = path.resolve(__dirname, "../../../../../../src/api");
+
+/** uid → schema of every content type in cms/src/api (what strapi.contentTypes holds for them). */
+function repoContentTypes() {
+  const types = {};
+  for (const api of readdirSync(API))
+    for (const name of readdirSync(path.join(API, api, "content-types")))
+      types[`api::${api}.${name}`] = JSON.parse(
+        readFileSync(path.join(API, api, "content-types", name, "schema.json"), "utf8"),
+      );
+  return types;
+}
+
+test("the repository's declarations: the eight types the site reads, with their paths and order", () => {
+  const declared = readDeclarations(repoContentTypes());
+  assert.deepEqual([...declared.keys()].sort(), [
+    "api::article.article",
+    "api::author.author",
+    "api::category.category",
+    "api::error-page.error-page",
+    "api::footer.footer",
+    "api::navbar.navbar",
+    "api::page.page",
+    "api::redirect.redirect",
+  ]);
+  const summary = Object.fromEntries(
+    [...declared.values()].map((d) => [
+      d.uid,
+      { single: d.single, path: d.path, order: d.order?.map((o) => `${o.field}:${o.direction}`) ?? null },
+    ]),
+  );
+  assert.deepEqual(summary["api::page.page"], { single: false, path: "{fullPath}", order: null });
+  assert.deepEqual(summary["api::redirect.redirect"], { single: false, path: "{source}", order: null });
+  for (const single of ["api::navbar.navbar", "api::footer.footer", "api::error-page.error-page"])
+    assert.deepEqual(summary[single], { single: true, path: null, order: null });
+  assert.deepEqual(summary["api::article.article"], {
+    single: false,
+    path: "/blog/{slug}",
+    order: ["publishDate:desc", "slug:asc"],
+  });
+  assert.deepEqual(summary["api::category.category"], { single: false, path: "/blog/category/{slug}", order: null });
+  assert.deepEqual(summary["api::author.author"], { single: false, path: null, order: null });
+});
+
+test("relations: the attributes that hold a link to a declared type; reverse: who links to a type", () => {
+  const declared = readDeclarations(repoContentTypes());
+  const article = declared.get("api::article.article");
+  assert.deepEqual(article.relations, [
+    { attribute: "category", target: "api::category.category" },
+    { attribute: "author", target: "api::author.author" },
+  ]);
+  // category.articles and author.articles are the other side (mappedBy): not the category's relations
+  assert.deepEqual(declared.get("api::category.category").relations, []);
+  assert.deepEqual(declared.get("api::author.author").reverse, [{ uid: "api::article.article", attribute: "author" }]);
+  assert.deepEqual(declared.get("api::category.category").reverse, [
+    { uid: "api::article.article", attribute: "category" },
+  ]);
+  assert.deepEqual(article.reverse, []);
+  assert.deepEqual(declared.get("api::page.page").relations, [{ attribute: "parent", target: "api::page.page" }]);
+  // a relation to a type the site does not read (admin::user, say) is none of the site's business,
+  // nor are the links Strapi adds between a document's locales (its document tag covers them)
+  const other = readDeclarations({
+    "api::x.x": {
+      kind: "collectionType",
+      pluginOptions: { "site-cache": {}, i18n: { localized: true } },
+      attributes: {
+        owner: { type: "relation", relation: "manyToOne", target: "admin::user" },
+        localizations: { type: "relation", relation: "oneToMany", target: "api::x.x", unstable_virtual: true },
+        next: { type: "relation", relation: "oneToOne", target: "api::x.x" },
+      },
+    },
+  });
+  assert.deepEqual(other.get("api::x.x").relations, [{ attribute: "next", target: "api::x.x" }]);
+});
+
+test("a type without the block is not declared (not revalidated, not readable by the token)", () => {
+  const types = repoContentTypes();
+  const declared = readDeclarations({
+    ...types,
+    "plugin::users-permissions.user": { kind: "collectionType", attributes: {} },
+    "plugin::site-cache.revalidation-failure": { kind: "collectionType", pluginOptions: {}, attributes: {} },
+  });
+  assert.equal(declared.has("plugin::users-permissions.user"), false);
+  assert.equal(declared.has("plugin::site-cache.revalidation-failure"), false);
+  assert.equal(declared.get("toString"), undefined);
+});
+
+test("the read-only token's permissions follow from the declarations", () => {
+  assert.deepEqual(tokenPermissions(readDeclarations(repoContentTypes())), [
+    "api::article.article.find",
+    "api::article.article.findOne",
+    "api::author.author.find",
+    "api::author.author.findOne",
+    "api::category.category.find",
+    "api::category.category.findOne",
+    "api::error-page.error-page.find",
+    "api::footer.footer.find",
+    "api::navbar.navbar.find",
+    "api::page.page.find",
+    "api::page.page.findOne",
+    "api::redirect.redirect.find",
+    "api::redirect.redirect.findOne",
+    "plugin::i18n.locales.listLocales",
+  ]);
+  // a new declared collection type is readable by declaring it, a single type by find only
+  const more = readDeclarations({
+    "api::event.event": { kind: "collectionType", pluginOptions: { "site-cache": {} }, attributes: {} },
+    "api::banner.banner": { kind: "singleType", pluginOptions: { "site-cache": {} }, attributes: {} },
+  });
+  assert.deepEqual(tokenPermissions(more), [
+    "api::banner.banner.find",
+    "api::event.event.find",
+    "api::event.event.findOne",
+    "plugin::i18n.locales.listLocales",
+  ]);
+});
+
+test("a malformed block stops the start with a clear error", () => {
+  const schema = (block, kind = "collectionType") => ({
+    "api::x.x": {
+      kind,
+      pluginOptions: { "site-cache": block },
+      attributes: { slug: { type: "string" }, publishDate: { type: "datetime" } },
+    },
+  });
+  const fails = (block, message, kind) => assert.throws(() => readDeclarations(schema(block, kind)), message);
+  fails(null, /api::x\.x.*must be an object/);
+  fails([], /must be an object/);
+  fails({ paths: "/x/{slug}" }, /unknown key "paths"/);
+  fails({ path: "" }, /path must be a non-empty string/);
+  fails({ path: "/x" }, /names no attribute/);
+  fails({ path: "/x/{slugg}" }, /slugg, which is not an attribute/);
+  fails({ order: "slug:asc" }, /order must be a non-empty array/);
+  fails({ order: ["slug"] }, /not 'attribute:asc'/);
+  fails({ order: ["title:asc"] }, /title, which is not an attribute/);
+  fails({ path: "/x/{slug}" }, /single type has no path/, "singleType");
+  assert.doesNotThrow(() => readDeclarations(schema({ path: "/x/{slug}", order: ["publishDate:desc", "slug:asc"] })));
+});
+
+test("pathOf: the template filled from the row; localized types get the locale prefix", () => {
+  const declared = readDeclarations(repoContentTypes());
+  const article = declared.get("api::article.article");
+  assert.equal(pathOf(article, { slug: "hello", locale: "en" }, "en"), "/blog/hello");
+  assert.equal(pathOf(article, { slug: "hallo", locale: "de" }, "en"), "/de/blog/hallo");
+  assert.equal(pathOf(article, { slug: null, locale: "en" }, "en"), null);
+  const page = declared.get("api::page.page");
+  assert.equal(pathOf(page, { fullPath: "/", locale: "de" }, "en"), "/de");
+  assert.equal(pathOf(page, { fullPath: "/company/careers", locale: "en" }, "en"), "/company/careers");
+  // redirect sources are already locale-prefixed, and the type is not localized: as is
+  const redirect = declared.get("api::redirect.redirect");
+  assert.equal(pathOf(redirect, { source: "/en/old", locale: null }, "en"), "/en/old");
+  assert.equal(pathOf(declared.get("api::author.author"), { name: "Ada" }, "en"), null);
+  assert.equal(
+    pathOf(declared.get("api::category.category"), { slug: "news", locale: "de" }, "en"),
+    "/de/blog/category/news",
+  );
+});
