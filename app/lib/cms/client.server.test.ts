@@ -8,6 +8,7 @@ import {
   CMS_REVALIDATE,
   cmsListTag,
   createCmsClient,
+  isCmsDocumentTag,
   recordedTags,
   type CmsCallRecord,
   type RecordedCall,
@@ -312,6 +313,14 @@ describe("what a call records (the contract's rules S1–S5)", () => {
       `cms:${ARTICLE}`,
       `cms:${ARTICLE}:s1`,
     ]);
+  });
+
+  it("tells a document's tag from a type's and a list's", () => {
+    expect(isCmsDocumentTag(`cms:${ARTICLE}:a1`)).toBe(true);
+    expect(isCmsDocumentTag(`cms:${ARTICLE}`)).toBe(false);
+    expect(isCmsDocumentTag(`cms:${ARTICLE}:list:en`)).toBe(false);
+    expect(isCmsDocumentTag(`cms:${ARTICLE}:list:*:category=c1`)).toBe(false);
+    expect(isCmsDocumentTag("path:/blog/a1")).toBe(false);
   });
 
   it("S5: dependsOn documents records the type and the documents found, no list", () => {

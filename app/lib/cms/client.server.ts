@@ -23,6 +23,9 @@ export const cmsTag = (uid: string) => `cms:${uid}`;
 /** The cache tag of one document, all its locales: `cms:api::page.page:<documentId>`. */
 export const cmsDocumentTag = (uid: string, documentId: string) => `${cmsTag(uid)}:${documentId}`;
 
+/** Whether a tag names one document (cmsDocumentTag), not a type or a list. */
+export const isCmsDocumentTag = (tag: string) => /^cms:[^:]+::[^:]+:(?!list:)[^:]+$/.test(tag);
+
 /**
  * The cache tag of the published list of a type in a locale (`*`: every locale, or a type that is
  * not localized), optionally filtered by one relation: `cms:api::article.article:list:en`,
