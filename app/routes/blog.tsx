@@ -36,7 +36,8 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
       const words = blogWords(locale);
       const category = categorySlug ? await findCategory(cms, categorySlug, locale) : null;
       if (categorySlug && !category) throw await blogNotFound(context, locale);
-      const listing = await listArticles(cms, { locale, page, categorySlug });
+      // A category's articles: the list filtered by its documentId (what the CMS revalidates when one joins or leaves it).
+      const listing = await listArticles(cms, { locale, page, categoryId: category?.documentId });
       // Page 1 of an empty blog is the (empty) blog; any page past the last one is no page.
       if (page > Math.max(listing.pageCount, 1)) throw await blogNotFound(context, locale);
 

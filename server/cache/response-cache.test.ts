@@ -11,6 +11,8 @@ import { Invalidations } from "./invalidations.ts";
 import { IsrCache } from "./isr-cache.ts";
 import { MemoryStore } from "./memory-store.ts";
 import {
+  CDN_TAG_HEADER_BYTES,
+  cdnTags,
   createResponseCacheMiddleware,
   pagePathOf,
   type CachedResponse,
@@ -67,6 +69,27 @@ const page =
     dynamic: false,
     ...extra,
   });
+
+describe("the tags a CDN is told", () => {
+  it("all of them while they fit; past the header budget, all but the documents' (the page cache keeps every one)", async () => {
+    const few = ["cms:api::page.page", "cms:api::page.page:abc", "path:/x"];
+    expect(cdnTags(few)).toEqual(few);
+    const documents = Array.from({ length: 1_000 }, (_, index) => `cms:api::article.article:doc${index}`);
+    const many = ["cms:api::article.article", "cms:api::article.article:list:*", ...documents, "path:/sitemap.xml"];
+    expect(cdnTags(many)).toEqual(["cms:api::article.article", "cms:api::article.article:list:*", "path:/sitemap.xml"]);
+
+    const { get } = await serve(page("<p>sitemap</p>".repeat(100), {}, { tags: many }));
+    await get("/sitemap");
+    const hit = await get("/sitemap");
+    expect(hit.cache).toBe("HIT");
+    const header = hit.response.headers.get("cache-tag") ?? "";
+    expect(header.length).toBeLessThanOrEqual(CDN_TAG_HEADER_BYTES);
+    expect(header.split(",").sort()).toEqual(
+      ["cms:api::article.article", "cms:api::article.article:list:*", "path:/sitemap", "path:/sitemap.xml"].sort(),
+    );
+    expect(hit.response.headers.get("surrogate-key")?.split(" ").sort()).toEqual(header.split(",").sort());
+  });
+});
 
 describe("response cache middleware", () => {
   it("maps .data requests to their page's path", () => {

@@ -4,6 +4,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { LRUCache } from "lru-cache";
 
+import { isCmsDocumentTag } from "../../app/lib/cms/client.server.ts";
 import type { CookieNames } from "../../app/lib/cookie-names.ts";
 import { bypassesPageCache, hasSessionCookie, pageKeyOf, type PageKeyOutcome } from "./cache-key.ts";
 import type { KeyInputsOf } from "./declared-query.ts";
@@ -88,6 +89,31 @@ const STORABLE_STATUS = new Set([200, 202, 203, 204, 300, 301, 302, 303, 307, 30
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding"]);
 /** How long a CDN may keep serving a stale page while it fetches a new one (seconds). */
 const CDN_STALE_WHILE_REVALIDATE = 86_400;
+/**
+ * The most a page's Cache-Tag (and Surrogate-Key) header may hold, in bytes: under Varnish's
+ * default limit of a response header line (http_resp_hdr_len, 8 KB) and the 16 KB Cloudflare
+ * and Fastly take.
+ */
+export const CDN_TAG_HEADER_BYTES = 8_000;
+
+/**
+ * The tags a CDN is told a page carries: all of them while they fit in CDN_TAG_HEADER_BYTES;
+ * past that (the sitemap records every document it lists) all but the documents' tags: its type
+ * and list tags still let a purge reach it, and the CDN keeps it s-maxage at most. The page cache
+ * itself keeps every tag.
+ */
+export function cdnTags(tags: readonly string[]): string[] {
+  const bytes = (list: readonly string[]) => list.reduce((sum, tag) => sum + tag.length + 1, 0);
+  if (bytes(tags) <= CDN_TAG_HEADER_BYTES) return [...tags];
+  const kept: string[] = [];
+  let used = 0;
+  for (const tag of tags) {
+    if (isCmsDocumentTag(tag) || used + tag.length + 1 > CDN_TAG_HEADER_BYTES) continue;
+    kept.push(tag);
+    used += tag.length + 1;
+  }
+  return kept;
+}
 
 /**
  * `/company.data` and `/company` are one page; `/_.data` is the home page's data (React Router 8:
@@ -260,6 +286,7 @@ function wireHeaders(
   baseHeaders: Array<[string, string]>,
 ): Record<Encoding, string[] | undefined> {
   const own = new Set(cached.headers.map(([name]) => name));
+  const told = cdnTags(tags);
   // A CDN keys on the URL: it may keep the anonymous variant (for requests with no cookie at
   // all, as Vary: Cookie says), never the signed-in one, which it could not tell apart.
   const cdn: Array<[string, string]> = variant.signedIn
@@ -277,8 +304,8 @@ function wireHeaders(
     ...cached.headers,
     ["vary", "Accept-Encoding, Cookie"],
     ...cdn,
-    ["cache-tag", tags.join(",")],
-    ["surrogate-key", tags.map((tag) => tag.replaceAll(" ", "_")).join(" ")],
+    ["cache-tag", told.join(",")],
+    ["surrogate-key", told.map((tag) => tag.replaceAll(" ", "_")).join(" ")],
   ];
   const forEncoding = (body: Buffer | undefined, encoding?: string) =>
     body &&

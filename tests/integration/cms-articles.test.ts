@@ -192,6 +192,32 @@ describe("articles through the real Strapi", () => {
     expect(home.text).toContain('<a href="/blog/acme-3"');
   }, 30_000);
 
+  it("a latest-articles section of a category lists that category's newest articles only (filtered by its documentId)", async () => {
+    const PAGES = "/content-manager/collection-types/api::page.page";
+    const pageSlug = `latest-of-category-${run}`;
+    const { data } = (await admin.call("POST", `${PAGES}?locale=en`, {
+      title: `Latest of a category ${run}`,
+      slug: pageSlug,
+      sections: [
+        {
+          __component: "sections.latest-articles",
+          heading: `Testing ${run}`,
+          count: 2,
+          category: { connect: [{ documentId: categoryId, locale: "en" }] },
+        },
+      ],
+    })) as { data: { documentId: string } };
+    await admin.call("POST", `${PAGES}/${data.documentId}/actions/publish?locale=en`, {});
+    const page = await get(`/${pageSlug}`);
+    expect(page.status).toBe(200);
+    const links = [...page.text.matchAll(/<a href="\/blog\/([^"]+)"/g)].map((match) => match[1]);
+    // The category's three articles are dated[0..2]: the newest two, not the newer ones of no category.
+    expect(links).toContain(dated[2]!.slug);
+    expect(links).toContain(dated[1]!.slug);
+    expect(links).not.toContain(dated[0]!.slug);
+    expect(links).not.toContain(dated[11]!.slug);
+  }, 30_000);
+
   it("the publish date is set on the first publish and does not move when the article is edited and republished", async () => {
     const made = await publishedArticle("republish");
     const first = await adminArticle(made.documentId, "en", "published");

@@ -66,8 +66,15 @@ describe("the page cache", () => {
     expect(headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
     expect(headers.get("cdn-cache-control")).toBe("public, s-maxage=120, stale-while-revalidate=86400");
     expect(headers.get("cache-tag")?.split(",").sort()).toEqual(
-      // The document's tag: its hreflang alternates (docs/cms-contract.md, "REST queries").
-      ["cms:api::footer.footer", "cms:api::navbar.navbar", "cms:api::page.page:doc-/company", "path:/company"].sort(),
+      // What the render read: the navbar, the footer, the page's type and document (docs/architecture.md,
+      // "What a render depends on"); no list (the page was looked up at its path).
+      [
+        "cms:api::footer.footer",
+        "cms:api::navbar.navbar",
+        "cms:api::page.page",
+        "cms:api::page.page:doc-/company",
+        "path:/company",
+      ].sort(),
     );
     expect(headers.get("surrogate-key")?.split(" ").sort()).toEqual(headers.get("cache-tag")?.split(",").sort());
   });

@@ -143,26 +143,31 @@ describe("/sitemap.xml", () => {
     expect(part.text).not.toContain("<urlset");
   });
 
-  it("is served from the cache, tagged with the page type, without asking the CMS again", async () => {
+  it("is served from the cache, tagged with the lists and documents it read, without asking the CMS again", async () => {
     const before = listRequests(site.cms);
     const { cache, response } = await get("/sitemap.xml");
     expect(cache).toBe("HIT");
-    // The page type's tag, and the blog's (its articles are listed too: docs/cms-contract.md, "Articles").
-    expect(response.headers.get("cache-tag")?.split(",").sort()).toEqual([
+    // The lists of every locale of pages and articles (no article here), and each page listed.
+    const tags = response.headers.get("cache-tag")?.split(",") ?? [];
+    expect(tags.filter((tag) => !/^cms:api::page\.page:(?!list:)/.test(tag)).sort()).toEqual([
       "cms:api::article.article",
-      "cms:api::author.author",
-      "cms:api::category.category",
+      "cms:api::article.article:list:*",
       "cms:api::page.page",
+      "cms:api::page.page:list:*",
       "path:/sitemap.xml",
     ]);
+    expect(tags).toContain("cms:api::page.page:careers");
     expect(listRequests(site.cms)).toBe(before);
   });
 
-  it("is revalidated by a page publish (the page type's tag): the new page is listed", async () => {
+  it("is revalidated by a page publish (the page list's tag): the new page is listed", async () => {
     site.cms.setPage({ fullPath: "/new", title: "New", updatedAt: "2026-03-01T10:00:00.000Z" });
     expect(locs((await get("/sitemap.xml")).text)).not.toContain(`${PUBLIC}/new`);
-    // A page publish sends its paths and the page type's tag.
-    await revalidate({ fullPaths: ["/new"], tags: ["cms:api::page.page", "cms:api::page.page:doc-/new"] });
+    // A first publish sends its paths, its document's tag and the lists it joins (docs/cms-contract.md).
+    await revalidate({
+      fullPaths: ["/new"],
+      tags: ["cms:api::page.page:doc-/new", "cms:api::page.page:list:en", "cms:api::page.page:list:*"],
+    });
     const stale = await get("/sitemap.xml");
     expect(stale.cache).toBe("STALE");
     expect(locs(stale.text)).not.toContain(`${PUBLIC}/new`);
@@ -174,7 +179,7 @@ describe("/sitemap.xml", () => {
     const good = (await eventuallyHit("/sitemap.xml", () => true)).text;
     site.cms.mode = "error";
     site.cms.setPage({ fullPath: "/during-outage", title: "Published during the outage" });
-    await revalidate({ fullPaths: ["/during-outage"], tags: ["cms:api::page.page"] });
+    await revalidate({ fullPaths: ["/during-outage"], tags: ["cms:api::page.page:list:*"] });
 
     const first = await get("/sitemap.xml");
     expect(first.status).toBe(200);
@@ -249,7 +254,7 @@ describe("the head of a CMS page", () => {
     site.cms.setPage({ fullPath: "/nur-englisch", title: "Nur Englisch", locale: "de", documentId: "only-english" });
     await revalidate({
       fullPaths: ["/de/nur-englisch"],
-      tags: ["cms:api::page.page", "cms:api::page.page:only-english"],
+      tags: ["cms:api::page.page:only-english", "cms:api::page.page:list:de", "cms:api::page.page:list:*"],
     });
     const after = await eventuallyHit("/only-english", (text) => text.includes("/de/nur-englisch"));
     expect(alternates(headTags(after.text))).toEqual({

@@ -95,6 +95,7 @@ export class StandInCms {
       const size = Number(url.searchParams.get("pagination[pageSize]") ?? 25);
       const number = Number(url.searchParams.get("pagination[page]") ?? 1);
       const all = [...this.pages.values()].map((page) => ({
+        documentId: documentIdOf(page),
         fullPath: page.fullPath,
         locale: page.locale ?? "en",
         updatedAt: page.updatedAt ?? null,

@@ -8,7 +8,7 @@ import {
   listArticles,
   loadLatestArticles,
 } from "./articles.server.ts";
-import type { CmsClient, CmsFetchOptions } from "./client.server.ts";
+import { recordedTags, type CmsClient, type CmsFetchOptions } from "./client.server.ts";
 
 const summary = {
   documentId: "doc1",
@@ -19,17 +19,21 @@ const summary = {
   publishDate: "2026-10-20T09:00:00.000Z",
   publishedAt: "2026-11-27T05:00:00.000Z",
   cover: null,
-  category: { name: "Company news", slug: "news" },
+  category: { documentId: "cat-news", name: "Company news", slug: "news" },
   author: { name: "Jonas Weber", role: null },
 };
 
-/** A CMS client that records each call and answers with `answer(path, options)`. */
+/**
+ * A CMS client that answers with `answer(path, options)` and keeps each call with the tags the
+ * real client records from its options and that answer (client.server.ts, recordedTags).
+ */
 function recordingCms(answer: (path: string, options: CmsFetchOptions) => unknown) {
-  const calls: Array<{ path: string; options: CmsFetchOptions }> = [];
+  const calls: Array<{ path: string; options: CmsFetchOptions; tags: string[] }> = [];
   const cms: CmsClient = {
-    async get(path, schema, options = {}) {
-      calls.push({ path, options });
-      return schema.parse(answer(path, options));
+    async get(path, schema, options) {
+      const body = answer(path, options);
+      calls.push({ path, options, tags: recordedTags(options, body) });
+      return schema.parse(body);
     },
   };
   return { cms, calls };
@@ -58,40 +62,57 @@ describe("article queries", () => {
     meta: { pagination: { page: 1, pageSize: 10, pageCount, total: data.length } },
   });
 
-  it("lists newest first, 10 a page, with the list tags, filtered by category when asked", async () => {
+  it("lists newest first, 10 a page, recording the list and its articles; a category's by its documentId", async () => {
     const { cms, calls } = recordingCms(() => list([summary], 3));
-    const page = await listArticles(cms, { locale: "de", page: 2, categorySlug: "news" });
+    const page = await listArticles(cms, { locale: "de", page: 2, categoryId: "cat-news" });
     expect(page).toMatchObject({ page: 2, pageCount: 3, total: 1 });
-    const { path, options } = calls[0]!;
+    const { path, options, tags } = calls[0]!;
     expect(path).toBe("/api/articles");
     expect(options.query).toMatchObject({
       locale: "de",
       sort: ["publishDate:desc", "slug:asc"],
       pagination: { page: 2, pageSize: 10 },
-      filters: { category: { slug: { $eq: "news" } } },
+      filters: { category: { documentId: { $eq: "cat-news" } } },
     });
-    expect(options.tags).toEqual(["cms:api::article.article", "cms:api::category.category", "cms:api::author.author"]);
     expect(options.omitUserAuthorization).toBe(true);
+    // The populated category and author are not recorded: the CMS revalidates their articles.
+    expect(tags).toEqual([
+      "cms:api::article.article",
+      "cms:api::article.article:doc1",
+      "cms:api::article.article:list:de:category=cat-news",
+    ]);
+
+    await listArticles(cms, { locale: "en", page: 1 });
+    expect(calls[1]!.options.query).not.toHaveProperty("filters");
+    expect(calls[1]!.tags).toEqual([
+      "cms:api::article.article",
+      "cms:api::article.article:doc1",
+      "cms:api::article.article:list:en",
+    ]);
   });
 
-  it("reads an article by slug, reached by its path", async () => {
+  it("reads an article by slug, reached by its path: records the article, no list", async () => {
     const { cms, calls } = recordingCms(() => ({ data: [{ ...summary, body: [] }] }));
     expect(await findArticle(cms, "acme-3", "de")).toMatchObject({ slug: "acme-3" });
     expect(calls[0]!.options).toMatchObject({ pagePath: "/de/blog/acme-3" });
     expect(calls[0]!.options.query).toMatchObject({ filters: { slug: { $eq: "acme-3" } }, locale: "de" });
+    expect(calls[0]!.tags).toEqual(["cms:api::article.article", "cms:api::article.article:doc1"]);
   });
 
-  it("previous is the next older article, next the next newer one, both tagged with the article type", async () => {
+  it("previous is the next older article, next the next newer one: each records the article it found, no list", async () => {
     const { cms, calls } = recordingCms((_path, options) => {
       const sort = (options.query as { sort: string[] }).sort[0];
-      return { data: sort === "publishDate:desc" ? [{ title: "Older", slug: "older", locale: "en" }] : [] };
+      return {
+        data: sort === "publishDate:desc" ? [{ documentId: "doc0", title: "Older", slug: "older", locale: "en" }] : [],
+      };
     });
     expect(await adjacentArticles(cms, { slug: "acme-3", locale: "en", publishDate: summary.publishDate })).toEqual({
       previous: { title: "Older", slug: "older" },
       next: null,
     });
-    expect(calls.map((call) => call.options.tags)).toEqual([
-      ["cms:api::article.article"],
+    expect(calls.map((call) => call.options.dependsOn)).toEqual(["documents", "documents"]);
+    expect(calls.map((call) => call.tags)).toEqual([
+      ["cms:api::article.article", "cms:api::article.article:doc0"],
       ["cms:api::article.article"],
     ]);
     expect(calls[0]!.options.query).toMatchObject({
@@ -106,14 +127,22 @@ describe("article queries", () => {
       [
         { __component: "sections.hero" },
         { __component: "sections.latest-articles", count: 2, category: null } as { __component: string },
-        { __component: "sections.latest-articles", count: 5, category: { slug: "news" } } as { __component: string },
+        {
+          __component: "sections.latest-articles",
+          count: 5,
+          category: { documentId: "cat-news", slug: "news" },
+        } as { __component: string },
       ],
       "en",
     );
     expect([...latest.keys()]).toEqual([1, 2]);
     expect(calls.map((call) => call.options.query)).toMatchObject([
       { pagination: { page: 1, pageSize: 2 } },
-      { pagination: { page: 1, pageSize: 5 }, filters: { category: { slug: { $eq: "news" } } } },
+      { pagination: { page: 1, pageSize: 5 }, filters: { category: { documentId: { $eq: "cat-news" } } } },
+    ]);
+    expect(calls.map((call) => call.tags.filter((tag) => tag.includes(":list:")))).toEqual([
+      ["cms:api::article.article:list:en"],
+      ["cms:api::article.article:list:en:category=cat-news"],
     ]);
     expect(await loadLatestArticles(cms, [{ __component: "sections.faq" }], "en")).toEqual(new Map());
   });

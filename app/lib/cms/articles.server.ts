@@ -1,26 +1,25 @@
 import type { BlocksContent } from "@strapi/blocks-react-renderer";
 import * as z from "zod";
 
-import { CMS_REVALIDATE, cmsDocumentTag, cmsTag, type CmsClient } from "./client.server.ts";
+import { CMS_REVALIDATE, type CmsClient } from "./client.server.ts";
 import { mediaSchema } from "./sections.server.ts";
 import { localePrefixedPath } from "../locale-path.ts";
 import { blogPath } from "../blog/paths.ts";
 
 /**
  * The blog's queries (docs/cms-contract.md, "Articles"): articles, their categories and authors.
- * Every call that lists articles (a listing page, a category page, an article's previous/next
- * links, the feed, the sitemap, a latest-articles section) carries the article type's tag
- * `cms:api::article.article`, which the CMS sends with every article publish, unpublish and
- * delete; an article's own data is also reached by its path. Calls that show a category's or an
- * author's name carry that type's tag.
+ * Each call names its type; the client records what it read (docs/architecture.md, "What a render
+ * depends on"): a listing, a category page, the feed, the sitemap and a latest-articles section
+ * record the list they show (a category's: filtered by the category's documentId) and each article
+ * in it; an article's page records the article (and is reached by its path); its previous/next
+ * links record only the two articles (`dependsOn: "documents"`: the CMS revalidates a document's
+ * neighbours when it joins or leaves the list). A category's or an author's name shown with an
+ * article is the CMS's to follow: renaming one revalidates its articles.
  */
 
 export const ARTICLE_UID = "api::article.article";
 export const CATEGORY_UID = "api::category.category";
 export const AUTHOR_UID = "api::author.author";
-
-/** The tags of every render that lists or shows articles. */
-export const ARTICLE_LIST_TAGS = [cmsTag(ARTICLE_UID), cmsTag(CATEGORY_UID), cmsTag(AUTHOR_UID)];
 
 /** Articles on one page of a listing. */
 export const ARTICLES_PER_PAGE = 10;
@@ -107,12 +106,13 @@ export async function listArticles(
     locale,
     page,
     pageSize = ARTICLES_PER_PAGE,
-    categorySlug,
+    categoryId,
   }: {
     locale: string;
     page: number;
     pageSize?: number;
-    categorySlug?: string;
+    /** The category's documentId: only its articles (the list filtered by that relation). */
+    categoryId?: string;
   },
 ): Promise<ArticlePage> {
   const { data, meta } = await cms.get("/api/articles", articleListAnswer, {
@@ -121,17 +121,17 @@ export async function listArticles(
       fields: SUMMARY_FIELDS,
       populate: SUMMARY_POPULATE,
       sort: ARTICLE_SORT,
-      ...(categorySlug ? { filters: { category: { slug: { $eq: categorySlug } } } } : {}),
+      ...(categoryId ? { filters: { category: { documentId: { $eq: categoryId } } } } : {}),
       pagination: { page, pageSize },
     },
+    type: ARTICLE_UID,
     revalidate: CMS_REVALIDATE.pageData,
-    tags: ARTICLE_LIST_TAGS,
     omitUserAuthorization: true,
   });
   return { articles: data, page, pageCount: meta.pagination.pageCount, total: meta.pagination.total };
 }
 
-/** The published article at `slug` in `locale`, or null. Reached by its path (`/blog/<slug>`) and its names' tags. */
+/** The published article at `slug` in `locale`, or null. Reached by its path (`/blog/<slug>`) and its document's tag. */
 export async function findArticle(cms: CmsClient, slug: string, locale: string): Promise<Article | null> {
   const { data } = await cms.get("/api/articles", articleAnswer, {
     query: {
@@ -140,8 +140,8 @@ export async function findArticle(cms: CmsClient, slug: string, locale: string):
       populate: SUMMARY_POPULATE,
       pagination: { pageSize: 1 },
     },
+    type: ARTICLE_UID,
     revalidate: CMS_REVALIDATE.pageData,
-    tags: [cmsTag(CATEGORY_UID), cmsTag(AUTHOR_UID)],
     pagePath: localePrefixedPath(blogPath({ slug }), locale),
     omitUserAuthorization: true,
   });
@@ -155,7 +155,8 @@ export interface AdjacentArticle {
 
 /**
  * The articles around `article` in the listing's order: `previous` is the next older one, `next`
- * the next newer one (null at either end). Tagged with the article type: any publish moves them.
+ * the next newer one (null at either end). They depend on those two documents only: the CMS
+ * revalidates a document's neighbours in the listing's order when it joins or leaves the list.
  */
 export async function adjacentArticles(
   cms: CmsClient,
@@ -179,8 +180,9 @@ export async function adjacentArticles(
         sort: older ? ARTICLE_SORT : ["publishDate:asc", "slug:desc"],
         pagination: { pageSize: 1 },
       },
+      type: ARTICLE_UID,
+      dependsOn: "documents",
       revalidate: CMS_REVALIDATE.pageData,
-      tags: [cmsTag(ARTICLE_UID)],
       omitUserAuthorization: true,
     });
     const found = data[0];
@@ -190,7 +192,7 @@ export async function adjacentArticles(
   return { previous, next };
 }
 
-/** Every published locale of an article document (hreflang), tagged with the document's tag. */
+/** Every published locale of an article document (hreflang): records the document's tag. */
 export async function findArticleLocales(
   cms: CmsClient,
   documentId: string,
@@ -202,8 +204,8 @@ export async function findArticleLocales(
       fields: ["slug", "locale"],
       pagination: { pageSize: 100 },
     },
+    type: ARTICLE_UID,
     revalidate: CMS_REVALIDATE.pageData,
-    tags: [cmsDocumentTag(ARTICLE_UID, documentId)],
     omitUserAuthorization: true,
   });
   return data;
@@ -218,8 +220,8 @@ export async function findCategory(cms: CmsClient, slug: string, locale: string)
       fields: ["name", "slug", "locale"],
       pagination: { pageSize: 1 },
     },
+    type: CATEGORY_UID,
     revalidate: CMS_REVALIDATE.pageData,
-    tags: [cmsTag(CATEGORY_UID)],
     omitUserAuthorization: true,
   });
   return data[0] ?? null;
@@ -234,8 +236,8 @@ export async function findCategoryLocales(cms: CmsClient, documentId: string): P
       fields: ["name", "slug", "locale"],
       pagination: { pageSize: 100 },
     },
+    type: CATEGORY_UID,
     revalidate: CMS_REVALIDATE.pageData,
-    tags: [cmsTag(CATEGORY_UID)],
     omitUserAuthorization: true,
   });
   return data;
@@ -258,8 +260,8 @@ const articleRefAnswer = z.object({
 export type ArticleRef = z.output<typeof articleRefAnswer>["data"][number];
 
 /**
- * Every published article in every locale (the sitemap), 100 at a time, in a stable order, with
- * the article type's tag; not kept in the data cache (one answer uses them).
+ * Every published article in every locale (the sitemap), 100 at a time, in a stable order; records
+ * the list of every locale and each article; not kept in the data cache (one answer uses them).
  */
 export async function* listAllArticles(cms: CmsClient): AsyncGenerator<ArticleRef> {
   for (let page = 1, pageCount = 1; page <= pageCount; page++) {
@@ -271,8 +273,8 @@ export async function* listAllArticles(cms: CmsClient): AsyncGenerator<ArticleRe
         sort: ["locale:asc", "slug:asc"],
         pagination: { page, pageSize: 100 },
       },
+      type: ARTICLE_UID,
       revalidate: CMS_REVALIDATE.pageData,
-      tags: ARTICLE_LIST_TAGS,
       skipDataCache: true,
       omitUserAuthorization: true,
     });
@@ -284,8 +286,8 @@ export async function* listAllArticles(cms: CmsClient): AsyncGenerator<ArticleRe
 /**
  * The articles of each latest-articles section of a page (docs/cms-contract.md, "Sections"), by
  * the section's index: the newest `count` of the page's locale, of the section's category when it
- * has one. One CMS call per such section, tagged like every listing, so an article publish reaches
- * the page.
+ * has one. One CMS call per such section, which records the list it shows (the category's when it
+ * has one), so an article joining or leaving it reaches the page.
  */
 export async function loadLatestArticles(
   cms: CmsClient,
@@ -294,11 +296,11 @@ export async function loadLatestArticles(
 ): Promise<Map<number, ArticleSummary[]>> {
   const wanted = sections.flatMap((section, index) => {
     if (section.__component !== "sections.latest-articles" || "unknown" in section) return [];
-    const { count, category } = section as unknown as { count: number; category: { slug: string } | null };
-    return [{ index, count, categorySlug: category?.slug }];
+    const { count, category } = section as unknown as { count: number; category: { documentId: string } | null };
+    return [{ index, count, categoryId: category?.documentId }];
   });
   const lists = await Promise.all(
-    wanted.map(({ count, categorySlug }) => listArticles(cms, { locale, page: 1, pageSize: count, categorySlug })),
+    wanted.map(({ count, categoryId }) => listArticles(cms, { locale, page: 1, pageSize: count, categoryId })),
   );
   return new Map(wanted.map(({ index }, at) => [index, lists[at]!.articles]));
 }

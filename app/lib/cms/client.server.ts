@@ -12,19 +12,107 @@ export const CMS_REVALIDATE = {
   navigation: 600,
 } as const;
 
-/** The cache tag of a content type: `cms:api::navbar.navbar`. */
+/**
+ * The cache tags, spelt here and nowhere else (docs/architecture.md, "What a render depends on").
+ * The CMS sends the same forms when a document changes (docs/cms-contract.md, "Revalidation").
+ */
+
+/** The cache tag of a content type: `cms:api::navbar.navbar`. Every call of the type records it. */
 export const cmsTag = (uid: string) => `cms:${uid}`;
 
 /** The cache tag of one document, all its locales: `cms:api::page.page:<documentId>`. */
 export const cmsDocumentTag = (uid: string, documentId: string) => `${cmsTag(uid)}:${documentId}`;
 
+/** Whether a tag names one document (cmsDocumentTag), not a type or a list. */
+export const isCmsDocumentTag = (tag: string) => /^cms:[^:]+::[^:]+:(?!list:)[^:]+$/.test(tag);
+
+/**
+ * The cache tag of the published list of a type in a locale (`*`: every locale, or a type that is
+ * not localized), optionally filtered by one relation: `cms:api::article.article:list:en`,
+ * `cms:api::article.article:list:en:category=<documentId>`.
+ */
+export const cmsListTag = (uid: string, locale: string, filter?: { attribute: string; documentId: string }) =>
+  `${cmsTag(uid)}:list:${locale}${filter ? `:${filter.attribute}=${filter.documentId}` : ""}`;
+
+/** What of a call decides its tags: its type, its query, and the two options that change the rules. */
+export interface RecordedCall {
+  type: string;
+  query?: Record<string, unknown>;
+  pagePath?: string;
+  dependsOn?: "documents";
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** `{ documentId: { $eq: "<id>" } }` exactly: the id, else undefined. */
+function documentIdEq(filter: unknown): string | undefined {
+  if (!isPlainObject(filter)) return undefined;
+  const keys = Object.keys(filter);
+  if (keys.length !== 1 || keys[0] !== "documentId") return undefined;
+  const condition = filter.documentId;
+  if (!isPlainObject(condition) || Object.keys(condition).length !== 1) return undefined;
+  return typeof condition.$eq === "string" && condition.$eq ? condition.$eq : undefined;
+}
+
+/** `{ <attribute>: { documentId: { $eq: "<id>" } } }` exactly (one relation): the pair, else undefined. */
+function relationEq(filters: unknown): { attribute: string; documentId: string } | undefined {
+  if (!isPlainObject(filters)) return undefined;
+  const keys = Object.keys(filters);
+  const attribute = keys[0];
+  if (keys.length !== 1 || !attribute || attribute.startsWith("$") || attribute === "documentId") return undefined;
+  const documentId = documentIdEq(filters[attribute]);
+  return documentId ? { attribute, documentId } : undefined;
+}
+
+/**
+ * The tags a call records, from what it asked and what the CMS answered (the contract's rules
+ * S1–S5, docs/architecture.md "What a render depends on"):
+ * - S1 the type's tag, always;
+ * - S2 the tag of every document at the top level of the answer's `data` (populated relations are
+ *   not: the CMS revalidates the documents that show a changed one);
+ * - S3 filters exactly `{ documentId: { $eq: X } }`: X's tag, even when the answer is empty;
+ * - S4 a list (`data` an array) not looked up at a site path (`pagePath`), not S3 and not
+ *   `dependsOn: "documents"`: the list's tag in the query's locale (`*` for `locale=*` or none),
+ *   filtered by the relation when the filters are exactly one `{ a: { documentId: { $eq } } }`;
+ *   any other filter (slugs, dates, `$or`, several keys) records the whole list: coarser, never wrong;
+ * - S5 `dependsOn: "documents"`: S1 and S2 only.
+ */
+export function recordedTags(call: RecordedCall, answer: unknown): string[] {
+  const tags = new Set([cmsTag(call.type)]);
+  const filters = call.query?.filters;
+  const byDocument = documentIdEq(filters);
+  if (byDocument) tags.add(cmsDocumentTag(call.type, byDocument));
+  const data = isPlainObject(answer) ? answer.data : undefined;
+  for (const item of Array.isArray(data) ? data : [data]) {
+    if (isPlainObject(item) && typeof item.documentId === "string" && item.documentId) {
+      tags.add(cmsDocumentTag(call.type, item.documentId));
+    }
+  }
+  if (Array.isArray(data) && call.pagePath === undefined && !byDocument && call.dependsOn !== "documents") {
+    const locale = call.query?.locale;
+    tags.add(cmsListTag(call.type, typeof locale === "string" && locale ? locale : "*", relationEq(filters)));
+  }
+  return [...tags];
+}
+
 export interface CmsFetchOptions {
+  /**
+   * The content type's uid (`api::article.article`): the call records its tags from it and from
+   * the answer (recordedTags); revalidating one of them marks this fetch, and every page that made
+   * it, stale.
+   */
+  type: string;
   /** Query parameters, encoded the way Strapi reads them (`filters[fullPath][$eq]=…`). */
   query?: Record<string, unknown>;
   /** Seconds this response may be reused; defaults to CMS_REVALIDATE.base. */
   revalidate?: number;
-  /** Cache tags: revalidating one of them marks this fetch (and every page that made it) stale. */
-  tags?: string[];
+  /**
+   * "documents": the render depends on the documents the answer holds, not on the list it was
+   * picked from (rule S5): an article's previous/next links, which the CMS revalidates as the
+   * neighbours of a document that joins or leaves the list (docs/decisions/0027-dependencies-recorded-per-render.md).
+   */
+  dependsOn?: "documents";
   /**
    * Send no user Authorization header and skip the session lookup, so the render that
    * makes this call can stay in the shared cache. Public content calls set it.
@@ -35,7 +123,7 @@ export interface CmsFetchOptions {
   /** Browser-side only: go through the front end's CMS proxy, which attaches the session's JWT. */
   useProxy?: boolean;
   /**
-   * Fetch afresh even when there is a data cache, yet report `revalidate` and `tags` for the
+   * Fetch afresh even when there is a data cache, yet record `revalidate` and the tags for the
    * render that makes the call: for answers only one cached response uses (the sitemap's page
    * listing), which would crowd page data out of the data cache for nothing.
    */
@@ -54,19 +142,33 @@ export interface CmsFetchOptions {
   signal?: AbortSignal;
 }
 
-/** Where CMS answers are kept between requests (server/cache/data-cache.ts). */
+/** An answer with the tags recorded from it. */
+export interface RecordedAnswer<T> {
+  value: T;
+  tags: string[];
+}
+
+/**
+ * Where CMS answers are kept between requests (server/cache/data-cache.ts), each with the tags
+ * recorded from it: a hit reports them as the fetch did. `meta.tags`: the tags known before the
+ * answer (type, list, document asked for), for deciding whether to join a fetch in flight.
+ */
 export interface CmsDataCache {
   load<T>(
     key: string,
     meta: { path: string; tags: string[]; revalidate: number },
-    fetchFresh: () => Promise<T>,
-  ): Promise<T>;
+    fetchFresh: () => Promise<RecordedAnswer<T>>,
+  ): Promise<RecordedAnswer<T>>;
 }
 
 /** What one CMS call asked of the cache; collected per request for the ISR cache. */
 export interface CmsCallRecord {
   path: string;
   revalidate: number;
+  /**
+   * What the call read (recordedTags): the type's tag when the call is made, the rest once the
+   * answer is in (a call that fails, a single type's 404 among them, keeps the type's tag).
+   */
   tags: string[];
   /** True when the call carried a user's JWT: the response must not be shared. */
   perUser: boolean;
@@ -76,7 +178,7 @@ export interface CmsClientConfig {
   baseUrl: string;
   apiToken: string;
   timeoutMs: number;
-  /** Called once per call, before the request is sent. */
+  /** Called once per call, before the request is sent; the record's tags are completed when the answer comes. */
   onCall?: (record: CmsCallRecord) => void;
   /** Shared cache for public (non-user) answers; none in development (always fresh). */
   dataCache?: CmsDataCache;
@@ -89,7 +191,7 @@ export interface CmsClientConfig {
 }
 
 export interface CmsClient {
-  get<Schema extends z.ZodType>(path: string, schema: Schema, options?: CmsFetchOptions): Promise<z.infer<Schema>>;
+  get<Schema extends z.ZodType>(path: string, schema: Schema, options: CmsFetchOptions): Promise<z.infer<Schema>>;
 }
 
 /**
@@ -102,7 +204,7 @@ export function createCmsClient(config: CmsClientConfig): CmsClient {
   const apiToken = { apiToken: config.apiToken };
 
   return {
-    async get(path, schema, options = {}) {
+    async get(path, schema, options) {
       if (!path.startsWith("/api/")) throw new Error(`CMS paths start with /api/, got ${path}`);
       if (options.useProxy) {
         throw new Error("useProxy is for browser-side calls; on the server the client calls the CMS directly");
@@ -112,27 +214,40 @@ export function createCmsClient(config: CmsClientConfig): CmsClient {
         : (options.userJWT ?? (config.sessionJWT ? await config.sessionJWT() : undefined));
       const perUser = userJWT !== undefined;
       const revalidate = options.revalidate ?? CMS_REVALIDATE.base;
-      const tags = options.tags ?? [];
-      config.onCall?.({ path, revalidate, tags, perUser: perUser || options.draft !== undefined });
+      const { type, query, signal, pagePath, dependsOn } = options;
+      const call: RecordedCall = { type, query, pagePath, dependsOn };
+      const record: CmsCallRecord = {
+        path,
+        revalidate,
+        tags: [cmsTag(type)],
+        perUser: perUser || options.draft !== undefined,
+      };
+      config.onCall?.(record);
 
-      const { query, signal } = options;
       if (options.draft) {
         const { apiToken: secret, variable } = options.draft;
         const draftQuery = { ...query, status: "draft" };
-        return parseCmsAnswer(
-          schema,
-          await http.json({ path, query: draftQuery, credential: { secret, variable }, signal }),
-          path,
-        );
+        const body = await http.json({ path, query: draftQuery, credential: { secret, variable }, signal });
+        record.tags = recordedTags(call, body);
+        return parseCmsAnswer(schema, body, path);
       }
-      const body =
-        perUser || !config.dataCache || revalidate <= 0 || options.skipDataCache
-          ? await http.json({ path, query, credential: perUser ? { userJWT } : apiToken, signal })
-          : // A shared fetch: one visitor going away must not abort it for the others.
-            await config.dataCache.load(http.url(path, query), { path: options.pagePath ?? "", tags, revalidate }, () =>
-              http.json({ path, query, credential: apiToken }),
-            );
-      return parseCmsAnswer(schema, body, path);
+      if (perUser || !config.dataCache || revalidate <= 0 || options.skipDataCache) {
+        const body = await http.json({ path, query, credential: perUser ? { userJWT } : apiToken, signal });
+        record.tags = recordedTags(call, body);
+        return parseCmsAnswer(schema, body, path);
+      }
+      // A shared fetch: one visitor going away must not abort it for the others. The tags known
+      // before the answer are those of an empty list (type, list, the document asked for).
+      const cached = await config.dataCache.load(
+        http.url(path, query),
+        { path: pagePath ?? "", tags: recordedTags(call, { data: [] }), revalidate },
+        async () => {
+          const body = await http.json({ path, query, credential: apiToken });
+          return { value: body, tags: recordedTags(call, body) };
+        },
+      );
+      record.tags = cached.tags;
+      return parseCmsAnswer(schema, cached.value, path);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import type { CmsClient, CmsFetchOptions } from "./client.server.ts";
+import { recordedTags, type CmsClient, type CmsFetchOptions } from "./client.server.ts";
 import { CmsError } from "./errors.server.ts";
 import { findPageLocales, listPublishedPages, type PageRef } from "./content.server.ts";
 
@@ -10,7 +10,7 @@ function fakeCms(total: number, options: { delay?: (page: number) => number; fai
   let inFlight = 0;
   let maxInFlight = 0;
   const cms: CmsClient = {
-    async get(_path, schema, fetchOptions = {}) {
+    async get(_path, schema, fetchOptions) {
       const query = fetchOptions.query as { pagination: { page: number; pageSize: number } };
       const { page, pageSize } = query.pagination;
       calls.push({ page, options: fetchOptions });
@@ -49,17 +49,23 @@ describe("listPublishedPages", () => {
     expect(fake.maxInFlight()).toBe(4);
   });
 
-  it("reads afresh by default; the sitemap's listing has an interval and tags but skips the data cache", async () => {
+  it("reads afresh by default; the sitemap's listing has an interval but skips the data cache", async () => {
     const fake = fakeCms(3);
     await collect(listPublishedPages(fake.cms));
-    expect(fake.calls[0]!.options).toMatchObject({ revalidate: 0, skipDataCache: true, omitUserAuthorization: true });
-    const tagged = fakeCms(3);
-    await collect(listPublishedPages(tagged.cms, { revalidate: 120, tags: ["cms:api::page.page"] }));
-    expect(tagged.calls[0]!.options).toMatchObject({
-      revalidate: 120,
-      tags: ["cms:api::page.page"],
+    expect(fake.calls[0]!.options).toMatchObject({
+      type: "api::page.page",
+      revalidate: 0,
       skipDataCache: true,
+      omitUserAuthorization: true,
     });
+    const timed = fakeCms(3);
+    await collect(listPublishedPages(timed.cms, { revalidate: 120 }));
+    expect(timed.calls[0]!.options).toMatchObject({ revalidate: 120, skipDataCache: true });
+    // What it records: the list of every locale (and each page listed, which the fake's have no id for).
+    expect(recordedTags(timed.calls[0]!.options, { data: [] })).toEqual([
+      "cms:api::page.page",
+      "cms:api::page.page:list:*",
+    ]);
   });
 
   it("fails as a whole when one request fails, leaving no rejection unhandled", async () => {
@@ -71,7 +77,7 @@ describe("listPublishedPages", () => {
 });
 
 describe("findPageLocales", () => {
-  it("asks for every published locale of the document, tagged with the document", async () => {
+  it("asks for every published locale of the document, recording the document and no list", async () => {
     let seen: CmsFetchOptions | undefined;
     const cms: CmsClient = {
       async get(_path, schema, options) {
@@ -90,9 +96,9 @@ describe("findPageLocales", () => {
     ]);
     expect(seen).toMatchObject({
       query: { filters: { documentId: { $eq: "doc1" } }, locale: "*" },
-      tags: ["cms:api::page.page:doc1"],
       pagePath: "/en/a",
       omitUserAuthorization: true,
     });
+    expect(recordedTags(seen!, { data: [] })).toEqual(["cms:api::page.page", "cms:api::page.page:doc1"]);
   });
 });

@@ -1,14 +1,16 @@
 import type { BlocksContent } from "@strapi/blocks-react-renderer";
 import * as z from "zod";
 
-import { CMS_REVALIDATE, cmsDocumentTag, cmsTag, type CmsClient, type CmsFetchOptions } from "./client.server.ts";
+import { CMS_REVALIDATE, type CmsClient, type CmsFetchOptions } from "./client.server.ts";
 import { CmsError } from "./errors.server.ts";
 import { SECTIONS_POPULATE, sectionsSchema } from "./sections.server.ts";
 import { localePrefixedPath } from "../locale-path.ts";
 
 /**
  * The queries the public site makes, each with its response schema and cache policy.
- * Every one of them is public content: no user Authorization, so pages stay cacheable.
+ * Every one of them is public content: no user Authorization, so pages stay cacheable. Each
+ * names its content type; the client records what it read (docs/architecture.md, "What a render
+ * depends on").
  */
 
 export const CONTENT_TYPES = {
@@ -95,6 +97,7 @@ export async function findPage(
 ): Promise<Page | null> {
   const { data } = await cms.get("/api/pages", pagesAnswer, {
     draft,
+    type: CONTENT_TYPES.page,
     query: {
       filters: { fullPath: { $eq: fullPath } },
       locale,
@@ -118,7 +121,7 @@ const pageLocalesAnswer = listOf(pageLocaleSchema);
 /**
  * Every published locale of the page document `documentId` (its own included): the page's
  * hreflang alternates. Drafts are never listed (Strapi REST reads published entries only).
- * Tagged with the document's tag, which the CMS sends when any locale of it is published,
+ * Records the document's tag, which the CMS sends when any locale of it is published,
  * unpublished or deleted: the pages of its other locales get their alternates anew.
  */
 export async function findPageLocales(cms: CmsClient, documentId: string, pagePath: string): Promise<PageLocale[]> {
@@ -129,8 +132,8 @@ export async function findPageLocales(cms: CmsClient, documentId: string, pagePa
       fields: ["fullPath", "locale"],
       pagination: { pageSize: 100 },
     },
+    type: CONTENT_TYPES.page,
     revalidate: CMS_REVALIDATE.pageData,
-    tags: [cmsDocumentTag(CONTENT_TYPES.page, documentId)],
     pagePath,
     omitUserAuthorization: true,
   });
@@ -140,6 +143,7 @@ export async function findPageLocales(cms: CmsClient, documentId: string, pagePa
 /** The published redirect whose source is `source` (a locale-prefixed path), or null. */
 export async function findRedirect(cms: CmsClient, source: string): Promise<Redirect | null> {
   const { data } = await cms.get("/api/redirects", redirectsAnswer, {
+    type: CONTENT_TYPES.redirect,
     query: { filters: { source: { $eq: source } }, pagination: { pageSize: 1 } },
     revalidate: CMS_REVALIDATE.pageData,
     pagePath: source,
@@ -152,13 +156,14 @@ async function findNavigation(cms: CmsClient, uid: string, path: string, locale:
   try {
     const { data } = await cms.get(path, navigationAnswer, {
       query: { locale, populate: { links: true } },
+      type: uid,
       revalidate: CMS_REVALIDATE.navigation,
-      tags: [cmsTag(uid)],
       omitUserAuthorization: true,
     });
     return data;
   } catch (error) {
-    // A single type nobody has filled in yet (in this locale) is a 404: render without it.
+    // A single type nobody has filled in yet (in this locale) is a 404: render without it (the call
+    // recorded the type's tag: its first publish reaches this render).
     if (error instanceof CmsError && error.kind === "not-found") return null;
     throw error;
   }
@@ -189,7 +194,6 @@ export interface ListPagesOptions {
    * the pages gets (the sitemap's); the answers are still not kept in the data cache.
    */
   revalidate?: number;
-  tags?: string[];
 }
 
 /**
@@ -197,12 +201,12 @@ export interface ListPagesOptions {
  * huge answer), in the order of `sort`.
  */
 export async function* listPublishedPages(cms: CmsClient, options: ListPagesOptions = {}): AsyncGenerator<PageRef> {
-  const { pageSize = 100, sort = ["updatedAt:desc"], concurrency = 1, revalidate = 0, tags } = options;
+  const { pageSize = 100, sort = ["updatedAt:desc"], concurrency = 1, revalidate = 0 } = options;
   const fetchPage = (page: number) =>
     cms.get("/api/pages", pageListSchema, {
+      type: CONTENT_TYPES.page,
       query: { fields: ["fullPath", "locale", "updatedAt"], locale: "*", sort, pagination: { page, pageSize } },
       revalidate,
-      tags,
       skipDataCache: true,
       omitUserAuthorization: true,
     });

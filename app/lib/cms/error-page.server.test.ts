@@ -1,7 +1,7 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 
-import type { CmsCallRecord, CmsClient, CmsFetchOptions } from "./client.server.ts";
+import type { CmsClient, CmsFetchOptions } from "./client.server.ts";
 import { ERROR_PAGE_UID, loadErrorText } from "./error-page.server.ts";
 import { FALLBACK_ERROR_TEXT } from "./error-page.ts";
 import { CmsError } from "./errors.server.ts";
@@ -29,7 +29,7 @@ const entry = {
 };
 
 describe("loadErrorText", () => {
-  it("reads the Error page of the locale, tagged with the type's tag, and keeps the render cacheable", async () => {
+  it("reads the Error page of the locale, naming its type, and keeps the render cacheable", async () => {
     const { context, calls, dynamic } = contextWith(entry);
     expect(await loadErrorText(context, "not-found", "de")).toEqual({
       title: "Seite weg",
@@ -39,9 +39,9 @@ describe("loadErrorText", () => {
     expect(calls[0]?.path).toBe("/api/error-page");
     expect(calls[0]?.options).toMatchObject({
       query: { locale: "de" },
-      tags: [`cms:${ERROR_PAGE_UID}`],
+      type: ERROR_PAGE_UID,
       omitUserAuthorization: true,
-    } satisfies Partial<CmsFetchOptions> & Partial<CmsCallRecord>);
+    } satisfies Partial<CmsFetchOptions>);
     expect(dynamic()).toBe(false);
   });
 

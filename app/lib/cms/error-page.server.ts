@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import * as z from "zod";
 
-import { CMS_REVALIDATE, cmsTag, type CmsClient } from "./client.server.ts";
+import { CMS_REVALIDATE, type CmsClient } from "./client.server.ts";
 import { errorPageText, type ErrorPageContent, type ErrorPageKind, type ErrorText } from "./error-page.ts";
 import { CmsError } from "./errors.server.ts";
 import { logger } from "../logger.server.ts";
@@ -20,15 +20,15 @@ const errorPageSchema = z.object({
 });
 
 /**
- * The published Error page in `locale`, or null when it has none there (404). Tagged
- * `cms:api::error-page.error-page`: a publish reaches every cached 404 that showed it.
+ * The published Error page in `locale`, or null when it has none there (404). Records
+ * `cms:api::error-page.error-page` either way: a publish reaches every cached 404 that showed it.
  */
 export async function findErrorPage(cms: CmsClient, locale: string): Promise<ErrorPageContent | null> {
   try {
     const { data } = await cms.get("/api/error-page", errorPageSchema, {
       query: { locale },
+      type: ERROR_PAGE_UID,
       revalidate: CMS_REVALIDATE.navigation,
-      tags: [cmsTag(ERROR_PAGE_UID)],
       omitUserAuthorization: true,
     });
     return data;

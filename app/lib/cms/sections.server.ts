@@ -101,8 +101,9 @@ const KNOWN = {
       .max(12)
       .nullish()
       .transform((count) => count ?? 3),
+    // Strapi 5 gives every populated relation its documentId: the section's list is filtered by it.
     category: z
-      .object({ slug: z.string(), name: z.string() })
+      .object({ documentId: z.string(), slug: z.string(), name: z.string() })
       .nullish()
       .transform((category) => category ?? null),
   }),

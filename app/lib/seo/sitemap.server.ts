@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 
-import { CMS_REVALIDATE, cmsTag, type CmsClient } from "../cms/client.server.ts";
+import { CMS_REVALIDATE, type CmsClient } from "../cms/client.server.ts";
 import { listAllArticles, type ArticleRef } from "../cms/articles.server.ts";
-import { CONTENT_TYPES, listPublishedPages, type PageRef } from "../cms/content.server.ts";
+import { listPublishedPages, type PageRef } from "../cms/content.server.ts";
 import { blogSitemapPages } from "./blog-sitemap.ts";
 import { CmsError } from "../cms/errors.server.ts";
 import type { LocaleConfig } from "../locale-path.ts";
@@ -14,9 +14,10 @@ import { planSitemap, type SitemapPart } from "./sitemap.ts";
 /**
  * What /sitemap.xml and /sitemap/<n>.xml both start from: every published page, listed in a
  * stable order, and the plan that cuts its URLs into files (SITEMAP_MAX_URLS a file). Each
- * request lists the pages anew; its CMS requests carry the page type's tag, which the CMS
- * sends with every page publish, unpublish and delete, so any of them revalidates the index
- * and every part. See docs/decisions/0012-seo-head-and-sitemap.md.
+ * request lists the pages anew; its CMS requests record the lists of every locale
+ * (`cms:api::page.page:list:*`, the articles' too) and every document listed, so a page or
+ * article joining, leaving or changing revalidates the index and every part. See
+ * docs/decisions/0012-seo-head-and-sitemap.md.
  */
 
 export interface SitemapSource {
@@ -40,7 +41,7 @@ function unavailable(): Response {
 }
 
 /**
- * Every published article (with the article type's tag: a publish reaches the sitemap). A CMS that
+ * Every published article (recording the list: a publish reaches the sitemap). A CMS that
  * has no article type yet (an older CMS, a stand-in) answers 404: no blog, the pages still listed.
  */
 async function publishedArticles(cms: CmsClient): Promise<ArticleRef[]> {
@@ -65,7 +66,6 @@ export async function loadSitemap(context: Readonly<RouterContextProvider>): Pro
       sort: ["fullPath:asc", "locale:asc"],
       concurrency: 4,
       revalidate: CMS_REVALIDATE.pageData,
-      tags: [cmsTag(CONTENT_TYPES.page)],
     });
     for await (const page of listing) pages.push(page);
     // The blog after the pages (docs/cms-contract.md, "Articles"): its listing, articles and category pages.
