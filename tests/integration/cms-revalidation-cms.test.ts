@@ -109,8 +109,18 @@ async function ok(method: string, apiPath: string, body?: unknown) {
   return result.body;
 }
 
-/** What a page revalidation carries besides paths: the page type's tag (the sitemap) and the document's (hreflang). */
-const pageTags = (documentId: string) => ["cms:api::page.page", `cms:api::page.page:${documentId}`];
+/**
+ * The tags of a page write (docs/cms-contract.md, "What a write sends"): the page's document tag
+ * (C2), then — a first publish, an unpublish or a delete: a change of the published list (C3) — the
+ * page list's tags in its locale and in every locale (the sitemap records `list:*`), then the
+ * document tags of its published child pages (C5: a child's `parent` links to it). No bare type tag.
+ */
+const PAGE_TAG = "cms:api::page.page";
+const pageTags = (documentId: string, { listed = null as string | null, children = [] as string[] } = {}) => [
+  `${PAGE_TAG}:${documentId}`,
+  ...(listed ? [`${PAGE_TAG}:list:${listed}`, `${PAGE_TAG}:list:*`] : []),
+  ...children.map((child) => `${PAGE_TAG}:${child}`),
+];
 
 async function pageId(fullPath: string, locale = "en") {
   const query = new URLSearchParams({ locale, "filters[fullPath][$eq]": fullPath });
@@ -196,19 +206,21 @@ beforeEach(() => receiver.reset());
 describe("automatic revalidation from editor writes", () => {
   it("the seed sent nothing; a page edit+publish sends exactly one POST with its path", async () => {
     const id = await pageId("/company");
+    const careers = await pageId("/company/careers");
     await ok("PUT", `${PAGES}/${id}?locale=en`, { title: "Company (edited)" });
     expect(await settled()).toHaveLength(0); // a draft save is invisible to the site
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, {});
     expect(await expectRequests(1)).toEqual([
-      { uid: "api::page.page", next: { fullPaths: ["/company"], tags: pageTags(id) } },
+      { uid: "api::page.page", next: { fullPaths: ["/company"], tags: pageTags(id, { children: [careers] }) } },
     ]);
   });
 
   it("a page in another locale is sent with its locale prefix", async () => {
     const id = await pageId("/company", "de");
+    const careers = await pageId("/company/careers");
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=de`, { title: "Unternehmen (neu)" });
     expect(await expectRequests(1)).toEqual([
-      { uid: "api::page.page", next: { fullPaths: ["/de/company"], tags: pageTags(id) } },
+      { uid: "api::page.page", next: { fullPaths: ["/de/company"], tags: pageTags(id, { children: [careers] }) } },
     ]);
   });
 
@@ -226,22 +238,22 @@ describe("automatic revalidation from editor writes", () => {
   it("a new page, its unpublish and its delete each send its path; unpublish, delete expire (takedowns)", async () => {
     const id = await createPage("en", { title: "Fresh", slug: "rv-fresh" });
     expect(await expectRequests(1)).toEqual([
-      { uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id) } },
+      { uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id, { listed: "en" }) } },
     ]);
     receiver.reset();
     await ok("POST", `${PAGES}/${id}/actions/unpublish?locale=en`, {});
     expect(await expectRequests(1)).toEqual([
-      { uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id), expire: true } },
+      { uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id, { listed: "en" }), expire: true } },
     ]);
     receiver.reset();
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, {});
     expect(await expectRequests(1)).toEqual([
-      { uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id) } },
+      { uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id, { listed: "en" }) } },
     ]);
     receiver.reset();
     await ok("DELETE", `${PAGES}/${id}?locale=en`);
     expect(await expectRequests(1)).toEqual([
-      { uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id), expire: true } },
+      { uid: "api::page.page", next: { fullPaths: ["/rv-fresh"], tags: pageTags(id, { listed: "en" }), expire: true } },
     ]);
   });
 
@@ -249,16 +261,21 @@ describe("automatic revalidation from editor writes", () => {
     const base = "/content-manager/collection-types/api::redirect.redirect";
     const { data } = await ok("POST", base, { source: "/en/rv-from", destination: "/jobs", permanent: true });
     await ok("POST", `${base}/${data.documentId}/actions/publish`, {});
-    expect(await expectRequests(1)).toEqual([{ uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from"] } }]);
+    // C2 its document tag; C3 a first publish changes the list of redirects (not localized: `*` only)
+    const tag = `cms:api::redirect.redirect:${data.documentId}`;
+    const list = "cms:api::redirect.redirect:list:*";
+    expect(await expectRequests(1)).toEqual([
+      { uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from"], tags: [tag, list] } },
+    ]);
     receiver.reset();
     await ok("POST", `${base}/${data.documentId}/actions/publish`, { source: "/en/rv-from-2" });
     expect(await expectRequests(1)).toEqual([
-      { uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from", "/en/rv-from-2"] } },
+      { uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from", "/en/rv-from-2"], tags: [tag] } },
     ]);
     receiver.reset();
     await ok("DELETE", `${base}/${data.documentId}`);
     expect(await expectRequests(1)).toEqual([
-      { uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from-2"], expire: true } },
+      { uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from-2"], tags: [tag, list], expire: true } },
     ]);
   });
 });
@@ -267,10 +284,13 @@ describe("failures", () => {
   it("5xx and a dropped connection are retried and eventually delivered; the save is not held up", async () => {
     receiver.script = [500, "drop"];
     const id = await pageId("/jobs");
+    const children = await Promise.all(
+      ["frontend-engineer", "backend-engineer", "product-designer"].map((slug) => pageId(`/jobs/${slug}`)),
+    );
     const started = Date.now();
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, { title: "Open positions (now)" });
     expect(Date.now() - started).toBeLessThan(2_000);
-    const payload = { uid: "api::page.page", next: { fullPaths: ["/jobs"], tags: pageTags(id) } };
+    const payload = { uid: "api::page.page", next: { fullPaths: ["/jobs"], tags: pageTags(id, { children }) } };
     // the 500 is recorded by the receiver, the dropped connection is not; the third attempt gets 200
     expect(await expectRequests(2)).toEqual([payload, payload]);
     expect(receiver.script).toEqual([]);
@@ -368,7 +388,7 @@ describe("POST /site-cache/revalidate (manual)", () => {
     expect(paths.body.data).toMatchObject({
       accepted: true,
       status: 200,
-      payload: { uid: "api::page.page", next: { fullPaths: ["/de/careers"], tags: ["cms:api::page.page"] } },
+      payload: { uid: "api::page.page", next: { fullPaths: ["/de/careers"] } }, // paths only: no type tag added
     });
     const tags = await call("POST", "/site-cache/revalidate", { tags: ["cms:api::footer.footer"] });
     expect(tags.body.data.payload).toEqual({ uid: "api::footer.footer", next: { tags: ["cms:api::footer.footer"] } });
@@ -400,7 +420,7 @@ describe("page moves (hierarchy)", () => {
     const a = await createPage("en", { title: "A", slug: "rv-a" });
     const b = await createPage("en", { title: "B", slug: "rv-b" });
     const child = await createPage("en", { title: "Child", slug: "child" }, a);
-    await createPage("en", { title: "Grandchild", slug: "grand" }, child);
+    const grandchild = await createPage("en", { title: "Grandchild", slug: "grand" }, child);
     const base = "/content-manager/collection-types/api::redirect.redirect";
     const { data: old } = await ok("POST", base, { source: "/en/rv-old", destination: "/rv-a/child", permanent: true });
     await ok("POST", `${base}/${old.documentId}/actions/publish`, {});
@@ -412,7 +432,18 @@ describe("page moves (hierarchy)", () => {
     });
     const [payload] = (await expectRequests(1)) as [Json];
     expect(payload.uid).toBe("api::page.page");
-    expect(payload.next.tags).toEqual(pageTags(child));
+    // The moved pages' document tags (the child, and the grandchild below it), and the child pages
+    // lists of the old and the new parent (C3: a republish that changes a relation); not a change of
+    // the published list of pages.
+    const underParent = (parent: string) => [
+      `${PAGE_TAG}:list:en:parent=${parent}`,
+      `${PAGE_TAG}:list:*:parent=${parent}`,
+    ];
+    expect(payload.next.tags).toEqual([
+      ...pageTags(child, { children: [grandchild] }),
+      ...underParent(a),
+      ...underParent(b),
+    ]);
     expect([...payload.next.fullPaths].sort()).toEqual(
       [
         "/rv-a/child",
@@ -442,7 +473,12 @@ describe("page moves (hierarchy)", () => {
     await ok("POST", `${PAGES}/${child}/actions/publish?locale=en`, {
       parent: { connect: [{ documentId: a, locale: "en" }] },
     });
-    await expectRequests(1);
+    const [back] = (await expectRequests(1)) as [Json];
+    expect(back.next.tags).toEqual([
+      ...pageTags(child, { children: [grandchild] }),
+      ...underParent(b),
+      ...underParent(a),
+    ]);
     const after = await redirects();
     expect(after).not.toHaveProperty("/en/rv-a/child"); // live again: removed (no loop)
     expect(after).not.toHaveProperty("/en/rv-a/child/grand");
