@@ -54,7 +54,7 @@ export default tseslint.config(
   },
   {
     // The CMS is CommonJS JavaScript (Strapi's own layout).
-    files: ["cms/**/*.js"],
+    files: ["cms/**/*.js", "tests/fixtures/*/cms/**/*.js"],
     languageOptions: { sourceType: "commonjs", globals: { ...globals.node, strapi: "readonly" } },
     rules: {
       "@typescript-eslint/no-require-imports": "off",

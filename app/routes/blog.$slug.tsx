@@ -3,15 +3,14 @@ import { Link } from "react-router";
 
 import type { Route } from "./+types/blog.$slug";
 import { BODY_BLOCKS } from "../components/cms-image.tsx";
-import { blogContext, blogLocale, blogNotFound } from "../lib/blog/blog.server.ts";
 import { blogPath } from "../lib/blog/paths.ts";
 import { blogWords, formatArticleDate } from "../lib/blog/words.ts";
 import { adjacentArticles, findArticle, findArticleLocales } from "../lib/cms/articles.server.ts";
 import { loadErrorText } from "../lib/cms/error-page.server.ts";
 import { withCmsErrors } from "../lib/cms/http-errors.server.ts";
 import { BODY_IMAGE_SIZES, imageAttributes, withBodyMedia } from "../lib/cms/media.ts";
+import { contentNotFound, contentRouteContext, pathLocale } from "../lib/content-route.server.ts";
 import { localizedPath } from "../lib/locale-path.ts";
-import { cmsContext } from "../lib/request-context.server.ts";
 import { headMeta, pageHead, SITE_NAME } from "../lib/seo/head.ts";
 
 /**
@@ -19,14 +18,13 @@ import { headMeta, pageHead, SITE_NAME } from "../lib/seo/head.ts";
  * and links to the previous (older) and next (newer) article. docs/cms-contract.md, "Articles".
  */
 export async function loader({ context, url, params }: Route.LoaderArgs) {
-  const { config, origin, mediaBase } = blogContext(context);
-  const locale = blogLocale(url.pathname, blogPath({ slug: params.slug }), config);
-  if (!locale) throw await blogNotFound(context, config.defaultLocale);
-  const cms = context.get(cmsContext);
+  const { cms, config, origin, mediaBase } = contentRouteContext(context);
+  const locale = pathLocale(url.pathname, blogPath({ slug: params.slug }), config);
+  if (!locale) throw await contentNotFound(context, config.defaultLocale);
   return withCmsErrors(
     async () => {
       const article = await findArticle(cms, params.slug, locale);
-      if (!article) throw await blogNotFound(context, locale);
+      if (!article) throw await contentNotFound(context, locale);
       const [translations, adjacent] = await Promise.all([
         config.locales.length > 1 ? findArticleLocales(cms, article.documentId) : Promise.resolve([]),
         adjacentArticles(cms, article),

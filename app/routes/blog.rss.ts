@@ -1,12 +1,11 @@
 import type { Route } from "./+types/blog.rss";
-import { blogContext, blogLocale } from "../lib/blog/blog.server.ts";
 import { blogPath } from "../lib/blog/paths.ts";
 import { rssFeed } from "../lib/blog/rss.ts";
 import { blogWords } from "../lib/blog/words.ts";
 import { listArticles } from "../lib/cms/articles.server.ts";
 import { CmsError } from "../lib/cms/errors.server.ts";
+import { contentRouteContext, pathLocale } from "../lib/content-route.server.ts";
 import { logger } from "../lib/logger.server.ts";
-import { cmsContext } from "../lib/request-context.server.ts";
 import { SITE_NAME } from "../lib/seo/head.ts";
 import { canonicalPageUrl } from "../lib/seo/site-url.ts";
 
@@ -19,14 +18,14 @@ export const FEED_ITEMS = 20;
  * tag. A CMS failure is a 503 (never stored); an address that is no feed, a 404.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { config, origin } = blogContext(context);
-  const locale = blogLocale(url.pathname, blogPath({ feed: true }), config);
+  const { cms, config, origin } = contentRouteContext(context);
+  const locale = pathLocale(url.pathname, blogPath({ feed: true }), config);
   if (!locale) {
     return new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
   }
   let listing;
   try {
-    listing = await listArticles(context.get(cmsContext), { locale, page: 1, pageSize: FEED_ITEMS });
+    listing = await listArticles(cms, { locale, page: 1, pageSize: FEED_ITEMS });
   } catch (error) {
     if (!(error instanceof CmsError)) throw error;
     logger().error(`[rss] not built: ${error.message}`);

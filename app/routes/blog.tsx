@@ -2,14 +2,14 @@ import { Link } from "react-router";
 
 import type { Route } from "./+types/blog";
 import { ArticleList } from "../components/blog/article-list.tsx";
-import { articleCards, blogContext, blogLocale, blogNotFound } from "../lib/blog/blog.server.ts";
+import { articleCards } from "../lib/blog/cards.ts";
 import { blogPath, canonicalPageParam, listingPagePath, parsePageParam } from "../lib/blog/paths.ts";
 import { blogWords } from "../lib/blog/words.ts";
 import { findCategory, findCategoryLocales, listArticles } from "../lib/cms/articles.server.ts";
 import { loadErrorText } from "../lib/cms/error-page.server.ts";
 import { withCmsErrors } from "../lib/cms/http-errors.server.ts";
+import { contentNotFound, contentRouteContext, pathLocale } from "../lib/content-route.server.ts";
 import { localizedPath } from "../lib/locale-path.ts";
-import { cmsContext } from "../lib/request-context.server.ts";
 import { headMeta, pageHead, SITE_NAME } from "../lib/seo/head.ts";
 import { canonicalPageUrl } from "../lib/seo/site-url.ts";
 
@@ -22,24 +22,23 @@ import { canonicalPageUrl } from "../lib/seo/site-url.ts";
 export const handle = { cacheQuery: { page: canonicalPageParam } };
 
 export async function loader({ context, url, params }: Route.LoaderArgs) {
-  const { config, origin, mediaBase } = blogContext(context);
+  const { cms, config, origin, mediaBase } = contentRouteContext(context);
   const categorySlug = "category" in params ? params.category : undefined;
   const base = blogPath({ category: categorySlug });
-  const locale = blogLocale(url.pathname, base, config);
-  if (!locale) throw await blogNotFound(context, config.defaultLocale);
+  const locale = pathLocale(url.pathname, base, config);
+  if (!locale) throw await contentNotFound(context, config.defaultLocale);
   const page = parsePageParam(url.searchParams.get("page"));
-  if (page === null) throw await blogNotFound(context, locale);
+  if (page === null) throw await contentNotFound(context, locale);
 
-  const cms = context.get(cmsContext);
   return withCmsErrors(
     async () => {
       const words = blogWords(locale);
       const category = categorySlug ? await findCategory(cms, categorySlug, locale) : null;
-      if (categorySlug && !category) throw await blogNotFound(context, locale);
+      if (categorySlug && !category) throw await contentNotFound(context, locale);
       // A category's articles: the list filtered by its documentId (what the CMS revalidates when one joins or leaves it).
       const listing = await listArticles(cms, { locale, page, categoryId: category?.documentId });
       // Page 1 of an empty blog is the (empty) blog; any page past the last one is no page.
-      if (page > Math.max(listing.pageCount, 1)) throw await blogNotFound(context, locale);
+      if (page > Math.max(listing.pageCount, 1)) throw await contentNotFound(context, locale);
 
       const translations = category
         ? (await findCategoryLocales(cms, category.documentId)).map((t) => ({

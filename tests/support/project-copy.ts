@@ -16,6 +16,10 @@ export interface ProjectCopy {
   root: string;
   /** The copy's paths the fixture added or changed, relative, sorted. */
   changed: string[];
+  /** `npm run typecheck` in the copy (React Router's route types, then tsc); throws with its output. */
+  typecheck(): void;
+  /** The CMS's own tests in the copy (`npm test` in cms/); throws with their output. */
+  cmsTests(): void;
   /** `npm run build` in the copy (the production site the tests start). */
   build(): void;
   remove(): void;
@@ -62,13 +66,26 @@ export function copyProject(fixtureDir: string, { marker }: { marker: string }):
   return {
     root,
     changed: changed.sort(),
-    build() {
-      execFileSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-    },
+    typecheck: () => npm(root, "typecheck"),
+    cmsTests: () => npm(path.join(root, "cms"), "test"),
+    build: () => npm(root, "build"),
     remove() {
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+function npm(root: string, script: string): void {
+  try {
+    execFileSync("npm", ["run", "--silent", script], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+    });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`npm run ${script} failed in ${root}:\n${stdout ?? ""}${stderr ?? ""}`, { cause: error });
+  }
 }
 
 function filesUnder(dir: string, prefix = ""): string[] {

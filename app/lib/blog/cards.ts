@@ -39,3 +39,13 @@ export function articleCard(
     author: article.author?.name ?? null,
   };
 }
+
+/** The cards of a listing; the first one eager (above the fold) when asked. */
+export function articleCards(
+  articles: readonly ArticleSummary[],
+  options: { base: string | null; config: LocaleConfig; eagerFirst: boolean },
+): ArticleCard[] {
+  return articles.map((article, index) =>
+    articleCard(article, { base: options.base, config: options.config, lazy: !(options.eagerFirst && index === 0) }),
+  );
+}

@@ -1,0 +1,19 @@
+"use strict";
+
+const { readdirSync, readFileSync } = require("node:fs");
+const path = require("node:path");
+
+const API = path.resolve(__dirname, "../../src/api");
+
+/** uid → schema of every content type in cms/src/api (what strapi.contentTypes holds for them). */
+function repoContentTypes() {
+  const types = {};
+  for (const api of readdirSync(API))
+    for (const name of readdirSync(path.join(API, api, "content-types")))
+      types[`api::${api}.${name}`] = JSON.parse(
+        readFileSync(path.join(API, api, "content-types", name, "schema.json"), "utf8"),
+      );
+  return types;
+}
+
+module.exports = { repoContentTypes };
