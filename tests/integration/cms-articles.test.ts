@@ -276,7 +276,8 @@ describe("articles through the real Strapi", () => {
     );
     // A first publish (docs/cms-contract.md, "What a write sends"): its document (C2), the lists of
     // articles in en and in every locale, and those of its author (C3: it has no category), and its
-    // neighbour in the listing's order, the article that was newest (C4: it has no newer one).
+    // neighbour's previous/next links in the listing's order, the article that was newest (C4: it has
+    // no newer one).
     const A = "cms:api::article.article";
     expect(revalidations(site.app.output().slice(from))).toMatchObject([
       {
@@ -288,7 +289,7 @@ describe("articles through the real Strapi", () => {
           `${A}:list:*`,
           `${A}:list:en:author=${authorId}`,
           `${A}:list:*:author=${authorId}`,
-          `${A}:${newest}`,
+          `${A}:neighbours:en:${newest}`,
         ],
         expire: false,
       },

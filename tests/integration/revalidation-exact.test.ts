@@ -20,9 +20,9 @@ import { until } from "../support/wait.ts";
 // never hard-coded: a listing page, a category page, a latest-articles section and the feed show
 // their list (in their locale); an article's page shows the article and, in its previous/next
 // links, its two neighbours in the listing's order; the sitemap every published article. The
-// document tag the CMS sends covers every locale of the document (docs/cms-contract.md, "Tags"), and
-// a first publish or an unpublish also revalidates the article's neighbours (C4): so the pages that
-// show a neighbour are re-rendered too — written out below, case by case.
+// document tag the CMS sends covers every locale of the document (docs/cms-contract.md, "Tags"); a
+// first publish or an unpublish also sends the neighbours tags of the articles next to it (C4),
+// which only those articles' previous/next links in that locale record: their pages, nothing else.
 
 const secrets = { CMS_REVALIDATE_SECRET: "exact-revalidate-secret-0123456789" };
 const site = strapiSite("revalidation-exact", { cmsEnv: () => secrets, appEnv: secrets });
@@ -172,11 +172,13 @@ const listing = (model: SiteModel, locale: string, categories: string[]) => {
   return [...model.pages].filter(([, page]) => [...page.lists].some((l) => lists.has(l))).map(([path]) => path);
 };
 
-/** The neighbours of an article in its locale's listing order (the newer one, the older one). */
-function neighboursOf(model: SiteModel, locale: string, documentId: string) {
+/** The pages of the neighbours of an article in its locale's listing order (the newer one, the older one). */
+function neighbourPages(model: SiteModel, locale: string, documentId: string) {
   const order = model.order.get(locale)!;
   const i = order.findIndex((article) => article.documentId === documentId);
-  return [order[i - 1], order[i + 1]].filter((a): a is ArticleRow => Boolean(a)).map((a) => a.documentId);
+  return [order[i - 1], order[i + 1]]
+    .filter((a): a is ArticleRow => Boolean(a))
+    .map((a) => at(model, locale, `/blog/${a.slug}`));
 }
 
 const get = (path: string) => getPage(site.app.url, path);
@@ -295,9 +297,8 @@ describe("a write revalidates exactly the pages that show what it changed (issue
         // The listing pages, the feed and the sitemap of its locale, category A's page, and every
         // page whose latest-articles section lists its locale's (or category A's) newest articles:
         listing(model, locale, [category]),
-        // its neighbour, whose "next" link is now the new article, in every locale, and every page
-        // that shows that neighbour (its document's tag):
-        showing(model, neighbour!.documentId),
+        // and its neighbour's page in its locale, whose "next" link is now the new article:
+        [at(model, locale, `/blog/${neighbour!.slug}`)],
       ),
     );
     // Rendered anew, the neighbour's page links to the new article ("next": the newer one).
@@ -331,7 +332,7 @@ describe("a write revalidates exactly the pages that show what it changed (issue
   it("(c) its unpublish (a takedown: expired, rendered anew at once)", async () => {
     const model = await readSite();
     const locale = model.defaultLocale;
-    const neighbours = neighboursOf(model, locale, fresh.documentId);
+    const neighbours = neighbourPages(model, locale, fresh.documentId);
     const page = `/blog/${fresh.slug}`;
     await expectExactly(
       model,
@@ -340,11 +341,7 @@ describe("a write revalidates exactly the pages that show what it changed (issue
         admin
           .call("POST", `${ARTICLES}/${fresh.documentId}/actions/unpublish?locale=${locale}`, {})
           .then(() => undefined),
-      union(
-        listing(model, locale, [category]),
-        showing(model, fresh.documentId),
-        ...neighbours.map((id) => showing(model, id)),
-      ),
+      union(listing(model, locale, [category]), showing(model, fresh.documentId), neighbours),
       { rerendered: "MISS", gone: [page] },
     );
     expect(

@@ -8,7 +8,7 @@ import { ARTICLE_SORT } from "./articles.server.ts";
 
 // The CMS revalidates an article's neighbours in its type's declared order (the `site-cache`
 // declaration in the article schema, docs/cms-contract.md "Revalidation"); an article page's
-// previous/next links record only those two articles (dependsOn: "documents"). The two orders
+// previous/next links record those two articles and its neighbours tag, not the list (dependsOn). The two orders
 // must be one: were they not, a publish would revalidate the wrong neighbours and an article page
 // would keep links to articles that are no longer next to it.
 const schemaFile = path.resolve(

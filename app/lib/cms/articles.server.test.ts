@@ -99,21 +99,23 @@ describe("article queries", () => {
     expect(calls[0]!.tags).toEqual(["cms:api::article.article", "cms:api::article.article:doc1"]);
   });
 
-  it("previous is the next older article, next the next newer one: each records the article it found, no list", async () => {
+  it("previous is the next older article, next the next newer one: each records the article it found and the neighbours tag, no list", async () => {
     const { cms, calls } = recordingCms((_path, options) => {
       const sort = (options.query as { sort: string[] }).sort[0];
       return {
         data: sort === "publishDate:desc" ? [{ documentId: "doc0", title: "Older", slug: "older", locale: "en" }] : [],
       };
     });
-    expect(await adjacentArticles(cms, { slug: "acme-3", locale: "en", publishDate: summary.publishDate })).toEqual({
+    const article = { documentId: "doc3", slug: "acme-3", locale: "en", publishDate: summary.publishDate };
+    expect(await adjacentArticles(cms, article)).toEqual({
       previous: { title: "Older", slug: "older" },
       next: null,
     });
-    expect(calls.map((call) => call.options.dependsOn)).toEqual(["documents", "documents"]);
+    expect(calls.map((call) => call.options.dependsOn)).toEqual([{ neighboursOf: "doc3" }, { neighboursOf: "doc3" }]);
+    // No list; at the newer end (no article found) the neighbours tag alone brings a new newest one.
     expect(calls.map((call) => call.tags)).toEqual([
-      ["cms:api::article.article", "cms:api::article.article:doc0"],
-      ["cms:api::article.article"],
+      ["cms:api::article.article", "cms:api::article.article:doc0", "cms:api::article.article:neighbours:en:doc3"],
+      ["cms:api::article.article", "cms:api::article.article:neighbours:en:doc3"],
     ]);
     expect(calls[0]!.options.query).toMatchObject({
       filters: { $or: [{ publishDate: { $lt: summary.publishDate } }, expect.anything()] },

@@ -12,8 +12,8 @@ import { blogPath } from "../blog/paths.ts";
  * depends on"): a listing, a category page, the feed, the sitemap and a latest-articles section
  * record the list they show (a category's: filtered by the category's documentId) and each article
  * in it; an article's page records the article (and is reached by its path); its previous/next
- * links record only the two articles (`dependsOn: "documents"`: the CMS revalidates a document's
- * neighbours when it joins or leaves the list). A category's or an author's name shown with an
+ * links record the two articles and the article's neighbours tag (`dependsOn`: the CMS sends it
+ * when an article joins, leaves or moves next to this one), not the list. A category's or an author's name shown with an
  * article is the CMS's to follow: renaming one revalidates its articles.
  */
 
@@ -155,12 +155,13 @@ export interface AdjacentArticle {
 
 /**
  * The articles around `article` in the listing's order: `previous` is the next older one, `next`
- * the next newer one (null at either end). They depend on those two documents only: the CMS
- * revalidates a document's neighbours in the listing's order when it joins or leaves the list.
+ * the next newer one (null at either end). They depend on those two documents and on the
+ * article's neighbours tag, which the CMS sends when an article joins, leaves or moves next to it
+ * in the listing's order (at either end too, where there is no neighbour to record).
  */
 export async function adjacentArticles(
   cms: CmsClient,
-  article: Pick<Article, "slug" | "locale" | "publishDate">,
+  article: Pick<Article, "documentId" | "slug" | "locale" | "publishDate">,
 ): Promise<{ previous: AdjacentArticle | null; next: AdjacentArticle | null }> {
   if (!article.publishDate) return { previous: null, next: null };
   const ask = async (direction: "older" | "newer") => {
@@ -181,7 +182,7 @@ export async function adjacentArticles(
         pagination: { pageSize: 1 },
       },
       type: ARTICLE_UID,
-      dependsOn: "documents",
+      dependsOn: { neighboursOf: article.documentId },
       revalidate: CMS_REVALIDATE.pageData,
       omitUserAuthorization: true,
     });

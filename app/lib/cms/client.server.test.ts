@@ -323,9 +323,18 @@ describe("what a call records (the contract's rules S1–S5)", () => {
     expect(isCmsDocumentTag("path:/blog/a1")).toBe(false);
   });
 
-  it("S5: dependsOn documents records the type and the documents found, no list", () => {
-    const neighbours = call({ dependsOn: "documents", query: { locale: "en", filters: { $or: [] } } });
-    expect(recordedTags(neighbours, list("a0"))).toEqual([`cms:${ARTICLE}`, `cms:${ARTICLE}:a0`]);
-    expect(recordedTags(neighbours, list())).toEqual([`cms:${ARTICLE}`]);
+  it("S5: dependsOn neighboursOf records the type, the documents found and the neighbours tag, no list", () => {
+    const neighbours = call({ dependsOn: { neighboursOf: "a1" }, query: { locale: "en", filters: { $or: [] } } });
+    expect(recordedTags(neighbours, list("a0"))).toEqual([
+      `cms:${ARTICLE}`,
+      `cms:${ARTICLE}:a0`,
+      `cms:${ARTICLE}:neighbours:en:a1`,
+    ]);
+    // at an end of the list: nothing found, the neighbours tag still brings the next one to come
+    expect(recordedTags(neighbours, list())).toEqual([`cms:${ARTICLE}`, `cms:${ARTICLE}:neighbours:en:a1`]);
+    expect(recordedTags(call({ dependsOn: { neighboursOf: "a1" } }), list())).toEqual([
+      `cms:${ARTICLE}`,
+      `cms:${ARTICLE}:neighbours:*:a1`,
+    ]);
   });
 });

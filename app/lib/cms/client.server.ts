@@ -34,12 +34,20 @@ export const isCmsDocumentTag = (tag: string) => /^cms:[^:]+::[^:]+:(?!list:)[^:
 export const cmsListTag = (uid: string, locale: string, filter?: { attribute: string; documentId: string }) =>
   `${cmsTag(uid)}:list:${locale}${filter ? `:${filter.attribute}=${filter.documentId}` : ""}`;
 
+/**
+ * The cache tag of a document's previous/next links in a locale's list (`*`: every locale):
+ * `cms:api::article.article:neighbours:en:<documentId>`. The CMS sends it for the neighbours of a
+ * document whose place in the type's declared order changed (it joined, left or moved).
+ */
+export const cmsNeighboursTag = (uid: string, locale: string, documentId: string) =>
+  `${cmsTag(uid)}:neighbours:${locale}:${documentId}`;
+
 /** What of a call decides its tags: its type, its query, and the two options that change the rules. */
 export interface RecordedCall {
   type: string;
   query?: Record<string, unknown>;
   pagePath?: string;
-  dependsOn?: "documents";
+  dependsOn?: { neighboursOf: string };
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -73,10 +81,11 @@ function relationEq(filters: unknown): { attribute: string; documentId: string }
  *   not: the CMS revalidates the documents that show a changed one);
  * - S3 filters exactly `{ documentId: { $eq: X } }`: X's tag, even when the answer is empty;
  * - S4 a list (`data` an array) not looked up at a site path (`pagePath`), not S3 and not
- *   `dependsOn: "documents"`: the list's tag in the query's locale (`*` for `locale=*` or none),
+ *   `dependsOn`: the list's tag in the query's locale (`*` for `locale=*` or none),
  *   filtered by the relation when the filters are exactly one `{ a: { documentId: { $eq } } }`;
  *   any other filter (slugs, dates, `$or`, several keys) records the whole list: coarser, never wrong;
- * - S5 `dependsOn: "documents"`: S1 and S2 only.
+ * - S5 `dependsOn: { neighboursOf: D }` (D's previous/next): S1, S2 and D's neighbours tag in the
+ *   query's locale, which the CMS sends when a document joins, leaves or moves next to D.
  */
 export function recordedTags(call: RecordedCall, answer: unknown): string[] {
   const tags = new Set([cmsTag(call.type)]);
@@ -89,9 +98,10 @@ export function recordedTags(call: RecordedCall, answer: unknown): string[] {
       tags.add(cmsDocumentTag(call.type, item.documentId));
     }
   }
-  if (Array.isArray(data) && call.pagePath === undefined && !byDocument && call.dependsOn !== "documents") {
-    const locale = call.query?.locale;
-    tags.add(cmsListTag(call.type, typeof locale === "string" && locale ? locale : "*", relationEq(filters)));
+  const locale = typeof call.query?.locale === "string" && call.query.locale ? call.query.locale : "*";
+  if (call.dependsOn) tags.add(cmsNeighboursTag(call.type, locale, call.dependsOn.neighboursOf));
+  else if (Array.isArray(data) && call.pagePath === undefined && !byDocument) {
+    tags.add(cmsListTag(call.type, locale, relationEq(filters)));
   }
   return [...tags];
 }
@@ -108,11 +118,12 @@ export interface CmsFetchOptions {
   /** Seconds this response may be reused; defaults to CMS_REVALIDATE.base. */
   revalidate?: number;
   /**
-   * "documents": the render depends on the documents the answer holds, not on the list it was
-   * picked from (rule S5): an article's previous/next links, which the CMS revalidates as the
-   * neighbours of a document that joins or leaves the list (docs/decisions/0027-dependencies-recorded-per-render.md).
+   * `{ neighboursOf: D }`: the previous/next of document D (rule S5): the render depends on the
+   * documents the answer holds and on D's neighbours tag, not on the list they were picked from:
+   * the CMS sends that tag when a document joins, leaves or moves next to D, also at the list's
+   * ends, where the answer is empty (docs/decisions/0027-dependencies-recorded-per-render.md).
    */
-  dependsOn?: "documents";
+  dependsOn?: { neighboursOf: string };
   /**
    * Send no user Authorization header and skip the session lookup, so the render that
    * makes this call can stay in the shared cache. Public content calls set it.

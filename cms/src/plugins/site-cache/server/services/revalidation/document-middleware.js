@@ -103,8 +103,9 @@ async function publishedRows(strapi, declaration, documentId, locale) {
 }
 
 /**
- * C4: the documentIds of the published documents just before and just after `row` in the
- * declared order, in its locale. A row with an empty order field has no defined place: none.
+ * C4: the published documents just before and just after `row` in the declared order, in its
+ * locale, as `{ documentId, locale }` (`locale` the list's: `*` for a type that is not
+ * localized). A row with an empty order field has no defined place: none.
  */
 async function neighboursOf(strapi, declaration, row) {
   const order = declaration.order;
@@ -125,7 +126,8 @@ async function neighboursOf(strapi, declaration, row) {
       query.findOne({ where: { ...base, $or: beyond(forward) }, orderBy: sortBy(forward), select: ["documentId"] }),
     ),
   );
-  return found.filter(Boolean).map((r) => r.documentId);
+  const locale = declaration.localized ? row.locale : "*";
+  return found.filter(Boolean).map((r) => ({ documentId: r.documentId, locale }));
 }
 
 /**

@@ -19,6 +19,13 @@ const documentTagFor = (uid, documentId) => `${tagFor(uid)}:${documentId}`;
  */
 const listTagFor = (uid, locale, attribute, documentId) =>
   `${tagFor(uid)}:list:${locale || "*"}${attribute ? `:${attribute}=${documentId}` : ""}`;
+/**
+ * The tag of a document's previous/next links in a locale's list (`*`: a type that is not
+ * localized): `cms:<uid>:neighbours:<locale>:<documentId>`. Sent for the neighbours of a document
+ * whose place in the declared order changed (C4): only their previous/next links change, not
+ * every render that shows them.
+ */
+const neighboursTagFor = (uid, locale, documentId) => `${tagFor(uid)}:neighbours:${locale || "*"}:${documentId}`;
 
 /**
  * Does this document action change what the site shows?
@@ -140,8 +147,8 @@ function listChanges(declaration, before = [], after = []) {
  * - C1 a single type: its tag, nothing else;
  * - C2 the document's tag and its paths before and after the write (`path` declared);
  * - C3 the list tags of listChanges();
- * - C4 `neighbours`: the documentIds of its neighbours in the declared order (read by the caller
- *   for the locales where its place changed) → their document tags;
+ * - C4 `neighbours`: `{ documentId, locale }` of its neighbours in the declared order (read by the
+ *   caller for the locales where its place changed) → their neighbours tags (neighboursTagFor);
  * - C5/C6 `reverse`: `[{ uid, documentIds, overBound }]`, the published documents of other
  *   types that link to it → their document tags, or their type's tag when over the bound (or
  *   when they would take the payload past the site's 1,000 tags); `changedLocales`: the list
@@ -169,7 +176,9 @@ function writeInput(
     ...(documentId ? [documentTagFor(uid, documentId)] : []),
     ...extraTags,
     ...listChanges(declaration, before, after).tags,
-    ...neighbours.filter((id) => id && id !== documentId).map((id) => documentTagFor(uid, id)),
+    ...neighbours
+      .filter((n) => n?.documentId && n.documentId !== documentId)
+      .map((n) => neighboursTagFor(uid, n.locale, n.documentId)),
   ];
   // Smallest groups first; a group that would take the payload past the site's limit of tags goes
   // as its type's tag instead (as over the bound).
@@ -199,6 +208,7 @@ module.exports = {
   tagFor,
   documentTagFor,
   listTagFor,
+  neighboursTagFor,
   shouldRevalidate,
   removesEntry,
   sitePath,

@@ -145,7 +145,8 @@ test("an article's first publish, republish, relation change and unpublish send 
   assert.deepEqual(await sentBy(() => ok("PUT", `${ARTICLES}/${id}?locale=en`, { title: "Declared types!" })), []);
 
   // First publish in en: the lists (en and every locale, and filtered by its category and author),
-  // and its neighbour in publishDate:desc (it is the newest: the former newest follows it).
+  // and its neighbour's previous/next links in publishDate:desc (it is the newest: the former
+  // newest follows it).
   assert.deepEqual(await sentBy(() => ok("POST", `${ARTICLES}/${id}/actions/publish?locale=en`, {})), [
     {
       uid: "api::article.article",
@@ -153,9 +154,9 @@ test("an article's first publish, republish, relation change and unpublish send 
         fullPaths: ["/blog/rv-declared"],
         tags: [
           `${A}:${id}`,
-          `${A}:${newest.documentId}`,
           `${A}:list:*`,
           `${A}:list:en`,
+          `${A}:neighbours:en:${newest.documentId}`,
           ...filtered("category", cat1),
           ...filtered("author", author),
         ].sort(),
@@ -196,9 +197,9 @@ test("an article's first publish, republish, relation change and unpublish send 
         fullPaths: ["/blog/rv-declared"],
         tags: [
           `${A}:${id}`,
-          `${A}:${newest.documentId}`,
           `${A}:list:*`,
           `${A}:list:en`,
+          `${A}:neighbours:en:${newest.documentId}`,
           ...filtered("category", cat2),
           ...filtered("author", author),
         ].sort(),

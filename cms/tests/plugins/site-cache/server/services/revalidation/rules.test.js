@@ -165,10 +165,22 @@ test("C3: a type that is not localized has one list, every locale's; non-D&P cre
   });
 });
 
-test("C4: the neighbours' document tags (the caller reads them where the place changed)", () => {
+test("C4: the neighbours' previous/next tags, in their locale (the caller reads them where the place changed)", () => {
+  const neighbours = [
+    { documentId: "art0", locale: "en" },
+    { documentId: "art2", locale: "en" },
+    { documentId: "art1", locale: "en" },
+  ];
   assert.deepEqual(
-    sent(ARTICLE, { documentId: "art1", before: [], after: [article()], neighbours: ["art0", "art2", "art1"] }).tags,
-    [`${A}:art0`, `${A}:art1`, `${A}:art2`, `${A}:list:*`, `${A}:list:en`, ...filtered("en", "cat1", "ada")].sort(),
+    sent(ARTICLE, { documentId: "art1", before: [], after: [article()], neighbours }).tags,
+    [
+      `${A}:art1`,
+      `${A}:list:*`,
+      `${A}:list:en`,
+      `${A}:neighbours:en:art0`,
+      `${A}:neighbours:en:art2`,
+      ...filtered("en", "cat1", "ada"),
+    ].sort(),
   );
 });
 
@@ -368,7 +380,10 @@ test("C4 reading: the documents just before and just after in the declared order
     params.orderBy[0].publishDate === "desc" ? { documentId: "older" } : { documentId: "newer" },
   );
   const row = article();
-  assert.deepEqual(await neighboursOf(strapi, ARTICLE, row), ["older", "newer"]);
+  assert.deepEqual(await neighboursOf(strapi, ARTICLE, row), [
+    { documentId: "older", locale: "en" },
+    { documentId: "newer", locale: "en" },
+  ]);
   const [next, previous] = calls.map((call) => call.params);
   const base = { publishedAt: { $notNull: true }, documentId: { $ne: "art1" }, locale: "en" };
   // next in publishDate:desc, slug:asc: an earlier date, or the same date and a later slug
