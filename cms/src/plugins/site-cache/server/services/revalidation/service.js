@@ -3,6 +3,7 @@
 const { forwardPurge } = require("../cdn-purge/forward");
 const { createRevalidationClient } = require("./client");
 const { buildPayload } = require("./payload");
+const { claimFailure, takeRetryTurn } = require("./retry-turns");
 
 const FAILURE = "plugin::site-cache.revalidation-failure";
 
@@ -239,6 +240,8 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
         .findMany({ where: { state: { $in: states } }, orderBy: { id: "asc" }, limit: 100 });
       let delivered = 0;
       for (const row of rows) {
+        // Another instance sending it (retry-turns.js): skipped.
+        if (!(await claimFailure(strapi, row))) continue;
         const result = await settle(row.payload, await client.send(row.payload, { retries: 0 }), { row });
         if (result.ok) delivered += 1;
       }
@@ -261,7 +264,9 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
       strapi.log.error(`[revalidate] retry failed: ${error.message}`),
     );
     if (retryIntervalMs > 0) {
-      timer = setInterval(() => {
+      timer = setInterval(async () => {
+        // One pass per interval across the instances sharing the database (retry-turns.js).
+        if (!(await takeRetryTurn(strapi, { intervalMs: retryIntervalMs }))) return;
         retryFailures().catch((error) => strapi.log.error(`[revalidate] retry failed: ${error.message}`));
       }, retryIntervalMs);
       timer.unref?.();

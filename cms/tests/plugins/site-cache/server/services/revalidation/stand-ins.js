@@ -33,6 +33,14 @@ function fakeStrapi(failures = []) {
           if (row) Object.assign(row, data);
           return written(row ?? null);
         },
+        // The retry's claim (retry-turns.js): rows whose fields equal every one of `where`'s.
+        updateMany: async ({ where, data }) => {
+          const rows = failures.filter((row) =>
+            Object.entries(where).every(([field, value]) => (row[field] ?? null) === value),
+          );
+          for (const row of rows) Object.assign(row, data);
+          return written({ count: rows.length });
+        },
         delete: async ({ where }) => {
           const index = indexOf(where);
           return written(index === -1 ? null : failures.splice(index, 1)[0]);
