@@ -3,7 +3,17 @@
 // never the machine's own cluster. initdb and postgres refuse to run as root: as root they run
 // as the `postgres` system user (runuser), which then owns the data directory.
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { createConnection } from "node:net";
 import path from "node:path";
 
@@ -100,7 +110,8 @@ export async function startPostgres({ port, dataDir, database = "strapi", durabl
   // The socket accepts before the server takes queries: asked again until it answers.
   for (;;) {
     try {
-      if (psql(`SELECT 1 FROM pg_database WHERE datname = '${database}'`) !== "1") psql(`CREATE DATABASE "${database}"`);
+      if (psql(`SELECT 1 FROM pg_database WHERE datname = '${database}'`) !== "1")
+        psql(`CREATE DATABASE "${database}"`);
       break;
     } catch (error) {
       if (Date.now() > deadline) throw error;

@@ -130,7 +130,13 @@ const publish = (documentId: string, body: Json = {}) =>
   admin("POST", `${PAGES}/${documentId}/actions/publish?locale=en`, body);
 
 const logOf = (index: number) => readFileSync(cluster.cmsLogs[index]!, "utf8");
-const linesIn = (pattern: RegExp) => cluster.cmsLogs.map((_, index) => logOf(index).split("\n").filter((line) => pattern.test(line)).length);
+const linesIn = (pattern: RegExp) =>
+  cluster.cmsLogs.map(
+    (_, index) =>
+      logOf(index)
+        .split("\n")
+        .filter((line) => pattern.test(line)).length,
+  );
 
 describe("starting together on an empty database", () => {
   it("the two instances seed it exactly once: one waited for the other's start", async () => {
@@ -174,13 +180,21 @@ describe("revalidation: one call per write, whichever instance takes it", () => 
     const from = cluster.revalidations.length;
     const id = await createDraft("cluster-edit", "Before the edit");
     await publish(id);
-    await until("the publish's revalidation", () => callsWith("/cluster-edit", from).length, (n) => n >= 1);
+    await until(
+      "the publish's revalidation",
+      () => callsWith("/cluster-edit", from).length,
+      (n) => n >= 1,
+    );
     await settled();
     expect(callsWith("/cluster-edit", from)).toHaveLength(1);
 
     await admin("PUT", `${PAGES}/${id}?locale=en`, { title: "After the edit" });
     await publish(id);
-    await until("the second publish's revalidation", () => callsWith("/cluster-edit", from).length, (n) => n >= 2);
+    await until(
+      "the second publish's revalidation",
+      () => callsWith("/cluster-edit", from).length,
+      (n) => n >= 2,
+    );
     await settled();
     const calls = callsWith("/cluster-edit", from);
     expect(calls).toHaveLength(2);
@@ -206,7 +220,11 @@ describe("revalidation: one call per write, whichever instance takes it", () => 
     const from = cluster.revalidations.length;
 
     await publish(child, { parent: { connect: [{ documentId: b, locale: "en" }] } });
-    await until("the move's revalidation", () => cluster.revalidations.length - from, (n) => n >= 1);
+    await until(
+      "the move's revalidation",
+      () => cluster.revalidations.length - from,
+      (n) => n >= 1,
+    );
     await settled();
     const calls = cluster.revalidations.slice(from);
     expect(calls).toHaveLength(1);
@@ -254,7 +272,8 @@ describe("the failure retry: once per interval, not once per instance", () => {
       const gaps = times.slice(1).map((at, i) => at - times[i]!);
       // Each instance ticks every interval, out of phase with the other: retried by every
       // instance's tick, two of the gaps would add up to one interval (one at most half of it).
-      for (const gap of gaps) expect(gap, `gaps ${gaps.join(", ")} ms`).toBeGreaterThanOrEqual(0.75 * RETRY_INTERVAL_MS);
+      for (const gap of gaps)
+        expect(gap, `gaps ${gaps.join(", ")} ms`).toBeGreaterThanOrEqual(0.75 * RETRY_INTERVAL_MS);
       expect(await count("SELECT count(*) FROM revalidation_failures WHERE state = 'pending'")).toBe(1);
     } finally {
       cluster.failRevalidations = false;
@@ -354,9 +373,10 @@ describe("accounts across the instances", () => {
         unknownMs.push(await timed(base, `nobody-${i}@example.com`));
       }
       // Without it an unknown address is answered without any bcrypt comparison: a few ms.
-      expect(median(unknownMs), `known ${knownMs.map(Math.round)} unknown ${unknownMs.map(Math.round)}`).toBeGreaterThan(
-        0.5 * median(knownMs),
-      );
+      expect(
+        median(unknownMs),
+        `known ${knownMs.map(Math.round)} unknown ${unknownMs.map(Math.round)}`,
+      ).toBeGreaterThan(0.5 * median(knownMs));
     }
   });
 
@@ -381,7 +401,8 @@ describe("accounts across the instances", () => {
     expect(confirms.map((answer) => answer.status).sort(), JSON.stringify(confirms.map((a) => a.body))).toEqual([
       200, 400,
     ]);
-    for (const base of [instanceA(), instanceB()]) expect((await call(base, "GET", "/api/users/me", jwt)).status).toBe(401);
+    for (const base of [instanceA(), instanceB()])
+      expect((await call(base, "GET", "/api/users/me", jwt)).status).toBe(401);
     expect((await signIn(balancer(), moved)).status).toBe(200);
     expect((await signIn(balancer(), email)).status).toBe(400);
   });
@@ -409,7 +430,9 @@ describe("accounts across the instances", () => {
         body: JSON.stringify({ provider, subject: `${provider}-subject`, email, emailVerified: true }),
       }).then(async (response) => ({ status: response.status, body: (await response.json()) as Json }));
     const answers = await Promise.all([sync(instanceA(), "github"), sync(instanceB(), "google")]);
-    expect(answers.map((answer) => answer.status).sort(), JSON.stringify(answers.map((a) => a.body))).toEqual([200, 201]);
+    expect(answers.map((answer) => answer.status).sort(), JSON.stringify(answers.map((a) => a.body))).toEqual([
+      200, 201,
+    ]);
     expect(await count("SELECT count(*) FROM up_users WHERE lower(email) = $1", [email])).toBe(1);
     expect(new Set(answers.map((answer) => answer.body.user.id)).size).toBe(1);
   });

@@ -142,7 +142,8 @@ export function ensureAdminBuild(logFile: string): { built: boolean; ms: number 
 }
 
 export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
-  if (opts.postgresUrl && opts.fresh) throw new Error("startCms: `fresh` is for SQLite; make a new PostgreSQL database");
+  if (opts.postgresUrl && opts.fresh)
+    throw new Error("startCms: `fresh` is for SQLite; make a new PostgreSQL database");
   const dbFile = path.resolve(opts.dbFile);
   const tokenFile = `${dbFile}.readonly-token`;
   // Uploads go next to the database, not into cms/public: a fresh start does not pile up files there.

@@ -6,7 +6,10 @@ const assert = require("node:assert/strict");
 const { withStartLock, postgresConnection, START_LOCK_KEY } = require("../../scripts/start-lock");
 
 const postgresConfig = {
-  connection: { client: "postgres", connection: { connectionString: "postgres://x@h/db", ssl: false, schema: "public" } },
+  connection: {
+    client: "postgres",
+    connection: { connectionString: "postgres://x@h/db", ssl: false, schema: "public" },
+  },
 };
 
 function fakeClient(events) {

@@ -3,7 +3,10 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { createClusterLock, lockInTransaction } = require("../../../../../src/plugins/accounts/server/utils/cluster-lock");
+const {
+  createClusterLock,
+  lockInTransaction,
+} = require("../../../../../src/plugins/accounts/server/utils/cluster-lock");
 
 /** Strapi's db with a dialect; `transaction(cb)` records what runs in it and commits (or rolls back on a throw), as Strapi's does. */
 function fakeStrapi(client) {

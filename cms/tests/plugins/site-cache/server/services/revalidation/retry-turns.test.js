@@ -3,7 +3,11 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { takeRetryTurn, claimFailure, TURN_KEY } = require("../../../../../../src/plugins/site-cache/server/services/revalidation/retry-turns");
+const {
+  takeRetryTurn,
+  claimFailure,
+  TURN_KEY,
+} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/retry-turns");
 const { quiet } = require("./stand-ins");
 
 /**
@@ -18,7 +22,8 @@ function sharedDatabase() {
     log: quiet,
     db: {
       query: (uid) => ({
-        findOne: async ({ where }) => tables[uid].filter((row) => matches(row, where)).sort((a, b) => a.id - b.id)[0] ?? null,
+        findOne: async ({ where }) =>
+          tables[uid].filter((row) => matches(row, where)).sort((a, b) => a.id - b.id)[0] ?? null,
         create: async ({ data }) => {
           const row = { id: nextId++, ...data };
           tables[uid].push(row);
