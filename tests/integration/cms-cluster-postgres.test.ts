@@ -272,8 +272,10 @@ describe("the failure retry: once per interval, not once per instance", () => {
       const gaps = times.slice(1).map((at, i) => at - times[i]!);
       // Each instance ticks every interval, out of phase with the other: retried by every
       // instance's tick, two of the gaps would add up to one interval (one at most half of it).
+      // A pass begins no sooner than 0.9 of an interval after the last (retry-turns.js); 0.7
+      // leaves room for the time each send takes to arrive.
       for (const gap of gaps)
-        expect(gap, `gaps ${gaps.join(", ")} ms`).toBeGreaterThanOrEqual(0.75 * RETRY_INTERVAL_MS);
+        expect(gap, `gaps ${gaps.join(", ")} ms`).toBeGreaterThanOrEqual(0.7 * RETRY_INTERVAL_MS);
       expect(await count("SELECT count(*) FROM revalidation_failures WHERE state = 'pending'")).toBe(1);
     } finally {
       cluster.failRevalidations = false;
@@ -283,12 +285,12 @@ describe("the failure retry: once per interval, not once per instance", () => {
       "the failure to be delivered and removed",
       () => count("SELECT count(*) FROM revalidation_failures"),
       (left) => left === 0,
-      { timeoutMs: 4 * RETRY_INTERVAL_MS },
+      { timeoutMs: 10 * RETRY_INTERVAL_MS },
     );
     await settled();
     const after = callsWith("/cluster-retry", delivering);
     expect(after.map((call) => call.status)).toEqual([200]);
-  });
+  }, 60_000);
 });
 
 describe("accounts across the instances", () => {
