@@ -274,8 +274,7 @@ describe("the failure retry: once per interval, not once per instance", () => {
       // instance's tick, two of the gaps would add up to one interval (one at most half of it).
       // A pass begins no sooner than 0.9 of an interval after the last (retry-turns.js); 0.7
       // leaves room for the time each send takes to arrive.
-      for (const gap of gaps)
-        expect(gap, `gaps ${gaps.join(", ")} ms`).toBeGreaterThanOrEqual(0.7 * RETRY_INTERVAL_MS);
+      for (const gap of gaps) expect(gap, `gaps ${gaps.join(", ")} ms`).toBeGreaterThanOrEqual(0.7 * RETRY_INTERVAL_MS);
       expect(await count("SELECT count(*) FROM revalidation_failures WHERE state = 'pending'")).toBe(1);
     } finally {
       cluster.failRevalidations = false;
