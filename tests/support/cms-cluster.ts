@@ -18,11 +18,13 @@ import { TEST_ACCOUNT_API_SECRET } from "./site-secret.ts";
  * database, behind a round-robin balancer (scripts/balancer.mjs); `sites` production site
  * instances sharing one Redis (none for a single site) behind another. The CMS revalidates
  * through the site's balancer (CLIENT_URL), which records every POST /api/cms-revalidate
- * (`revalidations`) and, while `failRevalidations` is true, answers them 503 itself. With
+ * (`revalidations`) and, while `failRevalidations` is true, answers them 503 itself (after 300 ms). With
  * `postgres: false`, one CMS on a seeded SQLite copy instead (the one-instance comparison).
  */
 
 export const CLUSTER_REVALIDATE_SECRET = "cluster-revalidate-secret-0123456789";
+/** How long the site's balancer takes to refuse a revalidation while `failRevalidations` is true. */
+const FAIL_AFTER_MS = 300;
 
 export interface RecordedRevalidation {
   /** Date.now() when the request arrived at the balancer. */
@@ -92,7 +94,11 @@ export async function startCmsCluster(options: {
         }
         entry.status = 503;
         req.resume();
-        res.writeHead(503, { "content-type": "application/json" }).end('{"error":"refused by the test"}');
+        // After a while, as a struggling site answers: a send takes time, so retry passes overlap.
+        setTimeout(
+          () => res.writeHead(503, { "content-type": "application/json" }).end('{"error":"refused by the test"}'),
+          FAIL_AFTER_MS,
+        );
         return true;
       },
     });

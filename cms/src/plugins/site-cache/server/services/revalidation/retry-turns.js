@@ -12,10 +12,13 @@
  *   TURN_SHARE of an interval ago AND its update from the time it read to now changes a row
  *   (a second instance reading the same time then changes none). With one instance nothing
  *   changes: its ticks are an interval apart.
- * - `claimFailure`: before a failure is sent, its attempt count goes from the value read to one
- *   more, on that condition; an instance whose pass read the row before another's claim (passes
- *   that overlap: a long one, or the one every start makes) changes nothing and skips it. The
- *   settle after the send writes the same count (service.js: the row's attempts read + 1).
+ * - `claimFailure`: before a failure is sent, one conditional update claims it: its attempt count
+ *   goes from the value read to one more, and `sendingUntil` (no claim, or an expired one) to the
+ *   end of the send's time (its timeout) and a margin. Passes that overlap (the one each start
+ *   makes, an admin's "retry now", a long one) skip a failure another instance is sending, or
+ *   has tried since they read it. The settle after the send writes the same count (service.js:
+ *   the row's attempts read + 1) and clears `sendingUntil`; an instance that died sending leaves
+ *   a claim that expires.
  *
  * The times are the instances' clocks (kept in step by NTP, as the two-factor lock's are).
  */
@@ -50,12 +53,23 @@ async function takeRetryTurn(strapi, { intervalMs, nowMs = Date.now() }) {
   }
 }
 
-/** Whether this instance may send the recorded failure `row` now (see above). */
-async function claimFailure(strapi, row) {
+/** Beyond the send's own timeout: the settle's write after it. */
+const CLAIM_MARGIN_MS = 2_000;
+
+/** Whether this instance may send the recorded failure `row` now (see above); `sendMs`: one send's timeout. */
+async function claimFailure(strapi, row, { sendMs, nowMs = Date.now() }) {
   const attempts = Number.isInteger(row.attempts) ? row.attempts : 0;
   const { count } = await strapi.db.query(FAILURE).updateMany({
-    where: { id: row.id, attempts: Number.isInteger(row.attempts) ? row.attempts : null },
-    data: { attempts: attempts + 1, lastTriedAt: new Date() },
+    where: {
+      id: row.id,
+      attempts: Number.isInteger(row.attempts) ? row.attempts : null,
+      $or: [{ sendingUntil: null }, { sendingUntil: { $lt: new Date(nowMs) } }],
+    },
+    data: {
+      attempts: attempts + 1,
+      lastTriedAt: new Date(nowMs),
+      sendingUntil: new Date(nowMs + sendMs + CLAIM_MARGIN_MS),
+    },
   });
   return count > 0;
 }
@@ -68,4 +82,4 @@ function safeParse(text) {
   }
 }
 
-module.exports = { takeRetryTurn, claimFailure, TURN_KEY, TURN_SHARE };
+module.exports = { takeRetryTurn, claimFailure, TURN_KEY, TURN_SHARE, CLAIM_MARGIN_MS };

@@ -95,6 +95,8 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
     lastStatus: result.status || null,
     lastError: String(result.error ?? "").slice(0, 2000),
     lastTriedAt: new Date(),
+    // Sent and settled: no instance is sending it any more (retry-turns.js).
+    sendingUntil: null,
   });
 
   /** Records a failure: the new row, or null when it could not be written (logged). */
@@ -238,14 +240,16 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
       const rows = await strapi.db
         .query(FAILURE)
         .findMany({ where: { state: { $in: states } }, orderBy: { id: "asc" }, limit: 100 });
+      let retried = 0;
       let delivered = 0;
       for (const row of rows) {
-        // Another instance sending it (retry-turns.js): skipped.
-        if (!(await claimFailure(strapi, row))) continue;
+        // Another instance sending it (retry-turns.js): skipped, not counted.
+        if (!(await claimFailure(strapi, row, { sendMs: config.timeoutMs }))) continue;
+        retried += 1;
         const result = await settle(row.payload, await client.send(row.payload, { retries: 0 }), { row });
         if (result.ok) delivered += 1;
       }
-      return { retried: rows.length, delivered };
+      return { retried, delivered };
     })().finally(() => {
       retrying = null;
     });

@@ -7,8 +7,9 @@ const {
   takeRetryTurn,
   claimFailure,
   TURN_KEY,
+  CLAIM_MARGIN_MS,
 } = require("../../../../../../src/plugins/site-cache/server/services/revalidation/retry-turns");
-const { quiet } = require("./stand-ins");
+const { quiet, matches } = require("./stand-ins");
 
 /**
  * One shared database for several "instances": Strapi's core store and the failures table as
@@ -17,7 +18,6 @@ const { quiet } = require("./stand-ins");
 function sharedDatabase() {
   const tables = { "strapi::core-store": [], "plugin::site-cache.revalidation-failure": [] };
   let nextId = 1;
-  const matches = (row, where) => Object.entries(where).every(([field, value]) => (row[field] ?? null) === value);
   const strapi = {
     log: quiet,
     db: {
@@ -84,15 +84,35 @@ test("a failure read by two passes is claimed by one; the claim counts the attem
   const failures = tables["plugin::site-cache.revalidation-failure"];
   failures.push({ id: 7, attempts: 4, state: "pending" }, { id: 8, attempts: null, state: "pending" });
   const readByBoth = failures.map((row) => ({ ...row }));
+  const nowMs = 1_000_000;
   for (const row of readByBoth) {
-    const claims = await Promise.all([claimFailure(strapi, row), claimFailure(strapi, row)]);
+    const claims = await Promise.all([
+      claimFailure(strapi, row, { sendMs: 5_000, nowMs }),
+      claimFailure(strapi, row, { sendMs: 5_000, nowMs }),
+    ]);
     assert.deepEqual(claims.sort(), [false, true]);
   }
   assert.deepEqual(
     failures.map((row) => row.attempts),
     [5, 1],
   );
-  assert.ok(failures.every((row) => row.lastTriedAt instanceof Date));
+  assert.ok(failures.every((row) => row.sendingUntil.getTime() === nowMs + 5_000 + CLAIM_MARGIN_MS));
   // A row deleted meanwhile (delivered by the other pass) is not sent again.
-  assert.equal(await claimFailure(strapi, { id: 9, attempts: 0 }), false);
+  assert.equal(await claimFailure(strapi, { id: 9, attempts: 0 }, { sendMs: 5_000, nowMs }), false);
+});
+
+test("a failure another instance is sending is left alone, also by a pass that read it after the claim", async () => {
+  const { strapi, tables } = sharedDatabase();
+  const failures = tables["plugin::site-cache.revalidation-failure"];
+  failures.push({ id: 7, attempts: 2, state: "pending", sendingUntil: null });
+  const claim = (nowMs) => claimFailure(strapi, { ...failures[0] }, { sendMs: 5_000, nowMs });
+  assert.equal(await claim(1_000_000), true);
+  // Read now (attempts 3, the claim's), while the first instance still sends: not claimed.
+  assert.equal(await claim(1_000_000 + 4_000), false);
+  // Settled (service.js: the count, and no claim): the next pass may send it.
+  Object.assign(failures[0], { sendingUntil: null });
+  assert.equal(await claim(1_000_000 + 6_000), true);
+  // An instance that died while sending: its claim expires after the send's time and the margin.
+  assert.equal(await claim(1_000_000 + 6_000 + 5_000 + CLAIM_MARGIN_MS - 1), false);
+  assert.equal(await claim(1_000_000 + 6_000 + 5_000 + CLAIM_MARGIN_MS + 1), true);
 });
