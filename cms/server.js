@@ -17,10 +17,12 @@ try {
 }
 
 const { createStrapi } = require("@strapi/strapi");
+const { withStartLock } = require("./scripts/start-lock");
 
-createStrapi({ appDir: __dirname, distDir: __dirname })
-  .start()
-  .catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
+// createStrapi reads the configuration (and .env); the start itself (schema sync, bootstrap,
+// seed) runs under the start lock on PostgreSQL: one instance at a time (scripts/start-lock.js).
+const app = createStrapi({ appDir: __dirname, distDir: __dirname });
+withStartLock(app.config.get("database"), () => app.start()).catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

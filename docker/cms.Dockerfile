@@ -5,5 +5,11 @@ COPY package.json package-lock.json ./
 COPY providers ./providers
 RUN npm install --no-save --no-audit --no-fund
 COPY . .
+# The admin panel, built into the image. Building needs no real secret: placeholders, so that
+# scripts/ensure-env.js writes no .env into the image (the secrets come from the environment).
+RUN APP_KEYS=build API_TOKEN_SALT=build ADMIN_JWT_SECRET=build TRANSFER_TOKEN_SALT=build \
+    JWT_SECRET=build ENCRYPTION_KEY=build STRAPI_TELEMETRY_DISABLED=true npm run build
 EXPOSE 1337
-CMD ["npm", "run", "develop"]
+# What `npm start` runs, without npm in between: on PostgreSQL each replica's start waits for the
+# others' (scripts/start-lock.js), so replicas started together seed an empty database once.
+CMD ["node", "server.js"]

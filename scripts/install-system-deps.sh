@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the tests need from Debian's packages when it is missing: Chromium for
 # the Playwright end-to-end tests, Varnish for the CDN purge test, Redis for the
-# several-instances tests. Needs root (or sudo);
+# several-instances tests, PostgreSQL for the CMS-on-several-machines test (scripts/postgres.mjs
+# starts its own server in a data directory of its own; the package's cluster is left alone).
+# Needs root (or sudo);
 # does nothing when all is there.
 set -euo pipefail
 
@@ -9,6 +11,7 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/sbin/varnishd ] || missing+=(varnish)
 [ -x /usr/bin/redis-server ] || missing+=(redis-server)
+compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || missing+=(postgresql)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "Installing from Debian's packages: ${missing[*]}"

@@ -67,8 +67,16 @@ export interface CmsHandle {
 
 export interface CmsOptions {
   port: number;
-  /** SQLite file; made absolute. */
+  /**
+   * SQLite file; made absolute. With `postgresUrl`, only where the token file and the uploads go
+   * (`<dbFile>.readonly-token`, `<dbFile>.public`): instances given the same one share them.
+   */
   dbFile: string;
+  /**
+   * The CMS on this PostgreSQL database instead of SQLite (scripts/postgres.mjs starts one): a
+   * real start, seeding an empty database; never `fresh` (the caller makes the database).
+   */
+  postgresUrl?: string;
   /**
    * Delete the database (and its token file and uploads) first, and start on a newly seeded one:
    * a copy of the seeded template (cmsTemplate()), which starts as an empty database's first
@@ -136,6 +144,8 @@ export function ensureAdminBuild(logFile: string): { built: boolean; ms: number 
 }
 
 export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
+  if (opts.postgresUrl && opts.fresh)
+    throw new Error("startCms: `fresh` is for SQLite; make a new PostgreSQL database");
   const dbFile = path.resolve(opts.dbFile);
   const tokenFile = `${dbFile}.readonly-token`;
   // Uploads go next to the database, not into cms/public: a fresh start does not pile up files there.
@@ -157,7 +167,13 @@ export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
 
   // A count that timing noise cannot blur (scripts/test-all.sh prints it): one line per start.
   if (process.env.TEST_CMS_START_LOG) {
-    const kind = !opts.fresh ? "existing database" : opts.firstStart ? "first start (seeds)" : "template copy";
+    const kind = opts.postgresUrl
+      ? "PostgreSQL"
+      : !opts.fresh
+        ? "existing database"
+        : opts.firstStart
+          ? "first start (seeds)"
+          : "template copy";
     appendFileSync(process.env.TEST_CMS_START_LOG, `${kind}\n`);
   }
   const logFd = openSync(logFile, "a");
@@ -171,8 +187,9 @@ export async function startCms(opts: CmsOptions): Promise<CmsHandle> {
         NODE_ENV: "development",
         HOST: "127.0.0.1",
         PORT: String(opts.port),
-        DATABASE_CLIENT: "sqlite",
-        DATABASE_FILENAME: dbFile,
+        ...(opts.postgresUrl
+          ? { DATABASE_CLIENT: "postgres", DATABASE_URL: opts.postgresUrl }
+          : { DATABASE_CLIENT: "sqlite", DATABASE_FILENAME: dbFile }),
         CMS_READONLY_TOKEN_FILE: tokenFile,
         CMS_PUBLIC_DIR: publicDir,
         SERVE_ADMIN: opts.serveAdmin ? "true" : "false",

@@ -23,6 +23,7 @@ const {
   pendingEmailChangeWrite,
 } = require("../users-permissions/email-change-fields");
 const { invalid, unauthorized, refusalError } = require("../utils/refusals");
+const { lockInTransaction } = require("../utils/cluster-lock");
 
 const USER_UID = "plugin::users-permissions.user";
 const IDENTITY_UID = "plugin::accounts.oauth-identity";
@@ -159,7 +160,9 @@ module.exports = ({ strapi }) => {
       // A public route (the link may be opened in another browser): a JWT, when one comes, is
       // read here, before the change, which ends every JWT the user has.
       const callerPayload = await tokenPayload(jwt(), ctx);
-      const outcome = await strapi.db.transaction(async () => {
+      const outcome = await strapi.db.transaction(async ({ trx }) => {
+        // One confirmation of a link at a time, on every instance: the second finds it used.
+        await lockInTransaction(strapi, trx, `email-change:${hashToken(token)}`);
         const found = await users().findOne({
           where: { [TOKEN_HASH_FIELD]: hashToken(token) },
           select: ["id", "email", "username", "blocked", NEW_EMAIL_FIELD, EXPIRES_FIELD, SESSION_FIELD],

@@ -1,6 +1,6 @@
 "use strict";
 
-const { createKeyedLock } = require("../utils/keyed-lock");
+const { createClusterLock } = require("../utils/cluster-lock");
 const { unauthorized, refusalError } = require("../utils/refusals");
 const { tokenPayload } = require("../services/account/session-token");
 const { END_SESSIONS, dateMs } = require("../users-permissions/session-check");
@@ -64,9 +64,10 @@ module.exports = ({ strapi }) => {
   // Read once, at start (the plugin's config validator already refused a malformed key).
   const keys = twoFactorKeys(config);
   const issuer = config.siteName || DEFAULT_ISSUER;
-  // The checks of one user run one after the other (read, decide, write): two requests with the
-  // same code, or many wrong ones at once, cannot both pass the replay check or the count.
-  const perUser = createKeyedLock();
+  // The checks of one user run one after the other (read, decide, write), on every instance
+  // sharing the database (../utils/cluster-lock.js): two requests with the same code, or many
+  // wrong ones at once, cannot both pass the replay check or the count, whichever instance each reaches.
+  const perUser = createClusterLock(strapi, "two-factor");
   const users = () => strapi.db.query(USER_UID);
   const jwt = () => strapi.plugin("users-permissions").service("jwt");
   const load = (id) => users().findOne({ where: { id }, select: STATE_FIELDS });

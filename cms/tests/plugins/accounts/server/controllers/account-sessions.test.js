@@ -45,7 +45,8 @@ function accountSetup() {
     if (uid !== USER_UID) return q;
     return { ...q, update: ({ where, data }) => points.update(where.id, data, () => q.update({ where, data })) };
   };
-  strapi.db.transaction = (run) => run();
+  // Strapi gives the callback its transaction (`{ trx, ... }`); SQLite here (no dialect): no lock uses it.
+  strapi.db.transaction = (run) => run({ trx: null });
   strapi.log = { error() {} };
   const get = strapi.config.get;
   strapi.config.get = (key, fallback) =>

@@ -3,6 +3,7 @@
 const { createHash, randomBytes } = require("node:crypto");
 
 const { createKeyedLock } = require("../../utils/keyed-lock");
+const { lockInTransaction } = require("../../utils/cluster-lock");
 const { decideSync, isUniqueViolation, baseUsername, usernameCandidates, stripSecrets } = require("./sync");
 
 const USER = "plugin::users-permissions.user";
@@ -13,10 +14,11 @@ module.exports = ({ strapi }) => {
   const up = () => strapi.plugin("users-permissions");
   // Two first sign-ins with the same new email (two providers, or two tabs) at the same moment
   // would both find no user and both create one: users-permissions has no unique index on
-  // email. The syncs of one email therefore run one after the other in this process, so the
-  // second finds the first's user (and links or refuses as decideSync says). One CMS process
-  // is the supported deployment (docs/decisions/0020-account-lifecycle.md); the
-  // (provider, subject) unique index still guards the same provider account across processes.
+  // email. The syncs of one email therefore run one after the other: in this process (byEmail),
+  // and across the instances sharing a PostgreSQL database (the email's advisory lock, taken
+  // first in each sync's transaction: ../../utils/cluster-lock.js), so the second finds the
+  // first's user (and links or refuses as decideSync says). The (provider, subject) unique
+  // index guards the same provider account besides.
   const byEmail = createKeyedLock();
 
   /** Emails are stored lower-case; $eqi also finds one an admin typed with capitals. */
@@ -125,6 +127,12 @@ module.exports = ({ strapi }) => {
     return { status: 200, userId: existing.id, flags: { created: false, linked: true } };
   }
 
+  /** decideAndWrite once no other instance syncs the same email (until the transaction `trx` ends). */
+  async function lockedDecideAndWrite(trx, input, advanced) {
+    await lockInTransaction(strapi, trx, `oauth-sync:${input.email.toLowerCase()}`);
+    return decideAndWrite(input, advanced);
+  }
+
   async function respond({ status, userId, flags }, auth, input) {
     // Read back without relations: the same user shape as /auth/local.
     const user = await strapi.db.query(USER).findOne({ where: { id: userId } });
@@ -149,7 +157,7 @@ module.exports = ({ strapi }) => {
     const advanced = await advancedSettings();
     let outcome;
     try {
-      outcome = await strapi.db.transaction(() => decideAndWrite(input, advanced));
+      outcome = await strapi.db.transaction(({ trx }) => lockedDecideAndWrite(trx, input, advanced));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // A concurrent request linked this provider account first (its transaction committed,
@@ -157,7 +165,7 @@ module.exports = ({ strapi }) => {
       strapi.log.info(
         `[oauth-sync] concurrent first sign-in of provider=${input.provider}; using the link the other request made`,
       );
-      outcome = await strapi.db.transaction(() => decideAndWrite(input, advanced));
+      outcome = await strapi.db.transaction(({ trx }) => lockedDecideAndWrite(trx, input, advanced));
     }
     if (outcome.error) return { refusal: outcome.error };
     return respond(outcome, auth, input);

@@ -3,6 +3,7 @@
 const { forwardPurge } = require("../cdn-purge/forward");
 const { createRevalidationClient } = require("./client");
 const { buildPayload } = require("./payload");
+const { claimFailure, takeRetryTurn } = require("./retry-turns");
 
 const FAILURE = "plugin::site-cache.revalidation-failure";
 
@@ -94,6 +95,8 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
     lastStatus: result.status || null,
     lastError: String(result.error ?? "").slice(0, 2000),
     lastTriedAt: new Date(),
+    // Sent and settled: no instance is sending it any more (retry-turns.js).
+    sendingUntil: null,
   });
 
   /** Records a failure: the new row, or null when it could not be written (logged). */
@@ -237,12 +240,16 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
       const rows = await strapi.db
         .query(FAILURE)
         .findMany({ where: { state: { $in: states } }, orderBy: { id: "asc" }, limit: 100 });
+      let retried = 0;
       let delivered = 0;
       for (const row of rows) {
+        // Another instance sending it (retry-turns.js): skipped, not counted.
+        if (!(await claimFailure(strapi, row, { sendMs: config.timeoutMs }))) continue;
+        retried += 1;
         const result = await settle(row.payload, await client.send(row.payload, { retries: 0 }), { row });
         if (result.ok) delivered += 1;
       }
-      return { retried: rows.length, delivered };
+      return { retried, delivered };
     })().finally(() => {
       retrying = null;
     });
@@ -261,7 +268,9 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
       strapi.log.error(`[revalidate] retry failed: ${error.message}`),
     );
     if (retryIntervalMs > 0) {
-      timer = setInterval(() => {
+      timer = setInterval(async () => {
+        // One pass per interval across the instances sharing the database (retry-turns.js).
+        if (!(await takeRetryTurn(strapi, { intervalMs: retryIntervalMs }))) return;
         retryFailures().catch((error) => strapi.log.error(`[revalidate] retry failed: ${error.message}`));
       }, retryIntervalMs);
       timer.unref?.();

@@ -76,7 +76,7 @@ function fakeStrapi({ users = [], identities = [], advanced = {}, beforeIdentity
       async transaction(work) {
         const snapshot = structuredClone(state);
         try {
-          return await work();
+          return await work({ trx: null });
         } catch (error) {
           state = snapshot;
           for (const action of afterRollback.splice(0)) action(state);

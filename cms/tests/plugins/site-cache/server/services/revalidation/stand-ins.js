@@ -4,6 +4,17 @@
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 
+/** Whether a row meets a `where` of Strapi's query engine as the claims write them: equal fields, `$or`, `$lt`. */
+function matches(row, where) {
+  return Object.entries(where).every(([field, condition]) => {
+    if (field === "$or") return condition.some((one) => matches(row, one));
+    const value = row[field] ?? null;
+    if (condition && typeof condition === "object" && "$lt" in condition)
+      return value !== null && value < condition.$lt;
+    return value === condition;
+  });
+}
+
 /**
  * Just enough of Strapi for the service: the default locale, and the failures table as the
  * array `failures`. `nextWrite()` resolves at the next write to it (create, update, delete).
@@ -32,6 +43,12 @@ function fakeStrapi(failures = []) {
           const row = failures[indexOf(where)];
           if (row) Object.assign(row, data);
           return written(row ?? null);
+        },
+        // The retry's claim (retry-turns.js): a conditional update.
+        updateMany: async ({ where, data }) => {
+          const rows = failures.filter((row) => matches(row, where));
+          for (const row of rows) Object.assign(row, data);
+          return written({ count: rows.length });
         },
         delete: async ({ where }) => {
           const index = indexOf(where);
@@ -85,4 +102,4 @@ function frontEnd() {
   };
 }
 
-module.exports = { quiet, fakeStrapi, frontEnd };
+module.exports = { quiet, matches, fakeStrapi, frontEnd };
