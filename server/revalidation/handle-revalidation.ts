@@ -66,5 +66,8 @@ export async function handleRevalidation(request: Request, deps: RevalidationDep
       (deps.refresh && !expire ? ` rendered=${rendered}` : ""),
     { event: "revalidation", uid, paths, tags, expire, rendered, result: "revalidated" },
   );
-  return jsonAnswer({ revalidated: true, uid, paths, tags, expire, rendered }, 200);
+  return jsonAnswer(
+    { revalidated: true, uid, paths, tags, expire, ...(deps.refresh && !expire ? { rendered } : {}) },
+    200,
+  );
 }
