@@ -201,12 +201,14 @@ function cacheRoutes(
   );
   router.all(
     "/api/cdn-purge",
-    postOnly((request, log) => handleCdnPurge(request, {
+    postOnly((request, log) =>
+      handleCdnPurge(request, {
         secret: config.CMS_CDN_PURGE_SECRET,
         provider: cdn,
         softPurge: config.CDN_SOFT_PURGE === "true",
         log,
-      })),
+      }),
+    ),
   );
 }
 

@@ -157,7 +157,7 @@ export class IsrCache<V> {
   /**
    * Renders `key` again now if it is cached (here or in the shared layer) and stale, and resolves
    * once that is done: true when a fresh entry is now stored. Fresh, expired (a takedown: its next
-   * visitor renders it) or not cached: nothing is done (false). A render already under way is
+   * visitor renders it) or not cached: nothing is done (false). A render already under way here is
    * waited for first; one begun before the invalidation leaves the entry stale, so it is rendered again.
    */
   async refresh(key: string, path: string, render: () => Promise<Rendered<V>>): Promise<boolean> {
@@ -165,7 +165,10 @@ export class IsrCache<V> {
     if (running) await running.work.catch(() => undefined);
     const current = this.options.store.get(key) ?? (await this.options.remote?.fetch(key));
     if (!current || this.stateOf(current) !== "stale") return false;
-    const served = await this.track(key, this.regenerate(key, path, render));
+    // Rendered here whatever the regeneration lock says: another instance's background render
+    // may have begun before it heard the invalidation, and the caller answers only after this.
+    this.counters.regenerations++;
+    const served = await this.track(key, this.renderAndStore(key, path, render));
     return !served.failed && served.entry !== undefined;
   }
 

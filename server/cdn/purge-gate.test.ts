@@ -70,11 +70,7 @@ describe("purge gate: retries", () => {
   it("429 / 5xx / no answer are retried with exponential backoff, at least the CDN's Retry-After", async () => {
     const time = fakeTime();
     const gate = createPurgeGate({ perMinute: 0, retries: 3, baseDelayMs: 100, now: time.now, sleep: time.sleep });
-    const failures = [
-      new CdnError("503", true),
-      new CdnError("429", true, 5_000),
-      new CdnError("no answer", true),
-    ];
+    const failures = [new CdnError("503", true), new CdnError("429", true, 5_000), new CdnError("no answer", true)];
     let calls = 0;
     const result = await gate.run(async () => {
       calls += 1;
@@ -165,7 +161,9 @@ describe("providers over HTTP, against a local stand-in API", () => {
     );
     const tags = Array.from({ length: 300 }, (_, n) => `t${n}`);
     await fastly.purge({ paths: ["/jobs"], tags, everything: false, soft: true });
-    expect(received.map((request) => [request.url, String(request.headers["surrogate-key"] ?? "").split(" ").length])).toEqual([
+    expect(
+      received.map((request) => [request.url, String(request.headers["surrogate-key"] ?? "").split(" ").length]),
+    ).toEqual([
       ["/service/svc/purge", 256],
       ["/service/svc/purge", 256],
       ["/service/svc/purge", 44],

@@ -67,7 +67,8 @@ export function createPurgeGate(options: PurgeGateOptions): PurgeGate {
 
   async function takeToken(): Promise<void> {
     if (perMinute === 0) return;
-    if (queued >= maxQueued) throw new CdnError(`purge queue full (${maxQueued} waiting for the CDN's rate limit)`, true);
+    if (queued >= maxQueued)
+      throw new CdnError(`purge queue full (${maxQueued} waiting for the CDN's rate limit)`, true);
     queued += 1;
     const deadline = now() + maxWaitMs;
     const turn = line.then(async () => {
@@ -75,7 +76,10 @@ export function createPurgeGate(options: PurgeGateOptions): PurgeGate {
       while (tokens < 1) {
         const wait = Math.ceil((1 - tokens) * msPerToken);
         if (now() + wait > deadline)
-          throw new CdnError(`the CDN's rate limit (${perMinute} a minute) leaves no room within ${maxWaitMs} ms`, true);
+          throw new CdnError(
+            `the CDN's rate limit (${perMinute} a minute) leaves no room within ${maxWaitMs} ms`,
+            true,
+          );
         await sleep(wait);
         refill();
       }

@@ -87,7 +87,16 @@ function createBatcher({
         resolve = yes;
         reject = no;
       });
-      open = { payloads: [], paths: new Set(), tags: new Set(), firstAt: Date.now(), timer: null, done, resolve, reject };
+      open = {
+        payloads: [],
+        paths: new Set(),
+        tags: new Set(),
+        firstAt: Date.now(),
+        timer: null,
+        done,
+        resolve,
+        reject,
+      };
     }
     const batch = open;
     batch.payloads.push(payload);

@@ -194,7 +194,11 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
         `[cdn-purge] after ${what}: ${wildcards.join(", ")} cannot be purged by URL; purge the CDN by hand if needed`,
       );
     if (paths.length === 0 && tags.length === 0) return null;
-    const request = { ...(paths.length ? { paths } : {}), ...(tags.length ? { tags } : {}), ...(takedown ? {} : { soft: true }) };
+    const request = {
+      ...(paths.length ? { paths } : {}),
+      ...(tags.length ? { tags } : {}),
+      ...(takedown ? {} : { soft: true }),
+    };
     let result;
     for (let attempt = 0; ; attempt += 1) {
       result = await forwardPurge(request, {
@@ -205,7 +209,9 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
       });
       if (result.status === 200 || result.status === 501 || attempt >= purgeRetries) break;
       const delay = client.delayFor(attempt);
-      strapi.log.warn(`[cdn-purge] after ${what}: attempt ${attempt + 1} failed (${result.body?.error ?? result.status}); retrying in ${delay} ms`);
+      strapi.log.warn(
+        `[cdn-purge] after ${what}: attempt ${attempt + 1} failed (${result.body?.error ?? result.status}); retrying in ${delay} ms`,
+      );
       await pause(delay);
     }
     const why = [result.body?.error, result.body?.response?.error].filter(Boolean).join(": ") || result.status;

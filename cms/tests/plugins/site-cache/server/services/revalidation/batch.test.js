@@ -42,15 +42,22 @@ function manualTimers() {
 }
 
 test("merge: every path and tag once, the earliest commit, the count; the first uid", () => {
-  assert.deepEqual(mergePayloads([page(1, 50), page(2, 20), { uid: "api::navbar.navbar", next: { tags: ["cms:api::navbar.navbar"] } }]), {
-    uid: "api::page.page",
-    next: {
-      fullPaths: ["/p1", "/p2"],
-      tags: ["cms:api::page.page", "cms:api::page.page:d1", "cms:api::page.page:d2", "cms:api::navbar.navbar"],
+  assert.deepEqual(
+    mergePayloads([
+      page(1, 50),
+      page(2, 20),
+      { uid: "api::navbar.navbar", next: { tags: ["cms:api::navbar.navbar"] } },
+    ]),
+    {
+      uid: "api::page.page",
+      next: {
+        fullPaths: ["/p1", "/p2"],
+        tags: ["cms:api::page.page", "cms:api::page.page:d1", "cms:api::page.page:d2", "cms:api::navbar.navbar"],
+      },
+      committedAt: 20,
+      batched: 3,
     },
-    committedAt: 20,
-    batched: 3,
-  });
+  );
   assert.deepEqual(mergePayloads([page(1, 50)]), page(1, 50));
 });
 
@@ -75,7 +82,12 @@ test("50 publishes within the window: one send, and every caller gets its answer
 test("bounded: a payload that would take the batch past maxItems paths or tags, or maxPayloads, starts the next one", async () => {
   const timers = manualTimers();
   const sent = [];
-  const batcher = createBatcher({ timers, maxItems: 10, maxPayloads: 1_000, send: async (merged) => sent.push(merged) });
+  const batcher = createBatcher({
+    timers,
+    maxItems: 10,
+    maxPayloads: 1_000,
+    send: async (merged) => sent.push(merged),
+  });
   // Each payload adds one path and one new tag (plus the shared type tag): 10 tags fit 9 payloads.
   for (let n = 0; n < 25; n += 1) void batcher.add(page(n));
   assert.ok(batcher.pending() <= 9);
@@ -177,6 +189,9 @@ test("a purge the site does not take is retried with backoff, then recorded as a
   assert.deepEqual(delays, [CONFIG.backoffMs, CONFIG.backoffMs * 2]);
   assert.equal(failures.length, 1);
   assert.equal(failures[0].state, "pending");
-  assert.match(failures[0].lastError, /^CDN purge failed: The front end answered 502: The CDN did not take the purge: 429/);
+  assert.match(
+    failures[0].lastError,
+    /^CDN purge failed: The front end answered 502: The CDN did not take the purge: 429/,
+  );
   assert.deepEqual(failures[0].payload.next.fullPaths, ["/p1"]);
 });
