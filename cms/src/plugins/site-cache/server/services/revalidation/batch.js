@@ -4,8 +4,10 @@
  * Coalesces publish payloads into batches (docs/decisions/0028-publish-to-visible-at-the-edge.md):
  * a bulk publish of 50 documents, or a release, makes ONE request to the site and one CDN purge.
  * A batch is sent `windowMs` after the last payload joined it, `maxWaitMs` after the first at the
- * latest, or at once when one more payload would take it past `maxItems` paths or tags (the
- * site's limit per request) or `maxPayloads` payloads (that payload starts the next batch). So a batch is bounded, and so is
+ * latest, or at once when one more payload would take it past `maxItems` paths or tags (the site
+ * takes 1000 of each, and expands each default-locale path to two for the purge that follows),
+ * `maxBytes` of paths and tags (the site's bodies are ≤ 64 KiB) or `maxPayloads` payloads (that
+ * payload starts the next batch). So a batch is bounded, and so is
  * the wait. Takedowns are never batched (service.js sends them at once).
  *
  * `add(payload)` resolves with what `send(merged)` resolved to for the batch it joined. The merged
@@ -37,8 +39,9 @@ function createBatcher({
   send,
   windowMs = 100,
   maxWaitMs = 1_000,
-  maxItems = 1_000,
-  maxPayloads = 500,
+  maxItems = 500,
+  maxBytes = 24_000,
+  maxPayloads = 200,
   timers = { setTimeout, clearTimeout },
 }) {
   /** The batch being collected: { payloads, paths, tags, firstAt, timer, settle } or null. */
@@ -71,12 +74,14 @@ function createBatcher({
     const paths = payload.next.fullPaths ?? [];
     const tags = payload.next.tags ?? [];
     if (open) {
-      const morePaths = paths.filter((path) => !open.paths.has(path)).length;
-      const moreTags = tags.filter((tag) => !open.tags.has(tag)).length;
+      const newPaths = paths.filter((path) => !open.paths.has(path));
+      const newTags = tags.filter((tag) => !open.tags.has(tag));
+      const moreBytes = [...newPaths, ...newTags].reduce((sum, item) => sum + item.length + 3, 0);
       if (
         open.payloads.length >= maxPayloads ||
-        open.paths.size + morePaths > maxItems ||
-        open.tags.size + moreTags > maxItems
+        open.paths.size + newPaths.length > maxItems ||
+        open.tags.size + newTags.length > maxItems ||
+        open.bytes + moreBytes > maxBytes
       )
         flush(open);
     }
@@ -91,6 +96,7 @@ function createBatcher({
         payloads: [],
         paths: new Set(),
         tags: new Set(),
+        bytes: 0,
         firstAt: Date.now(),
         timer: null,
         done,
@@ -100,6 +106,8 @@ function createBatcher({
     }
     const batch = open;
     batch.payloads.push(payload);
+    for (const item of paths) if (!batch.paths.has(item)) batch.bytes += item.length + 3;
+    for (const item of tags) if (!batch.tags.has(item)) batch.bytes += item.length + 3;
     for (const path of paths) batch.paths.add(path);
     for (const tag of tags) batch.tags.add(tag);
     schedule(batch);

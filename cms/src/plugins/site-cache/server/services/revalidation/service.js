@@ -55,17 +55,19 @@ function within(promise, deadline) {
  * failure at once (the editors' failures page shows it) and sending goes on in the background;
  * its answer settles that row (deleted once delivered, updated otherwise). A purge still running
  * goes on too (logged as always). `takedownWaitMs`, the editor's bound:
- * CMS_REVALIDATE_TAKEDOWN_WAIT_MS, default 3000. A publish is bounded by `publishWaitMs`
- * (CMS_REVALIDATE_PUBLISH_WAIT_MS, default 3000; 0: the editor's answer never waits for it): past
- * it the batch goes on in the background and records its own failure if it fails.
+ * CMS_REVALIDATE_TAKEDOWN_WAIT_MS, default 3000. With a CDN purge to follow (CMS_CDN_PURGE_SECRET),
+ * a publish is bounded by `publishWaitMs` (CMS_REVALIDATE_PUBLISH_WAIT_MS, default 3000; 0: the
+ * editor's answer never waits for it): past it the batch goes on in the background and records its
+ * own failure if it fails. Without one, publishes are not held, as before.
  */
 function createRevalidationService(strapi, { config, fetch, sleep }) {
   const { clientUrl, takedownWaitMs, retryIntervalMs } = config;
-  const publishWaitMs = config.publishWaitMs ?? 0;
-  const purgeRetries = config.purgeRetries ?? 2;
-  const pause = sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   const secret = config.revalidateSecret;
   const purgeSecret = config.cdnPurgeSecret;
+  // Only with a CDN purge to wait for: without one the site's next answer is STALE anyway (0003).
+  const publishWaitMs = purgeSecret ? (config.publishWaitMs ?? 0) : 0;
+  const purgeRetries = config.purgeRetries ?? 2;
+  const pause = sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   const client = createRevalidationClient({
     clientUrl,
     secret,

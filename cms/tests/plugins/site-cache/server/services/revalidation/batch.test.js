@@ -79,7 +79,7 @@ test("50 publishes within the window: one send, and every caller gets its answer
   assert.equal(batcher.sent(), 1);
 });
 
-test("bounded: a payload that would take the batch past maxItems paths or tags, or maxPayloads, starts the next one", async () => {
+test("bounded: a payload that would take the batch past maxItems paths or tags, maxBytes or maxPayloads, starts the next one", async () => {
   const timers = manualTimers();
   const sent = [];
   const batcher = createBatcher({
@@ -98,6 +98,20 @@ test("bounded: a payload that would take the batch past maxItems paths or tags, 
     [9, 9, 7],
   );
   for (const merged of sent) assert.ok(merged.next.tags.length <= 10);
+
+  const bytes = createBatcher({ timers, maxBytes: 120, send: async (merged) => sent.push(merged) });
+  sent.length = 0;
+  // The first payload counts 55 bytes (a path, the type tag, a document tag), each next one 34: 120 hold 2.
+  for (let n = 0; n < 7; n += 1) void bytes.add(page(n + 100));
+  timers.fire();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(sent.length, 4);
+  assert.equal(
+    sent.reduce((sum, merged) => sum + (merged.batched ?? 1), 0),
+    7,
+  );
+  for (const merged of sent)
+    assert.ok([...merged.next.fullPaths, ...merged.next.tags].reduce((sum, item) => sum + item.length + 3, 0) <= 120);
 
   const many = createBatcher({ timers, maxPayloads: 4, send: async (merged) => sent.push(merged) });
   sent.length = 0;
@@ -194,4 +208,11 @@ test("a purge the site does not take is retried with backoff, then recorded as a
     /^CDN purge failed: The front end answered 502: The CDN did not take the purge: 429/,
   );
   assert.deepEqual(failures[0].payload.next.fullPaths, ["/p1"]);
+});
+
+test("a publish holds the editor's answer only when a CDN purge follows it, and only with publishWaitMs", () => {
+  const service = (config) => createRevalidationService(fakeStrapi(), { config, fetch: frontEnd().fetch });
+  assert.equal(service(CONFIG).holdsPublishes, true);
+  assert.equal(service({ ...CONFIG, cdnPurgeSecret: "" }).holdsPublishes, false);
+  assert.equal(service({ ...CONFIG, publishWaitMs: 0 }).holdsPublishes, false);
 });
