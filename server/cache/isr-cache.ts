@@ -250,7 +250,9 @@ export class IsrCache<V> {
       // stored over what a render begun after it may have stored.
       if (this.stateOf(entry) === "expired") return { value: rendered.value, status: "MISS" };
       this.options.store.set(key, entry);
-      if (rendered.shareable !== false) await this.options.remote?.store(key, entry);
+      // A render an invalidation overtook is kept here (served stale, regenerated) but not shared:
+      // in Redis it could replace the fresh render another instance stored meanwhile (decision 0028).
+      if (rendered.shareable !== false && this.stateOf(entry) === "fresh") await this.options.remote?.store(key, entry);
       this.failures.delete(key);
       return { value: rendered.value, status: "MISS", entry };
     }
