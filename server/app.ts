@@ -23,7 +23,9 @@ import { hasSessionCookie } from "./cache/cache-key.ts";
 import { keyInputsOf, type KeyInputsOf } from "./cache/declared-query.ts";
 import { PAGE_REVALIDATE_SECONDS, type PageCache } from "./cache/index.ts";
 import {
+  createPageRefresher,
   createResponseCacheMiddleware,
+  type ResponseCacheOptions,
   pagePathOf,
   type PageRender,
   type RenderVariant,
@@ -112,20 +114,23 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   // Router): one spelling per address, the site's routes in their own letter case.
   const canonical = canonicalRequests(routePathsOf(serverBuild.routes));
   app.use(canonical.middleware);
-  app.use(
-    createResponseCacheMiddleware({
-      cache: cache.pages,
-      render,
-      isCacheablePath,
-      toWebRequest: webRequest,
-      origin,
-      cookieNames,
-      declaredQuery,
-      send: sendWebResponse,
-      baseHeaders: securityHeaderList(config),
-      onBypass: cache.countBypass,
-    }),
-  );
+  const responseCache: ResponseCacheOptions = {
+    cache: cache.pages,
+    render,
+    isCacheablePath,
+    toWebRequest: webRequest,
+    origin,
+    cookieNames,
+    declaredQuery,
+    send: sendWebResponse,
+    baseHeaders: securityHeaderList(config),
+    onBypass: cache.countBypass,
+    publishClock: cache.publishClock,
+    cdnMaxAge: cache.cdnMaxAge,
+  };
+  app.use(createResponseCacheMiddleware(responseCache));
+  // A revalidation renders its stale pages again before it is answered (decision 0028).
+  cache.useRefresher(createPageRefresher(responseCache));
   app.use(async (req, res, next) => {
     try {
       const request = webRequest(req, res);

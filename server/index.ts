@@ -97,7 +97,8 @@ if (env.NODE_ENV === "production") {
   };
   const app = build.createApp({ config: env, cache, redis, log });
   serveCachedPage = (req, res, requestId) =>
-    app.isCanonical(req.url ?? "/") && serveFreshHit(cache.pages, app.declaredQuery, cookieNames, req, res, requestId);
+    app.isCanonical(req.url ?? "/") &&
+    serveFreshHit(cache.pages, app.declaredQuery, cookieNames, req, res, requestId, cache.publishClock);
   host.use(app.handler);
 } else {
   const vite = await import("vite");

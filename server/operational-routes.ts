@@ -43,7 +43,7 @@ export interface OperationalOptions {
   /** The process's shared Redis command connection (with REDIS_URL): readiness PINGs it. */
   redis?: Redis;
   /** The page cache that /metrics reads and the revalidation route changes; without it those answer 404. */
-  cache?: Pick<PageCache, "metrics" | "revalidator">;
+  cache?: Pick<PageCache, "metrics" | "revalidator"> & Partial<Pick<PageCache, "refresh" | "publishClock">>;
   /** How long each dependency may take to answer (ms). */
   timeoutMs?: number;
   /** How long a readiness result is reused (ms). */
@@ -191,6 +191,9 @@ function cacheRoutes(
       handleRevalidation(request, {
         secret: config.CMS_REVALIDATE_SECRET,
         revalidator: cache.revalidator,
+        // Only in front of a CDN that is purged: without one, a publish stays stale-while-revalidate.
+        refresh: cdn ? cache.refresh : undefined,
+        publishClock: cache.publishClock,
         locales,
         log,
       }),
@@ -198,7 +201,14 @@ function cacheRoutes(
   );
   router.all(
     "/api/cdn-purge",
-    postOnly((request, log) => handleCdnPurge(request, { secret: config.CMS_CDN_PURGE_SECRET, provider: cdn, log })),
+    postOnly((request, log) =>
+      handleCdnPurge(request, {
+        secret: config.CMS_CDN_PURGE_SECRET,
+        provider: cdn,
+        softPurge: config.CDN_SOFT_PURGE === "true",
+        log,
+      }),
+    ),
   );
 }
 

@@ -97,6 +97,34 @@ describe("environment validation", () => {
     expect(problems).not.toContain("short-one");
   });
 
+  it("reads the CDN's lifetime, purge rate, tags per request and soft purges (decision 0028)", () => {
+    expect(parseEnv(production)).toMatchObject({ CDN_PROVIDER: "none" });
+    expect(parseEnv(production).CDN_S_MAXAGE).toBeUndefined();
+    expect(
+      parseEnv({
+        ...production,
+        CDN_S_MAXAGE: "3600",
+        CDN_PURGE_PER_MINUTE: "0",
+        CDN_PURGE_MAX_TAGS: "30",
+        CDN_SOFT_PURGE: "true",
+      }),
+    ).toMatchObject({ CDN_S_MAXAGE: 3600, CDN_PURGE_PER_MINUTE: 0, CDN_PURGE_MAX_TAGS: 30, CDN_SOFT_PURGE: "true" });
+    expect(
+      problemsOf({
+        ...production,
+        CDN_S_MAXAGE: "a day",
+        CDN_PURGE_PER_MINUTE: "-1",
+        CDN_PURGE_MAX_TAGS: "5000",
+        CDN_SOFT_PURGE: "yes",
+      }),
+    ).toEqual([
+      expect.stringMatching(/^CDN_S_MAXAGE: must be a whole number of seconds/),
+      expect.stringMatching(/^CDN_PURGE_PER_MINUTE: must be at least 0/),
+      expect.stringMatching(/^CDN_PURGE_MAX_TAGS: must be at most 1000/),
+      expect.stringMatching(/^CDN_SOFT_PURGE: must be true or false/),
+    ]);
+  });
+
   it("in development works with no variables, reading the token the CMS seed wrote", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "env-test-"));
     const tokenFile = path.join(dir, "token");

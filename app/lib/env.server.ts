@@ -117,6 +117,38 @@ const envSchema = z
     FASTLY_API_BASE: httpUrl("Fastly's API base, for tests").optional(),
     /** The HTTP cache (Varnish, nginx) that takes PURGE/BAN requests, e.g. http://127.0.0.1:6081. */
     CDN_PURGE_URL: httpUrl("the address of the HTTP cache that takes PURGE/BAN").optional(),
+    /**
+     * How long the CDN may keep a page (CDN-Cache-Control s-maxage, seconds). Unset: a day with a
+     * CDN that is purged (CDN_PROVIDER set), the page's own interval without one
+     * (docs/decisions/0028-publish-to-visible-at-the-edge.md).
+     */
+    CDN_S_MAXAGE: z.coerce
+      .number({ error: missingOr("must be a whole number of seconds") })
+      .int("must be a whole number of seconds")
+      .min(0, "must be at least 0")
+      .optional(),
+    /**
+     * Purge requests the site may make to the CDN per minute (a token bucket, this instance). Unset:
+     * 5 for cloudflare (its free plan's limit), no limit for fastly and http. 0: no limit.
+     */
+    CDN_PURGE_PER_MINUTE: z.coerce
+      .number({ error: missingOr("must be a whole number") })
+      .int("must be a whole number")
+      .min(0, "must be at least 0")
+      .optional(),
+    /** Tags (or URLs) per Cloudflare purge request; Cloudflare's free plan takes 100 tags, 30 URLs. */
+    CDN_PURGE_MAX_TAGS: z.coerce
+      .number({ error: missingOr("must be a whole number") })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(1000, "must be at most 1000")
+      .optional(),
+    /**
+     * "true": publishes are purged softly where the CDN can (Fastly soft purge, Varnish purge.soft):
+     * the edge answers once more with its old copy while it refetches. Default false: hard purges,
+     * so nobody gets the old page after the editor's answer (decision 0028).
+     */
+    CDN_SOFT_PURGE: z.enum(["true", "false"], { error: "must be true or false" }).optional(),
     /** Redis for several instances: shared page cache, invalidations, locks and rate limits. Unset: this process only. */
     REDIS_URL: z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
     /** What the logger writes (app/lib/logger.server.ts): info, a line per request and per revalidation. */

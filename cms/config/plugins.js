@@ -78,6 +78,10 @@ function siteCacheConfig(env) {
     backoffMs: duration("CMS_REVALIDATE_BACKOFF_MS", 500),
     retryIntervalMs: duration("CMS_REVALIDATE_RETRY_INTERVAL_MS", 30_000),
     takedownWaitMs: duration("CMS_REVALIDATE_TAKEDOWN_WAIT_MS", 3_000),
+    publishWaitMs: duration("CMS_REVALIDATE_PUBLISH_WAIT_MS", 3_000),
+    batchWindowMs: duration("CMS_REVALIDATE_BATCH_WINDOW_MS", 100),
+    batchMaxWaitMs: duration("CMS_REVALIDATE_BATCH_MAX_WAIT_MS", 1_000),
+    purgeRetries: duration("CMS_CDN_PURGE_RETRIES", 2),
   };
 }
 

@@ -14,6 +14,7 @@ import { Invalidations } from "./invalidations.ts";
 import { IsrCache } from "./isr-cache.ts";
 import { MemoryStore } from "./memory-store.ts";
 import { createMetricsRegistry } from "./metrics.ts";
+import { PublishClock } from "./publish-clock.ts";
 import { InvalidationBus } from "./redis/invalidation-bus.ts";
 import { redisRemoteCache } from "./redis/remote-cache.ts";
 import { isNotFound, type CachedResponse } from "./response-cache.ts";
@@ -50,7 +51,23 @@ export interface PageCache {
   countBypass(): void;
   /** Requests the most recently updated pages from `selfUrl`, in the background (CACHE_WARM_PAGES). */
   warm(selfUrl: string): void;
+  /** publish_to_visible_seconds: what a revalidation's commit time was, and when it became visible. */
+  publishClock: PublishClock;
+  /**
+   * What CDN-Cache-Control's s-maxage is (CDN_S_MAXAGE; a day with a CDN that is purged, the
+   * entry's interval without one: undefined). docs/decisions/0028-publish-to-visible-at-the-edge.md.
+   */
+  cdnMaxAge: number | undefined;
+  /**
+   * Re-renders the stale cached pages of these paths (server/cache/response-cache.ts,
+   * createPageRefresher): the app hands its refresher in (useRefresher) once it is built.
+   */
+  refresh(paths: readonly string[]): Promise<number>;
+  useRefresher(refresher: (paths: readonly string[]) => Promise<number>): void;
 }
+
+/** A page's life at a CDN that is purged on every publish, unless CDN_S_MAXAGE says otherwise. */
+export const PURGED_CDN_MAX_AGE_SECONDS = 86_400;
 
 export function createPageCache(config: Env, redis: RedisClients, log: CacheLog): PageCache {
   const production = config.NODE_ENV === "production";
@@ -60,6 +77,8 @@ export function createPageCache(config: Env, redis: RedisClients, log: CacheLog)
   });
   let evictions = 0;
   let bypasses = 0;
+  let refresher: ((paths: readonly string[]) => Promise<number>) | undefined;
+  const publishClock = new PublishClock();
   /** Pages get 70 % of the budget, not-found answers 5 % of their own (a scan of random paths evicts only those), CMS data 25 %. */
   const pageStore = new BudgetedStore<CachedResponse>(
     new MemoryStore(config.PAGE_CACHE_MAX_BYTES * 0.7, () => evictions++),
@@ -100,7 +119,14 @@ export function createPageCache(config: Env, redis: RedisClients, log: CacheLog)
       pageStore,
       bypasses: () => bypasses,
       evictions: () => evictions,
+      publishToVisible: publishClock.histogram,
     }),
+    publishClock,
+    cdnMaxAge: config.CDN_S_MAXAGE ?? (config.CDN_PROVIDER === "none" ? undefined : PURGED_CDN_MAX_AGE_SECONDS),
+    refresh: (paths) => refresher?.(paths) ?? Promise.resolve(0),
+    useRefresher(next) {
+      refresher = next;
+    },
     countBypass: () => void bypasses++,
     warm(selfUrl) {
       if (!production || config.CACHE_WARM_PAGES === 0) return;

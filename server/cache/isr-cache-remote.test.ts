@@ -51,10 +51,54 @@ describe("ISR cache shared through a remote store", () => {
     clock.advance(1); // a render starting in the same millisecond as the invalidation counts as stale
     expect((await a.get("/x", "/x", render("v2 by a", calls))).status).toBe("STALE");
     await settle();
-    expect((await b.get("/x", "/x", render("v2 by b", calls))).status).toBe("STALE");
+    // b's own copy is stale, but a has stored a fresh one: b serves that at once (decision 0028).
+    expect(await b.get("/x", "/x", render("v2 by b", calls))).toMatchObject({ status: "HIT", value: "v2 by a" });
     await settle();
     expect(calls).toEqual(["v1", "v2 by a"]);
     expect(await b.get("/x", "/x", render("never", calls))).toMatchObject({ status: "HIT", value: "v2 by a" });
+  });
+
+  it("a render an invalidation overtook is not shared: it cannot replace the fresh one another instance stored", async () => {
+    const { a, b, invalidations, clock } = twoInstances();
+    const calls: string[] = [];
+    await a.get("/x", "/x", render("v1", calls));
+    invalidations.revalidateTag("t");
+    clock.advance(1);
+    // b serves v1 stale and regenerates it in the background: a slow render...
+    let finish = () => {};
+    const slow = async (): Promise<Rendered<string>> => {
+      await new Promise<void>((resolve) => (finish = resolve));
+      return { value: "old by b", cacheable: true, tags: ["t"], revalidate: 300, size: 8 };
+    };
+    expect((await b.get("/x", "/x", slow)).status).toBe("STALE");
+    await settle();
+    // ...which a publish overtakes; a renders afresh (the revalidation's refresh) and shares it.
+    invalidations.revalidateTag("t");
+    clock.advance(1);
+    expect(await a.refresh("/x", "/x", render("v2 by a", calls))).toBe(true);
+    finish();
+    await settle();
+    await settle();
+    // b's overtaken render did not replace a's in the shared store: b's next answer is a's.
+    expect(await b.get("/x", "/x", render("never", calls))).toMatchObject({ status: "HIT", value: "v2 by a" });
+    expect(calls).toEqual(["v1", "v2 by a"]);
+  });
+
+  it("refresh: renders a stale key now and resolves once it is stored; the other instance's next answer is that render", async () => {
+    const { a, b, invalidations, clock } = twoInstances();
+    const calls: string[] = [];
+    await a.get("/x", "/x", render("v1", calls));
+    await b.get("/x", "/x", render("unused", calls));
+    invalidations.revalidateTag("t");
+    clock.advance(1);
+    expect(await a.refresh("/x", "/x", render("v2 by refresh", calls))).toBe(true);
+    expect(calls).toEqual(["v1", "v2 by refresh"]);
+    expect(await a.get("/x", "/x", render("never", calls))).toMatchObject({ status: "HIT", value: "v2 by refresh" });
+    expect(await b.get("/x", "/x", render("never", calls))).toMatchObject({ status: "HIT", value: "v2 by refresh" });
+    // Fresh, or never cached: nothing to do.
+    expect(await a.refresh("/x", "/x", render("never", calls))).toBe(false);
+    expect(await a.refresh("/y", "/y", render("never", calls))).toBe(false);
+    expect(calls).toEqual(["v1", "v2 by refresh"]);
   });
 
   it("while another instance holds the lock, this one keeps serving stale and does not render", async () => {

@@ -114,7 +114,16 @@ export class IsrCache<V> {
       this.options.store.delete(key);
       entry = undefined;
     }
-    if (!entry && this.options.remote) {
+    if (entry && state === "stale" && this.options.remote) {
+      // Stale here: another instance may have rendered it again already (a revalidation renders
+      // its pages before it is answered, decision 0028). One round trip, on stale answers only.
+      const shared = await this.options.remote.fetch(key);
+      if (shared && this.stateOf(shared) === "fresh") {
+        this.options.store.set(key, shared);
+        entry = shared;
+        state = "fresh";
+      }
+    } else if (!entry && this.options.remote) {
       // Rendered by another instance? Not if it was rendered before an expiring invalidation.
       const shared = await this.options.remote.fetch(key);
       const sharedState = shared && this.stateOf(shared);
@@ -143,6 +152,24 @@ export class IsrCache<V> {
       return { ...result, status: "MISS" };
     }
     return this.track(key, this.renderAndStore(key, path, render));
+  }
+
+  /**
+   * Renders `key` again now if it is cached (here or in the shared layer) and stale, and resolves
+   * once that is done: true when a fresh entry is now stored. Fresh, expired (a takedown: its next
+   * visitor renders it) or not cached: nothing is done (false). A render already under way here is
+   * waited for first; one begun before the invalidation leaves the entry stale, so it is rendered again.
+   */
+  async refresh(key: string, path: string, render: () => Promise<Rendered<V>>): Promise<boolean> {
+    const running = this.inFlight.get(key);
+    if (running) await running.work.catch(() => undefined);
+    const current = this.options.store.get(key) ?? (await this.options.remote?.fetch(key));
+    if (!current || this.stateOf(current) !== "stale") return false;
+    // Rendered here whatever the regeneration lock says: another instance's background render
+    // may have begun before it heard the invalidation, and the caller answers only after this.
+    this.counters.regenerations++;
+    const served = await this.track(key, this.renderAndStore(key, path, render));
+    return !served.failed && served.entry !== undefined;
   }
 
   private regenerateInBackground(key: string, path: string, render: () => Promise<Rendered<V>>) {
@@ -223,7 +250,9 @@ export class IsrCache<V> {
       // stored over what a render begun after it may have stored.
       if (this.stateOf(entry) === "expired") return { value: rendered.value, status: "MISS" };
       this.options.store.set(key, entry);
-      if (rendered.shareable !== false) await this.options.remote?.store(key, entry);
+      // A render an invalidation overtook is kept here (served stale, regenerated) but not shared:
+      // in Redis it could replace the fresh render another instance stored meanwhile (decision 0028).
+      if (rendered.shareable !== false && this.stateOf(entry) === "fresh") await this.options.remote?.store(key, entry);
       this.failures.delete(key);
       return { value: rendered.value, status: "MISS", entry };
     }

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Registry, type Histogram } from "prom-client";
 
 import type { IsrCache } from "./isr-cache.ts";
 import type { CacheStore } from "./types.ts";
@@ -8,6 +8,8 @@ export interface CacheMetricsSource {
   pageStore: CacheStore<unknown>;
   bypasses: () => number;
   evictions: () => number;
+  /** publish_to_visible_seconds (server/cache/publish-clock.ts). */
+  publishToVisible?: Histogram<"via">;
 }
 
 /**
@@ -65,5 +67,6 @@ export function createMetricsRegistry(source: CacheMetricsSource): Registry {
       },
     });
   }
+  if (source.publishToVisible) registry.registerMetric(source.publishToVisible);
   return registry;
 }

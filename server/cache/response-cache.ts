@@ -10,6 +10,7 @@ import { bypassesPageCache, hasSessionCookie, pageKeyOf, type PageKeyOutcome } f
 import type { KeyInputsOf } from "./declared-query.ts";
 import { pathTag } from "./invalidations.ts";
 import type { CacheStatus, IsrCache, Rendered } from "./isr-cache.ts";
+import { viaOf, type PublishClock } from "./publish-clock.ts";
 
 /**
  * The response cache for CMS pages, in front of React Router: a page and its `.data`
@@ -39,6 +40,8 @@ export interface CachedResponse {
   wire?: Record<Encoding, string[] | undefined>;
   /** The render read the session or cookies: it was never stored, and must not be shown to others. */
   personal?: boolean;
+  /** The first render after a publish: the CMS's commit time of it (publish-clock.ts). */
+  committedAt?: number;
 }
 
 /** What rendering one request produced, and what the render touched. */
@@ -83,6 +86,13 @@ export interface ResponseCacheOptions {
   /** Headers every response carries (security headers), added to cached answers. */
   baseHeaders?: Array<[string, string]>;
   onBypass?: () => void;
+  /** publish_to_visible_seconds (publish-clock.ts). */
+  publishClock?: PublishClock;
+  /**
+   * The s-maxage a CDN is given (CDN_S_MAXAGE: a day when the CDN is purged on every publish);
+   * undefined: the entry's own interval (docs/decisions/0028-publish-to-visible-at-the-edge.md).
+   */
+  cdnMaxAge?: number;
 }
 
 const STORABLE_STATUS = new Set([200, 202, 203, 204, 300, 301, 302, 303, 307, 308, 404, 410]);
@@ -142,6 +152,7 @@ function writeCached(
   cached: CachedResponse,
   status: CacheStatus,
   requestId?: string,
+  publishClock?: PublishClock,
 ) {
   const encoding = pickEncoding(cached, req.headers["accept-encoding"]);
   const headers = cached.wire?.[encoding] ?? [];
@@ -149,6 +160,14 @@ function writeCached(
   // fast path nothing was set with setHeader (Node would then merge header by header): the
   // request id is appended to the prepared list instead.
   const list = status === "HIT" ? headers : [...headers.slice(0, -2), "x-cache", status];
+  if (status === "STALE") {
+    // An old render: no CDN may keep it, or a purge that reached the CDN before this instance
+    // had the new page would be undone for the CDN's whole s-maxage (decision 0028).
+    const at = list.indexOf("cdn-cache-control");
+    if (at >= 0 && at % 2 === 0) list[at + 1] = "no-store";
+  } else if (cached.committedAt !== undefined) {
+    publishClock?.served(cached, viaOf(req.headers));
+  }
   res.writeHead(cached.status, requestId ? list.concat("x-request-id", requestId) : list);
   res.end(req.method === "HEAD" ? undefined : encoding === "identity" ? cached.body : cached[encoding]);
 }
@@ -166,6 +185,7 @@ export function serveFreshHit(
   req: IncomingMessage,
   res: ServerResponse,
   requestId?: string,
+  publishClock?: PublishClock,
 ): boolean {
   if ((req.method !== "GET" && req.method !== "HEAD") || bypassesPageCache(req.headers, cookieNames) || !req.url)
     return false;
@@ -173,8 +193,41 @@ export function serveFreshHit(
   // A query with no key (`_routes` forged or without the page's route) is the middleware's.
   const entry = page.kind === "key" && cache.peekFresh(page.key);
   if (!entry) return false;
-  writeCached(req, res, entry.value, "HIT", requestId);
+  writeCached(req, res, entry.value, "HIT", requestId, publishClock);
   return true;
+}
+
+/** Pages a revalidation re-renders before it is answered, and how many at once. */
+const REFRESH_MAX_PATHS = 200;
+const REFRESH_CONCURRENCY = 4;
+
+/**
+ * Re-renders the anonymous page of each path that is cached and stale, before the revalidation is
+ * answered (with a CDN: the purge that follows then fetches the new page, never the old one;
+ * docs/decisions/0028-publish-to-visible-at-the-edge.md). At most REFRESH_MAX_PATHS paths (the rest
+ * go stale as usual), REFRESH_CONCURRENCY at a time; wildcards and failures are skipped. Resolves
+ * with the number of pages rendered.
+ */
+export function createPageRefresher(options: ResponseCacheOptions) {
+  return async (paths: readonly string[]): Promise<number> => {
+    const queue = paths
+      .filter((path) => !path.endsWith("*") && options.isCacheablePath(path))
+      .slice(0, REFRESH_MAX_PATHS);
+    let rendered = 0;
+    const worker = async () => {
+      for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+        const page = pageKeyOf(path, options.declaredQuery, false);
+        if (page.kind !== "key") continue;
+        const url = page.url;
+        const done = await options.cache
+          .refresh(page.key, path, () => renderShared(`${options.origin}${url}`, path, { signedIn: false }, options))
+          .catch(() => false);
+        if (done) rendered += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: REFRESH_CONCURRENCY }, worker));
+    return rendered;
+  };
 }
 
 /** Paths whose render read the session: visitors with cookies get their own render there. */
@@ -220,7 +273,7 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
           options,
         );
       }
-      writeCached(req, res, served.value, served.status);
+      writeCached(req, res, served.value, served.status, undefined, options.publishClock);
     } catch (error) {
       next(error);
     }
@@ -240,6 +293,8 @@ async function renderShared(
   variant: RenderVariant,
   options: ResponseCacheOptions,
 ): Promise<Rendered<CachedResponse>> {
+  // Taken before the render starts: this render is the first to show the publish.
+  const committedAt = options.publishClock?.takeFor(path);
   const { response, tags, revalidate, dynamic } = await options.render(
     new Request(url, { headers: { accept: "text/html" } }),
     variant,
@@ -254,7 +309,8 @@ async function renderShared(
       value.br = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
       value.gzip = gzipSync(body, { level: 6 });
     }
-    value.wire = wireHeaders(value, allTags, revalidate, variant, options.baseHeaders ?? []);
+    if (committedAt !== undefined) value.committedAt = committedAt;
+    value.wire = wireHeaders(value, allTags, options.cdnMaxAge ?? revalidate, variant, options.baseHeaders ?? []);
   }
   const wireBytes = Object.values(value.wire ?? {}).reduce((sum, list) => sum + (list?.join("").length ?? 0), 0);
   const size =
@@ -281,7 +337,7 @@ async function renderShared(
 function wireHeaders(
   cached: CachedResponse,
   tags: string[],
-  revalidate: number,
+  cdnMaxAge: number,
   variant: RenderVariant,
   baseHeaders: Array<[string, string]>,
 ): Record<Encoding, string[] | undefined> {
@@ -295,9 +351,10 @@ function wireHeaders(
         ["cdn-cache-control", "no-store"],
       ]
     : [
-        // Browsers check back every time; a CDN in front may keep it for the entry's interval.
+        // Browsers check back every time; a CDN in front may keep it for the entry's interval, or
+        // longer when it is purged on every publish (ResponseCacheOptions.cdnMaxAge).
         ["cache-control", "public, max-age=0, must-revalidate"],
-        ["cdn-cache-control", `public, s-maxage=${revalidate}, stale-while-revalidate=${CDN_STALE_WHILE_REVALIDATE}`],
+        ["cdn-cache-control", `public, s-maxage=${cdnMaxAge}, stale-while-revalidate=${CDN_STALE_WHILE_REVALIDATE}`],
       ];
   const common: Array<[string, string]> = [
     ...baseHeaders.filter(([name]) => !own.has(name)),

@@ -51,10 +51,15 @@ describe("CDN providers send their documented requests", () => {
     expect(calls.map((call) => (call.body as { files: string[] }).files.length)).toEqual([30, 1]);
   });
 
-  it("Fastly: soft purge by surrogate key and by URL, purge_all for everything", async () => {
+  it("Fastly: soft purge by surrogate key and by URL when soft, hard otherwise; purge_all for everything", async () => {
     const { fake, calls } = recordingFetch();
     const fastly = fastlyProvider({ serviceId: "svc", apiToken: "f-token" }, options(fake));
-    await fastly.purge({ paths: ["/jobs?x=1"], tags: ["cms:api::footer.footer", "path:/jobs"], everything: false });
+    await fastly.purge({
+      paths: ["/jobs?x=1"],
+      tags: ["cms:api::footer.footer", "path:/jobs"],
+      everything: false,
+      soft: true,
+    });
     await fastly.purge({ paths: [], tags: [], everything: true });
     expect(calls[0]).toMatchObject({
       url: "https://api.fastly.com/service/svc/purge",
@@ -68,6 +73,8 @@ describe("CDN providers send their documented requests", () => {
     expect(calls[1]).toMatchObject({ url: "https://api.fastly.com/purge/www.example.com/jobs?x=1", method: "POST" });
     expect(calls[1]?.headers["fastly-soft-purge"]).toBe("1");
     expect(calls[2]).toMatchObject({ url: "https://api.fastly.com/service/svc/purge_all", method: "POST" });
+    await fastly.purge({ paths: ["/jobs"], tags: ["path:/jobs"], everything: false });
+    expect(calls.slice(3).map((call) => call.headers["fastly-soft-purge"])).toEqual([undefined, undefined]);
   });
 
   it("HTTP caches: PURGE per path, BAN with the tags, BAN everything", async () => {
@@ -162,7 +169,12 @@ describe("POST /api/cdn-purge", () => {
     });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ purged: true, provider: "fake", requests: ["done"] });
-    expect(purged.at(-1)).toEqual({ paths: ["/company"], tags: ["cms:api::navbar.navbar"], everything: false });
+    expect(purged.at(-1)).toEqual({
+      paths: ["/company"],
+      tags: ["cms:api::navbar.navbar"],
+      everything: false,
+      soft: false,
+    });
 
     const failing: CdnProvider = { name: "x", purge: () => Promise.reject(new CdnError("x: the CDN answered 403")) };
     const refused = await handleCdnPurge(post(JSON.stringify({ everything: true })), {

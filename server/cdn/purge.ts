@@ -4,6 +4,7 @@ import type { Env } from "../../app/lib/env.server.ts";
 import { logger } from "../../app/lib/logger.server.ts";
 import { jsonAnswer, readSecuredJson } from "../../app/lib/secured-json-post.server.ts";
 import { describeIssues } from "../revalidation/payload.ts";
+import { createPurgeGate } from "./purge-gate.ts";
 import { CdnError, cloudflareProvider, fastlyProvider, httpPurgeProvider, type CdnProvider } from "./providers.ts";
 
 /**
@@ -35,14 +36,34 @@ export const purgePayloadSchema = z
       .max(1000)
       .optional(),
     everything: z.literal(true, { error: "must be true when given" }).optional(),
+    /** A publish's purge (mark stale where the CDN can); a takedown's is hard (decision 0028). */
+    soft: z.boolean({ error: "must be true or false" }).optional(),
   })
   .refine((body) => body.everything || (body.paths?.length ?? 0) + (body.tags?.length ?? 0) > 0, {
     message: "must list paths or tags, or set everything: true",
   });
 
-/** The CDN the configuration names (CDN_PROVIDER), or null for none. */
+/** Purge requests a minute when CDN_PURGE_PER_MINUTE is unset: Cloudflare's free plan allows 5. */
+const DEFAULT_PURGES_PER_MINUTE: Record<string, number> = { cloudflare: 5, fastly: 0, http: 0 };
+
+/** The CDN the configuration names (CDN_PROVIDER), or null for none; its requests go through one gate. */
 export function cdnProviderOf(env: Env): CdnProvider | null {
-  const options = { siteUrl: env.APP_PUBLIC_URL, timeoutMs: env.CMS_FETCH_TIMEOUT_MS };
+  if (env.CDN_PROVIDER === "none") return null;
+  const gate = createPurgeGate({
+    perMinute: env.CDN_PURGE_PER_MINUTE ?? DEFAULT_PURGES_PER_MINUTE[env.CDN_PROVIDER] ?? 0,
+    // The CMS waits CMS's purgeTimeoutMs (10 s) for the answer: a longer wait would be answered to nobody.
+    maxWaitMs: 8_000,
+    maxQueued: 100,
+    retries: 3,
+    baseDelayMs: 250,
+    maxDelayMs: 4_000,
+  });
+  const options = {
+    siteUrl: env.APP_PUBLIC_URL,
+    timeoutMs: env.CMS_FETCH_TIMEOUT_MS,
+    gate,
+    maxTagsPerRequest: env.CDN_PURGE_MAX_TAGS,
+  };
   switch (env.CDN_PROVIDER) {
     case "cloudflare":
       return cloudflareProvider(
@@ -67,7 +88,13 @@ export function cdnProviderOf(env: Env): CdnProvider | null {
 
 export async function handleCdnPurge(
   request: Request,
-  deps: { secret: string | undefined; provider: CdnProvider | null; log?: (line: string) => void },
+  deps: {
+    secret: string | undefined;
+    provider: CdnProvider | null;
+    /** CDN_SOFT_PURGE: a request's `soft` is honoured only when true; otherwise every purge is hard. */
+    softPurge?: boolean;
+    log?: (line: string) => void;
+  },
 ): Promise<Response> {
   const log = deps.log ?? ((line: string) => logger().info(line));
   const read = await readSecuredJson(request, {
@@ -91,6 +118,7 @@ export async function handleCdnPurge(
     paths: parsed.data.paths ?? [],
     tags: parsed.data.tags ?? [],
     everything: parsed.data.everything ?? false,
+    soft: (parsed.data.soft ?? false) && deps.softPurge === true,
   };
   try {
     const result = await deps.provider.purge(request_);

@@ -111,3 +111,68 @@ describe("POST /api/cms-revalidate: profiles", () => {
     expect(events).toEqual(["tag cms:api::navbar.navbar max", "sharing", "shared"]);
   });
 });
+
+describe("POST /api/cms-revalidate behind a purged CDN (decision 0028)", () => {
+  it("renders the revalidated paths again after they are shared and before the answer; remembers the commit time", async () => {
+    const { revalidator, events, release } = recorder();
+    release();
+    const clock: Array<[readonly string[], number | undefined]> = [];
+    const response = await handleRevalidation(
+      post({ uid: "api::page.page", next: { fullPaths: ["/careers"] }, committedAt: 1_700_000_000_000, batched: 3 }),
+      {
+        secret: SECRET,
+        revalidator,
+        locales,
+        log: quiet,
+        publishClock: { revalidated: (paths, committedAt) => void clock.push([paths, committedAt]) },
+        refresh: async (paths) => {
+          events.push(`refresh ${paths.join(",")}`);
+          return paths.length;
+        },
+      },
+    );
+    expect(await response.json()).toMatchObject({ paths: ["/en/careers", "/careers"], rendered: 2 });
+    expect(events).toEqual([
+      "path /en/careers max",
+      "path /careers max",
+      "sharing",
+      "shared",
+      "refresh /en/careers,/careers",
+    ]);
+    expect(clock).toEqual([[["/en/careers", "/careers"], 1_700_000_000_000]]);
+  });
+
+  it("a takedown is not rendered again (expired: its next visitor renders it), nor measured", async () => {
+    const { revalidator, events, release } = recorder();
+    release();
+    const clock: unknown[] = [];
+    const response = await handleRevalidation(
+      post({ uid: "api::page.page", next: { fullPaths: ["/careers"], expire: true }, committedAt: 1 }),
+      {
+        secret: SECRET,
+        revalidator,
+        locales,
+        log: quiet,
+        publishClock: { revalidated: (...args) => void clock.push(args) },
+        refresh: async () => {
+          events.push("refresh");
+          return 1;
+        },
+      },
+    );
+    expect(await response.json()).not.toHaveProperty("rendered");
+    expect(events).not.toContain("refresh");
+    expect(clock).toEqual([]);
+  });
+
+  it("committedAt and batched are checked: anything but whole positive numbers is a 400", async () => {
+    const { revalidator } = recorder();
+    for (const extra of [{ committedAt: "now" }, { committedAt: -5 }, { committedAt: 1.5 }, { batched: 0 }]) {
+      const response = await handleRevalidation(
+        post({ uid: "api::page.page", next: { fullPaths: ["/careers"] }, ...extra }),
+        { secret: SECRET, revalidator, locales, log: quiet },
+      );
+      expect(response.status, JSON.stringify(extra)).toBe(400);
+    }
+  });
+});

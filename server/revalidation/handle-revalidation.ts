@@ -1,6 +1,7 @@
 import type { LocaleConfig } from "../../app/lib/locale-path.ts";
 import { withDefaultLocaleVariants } from "../../app/lib/locale-path.ts";
 import { logger } from "../../app/lib/logger.server.ts";
+import type { PublishClock } from "../cache/publish-clock.ts";
 import type { RevalidationProfile, Revalidator } from "./revalidator.ts";
 import { jsonAnswer, readSecuredJson } from "../../app/lib/secured-json-post.server.ts";
 import { describeIssues, revalidationPayloadSchema } from "./payload.ts";
@@ -12,6 +13,13 @@ export interface RevalidationDeps {
   secret: string | undefined;
   revalidator: Revalidator;
   locales: LocaleConfig;
+  /**
+   * With a CDN that is purged: renders the stale cached pages of these paths again before the
+   * answer, so the purge that follows makes the CDN fetch the new page (decision 0028).
+   */
+  refresh?: (paths: readonly string[]) => Promise<number>;
+  /** Remembers the payload's commit time for publish_to_visible_seconds. */
+  publishClock?: Pick<PublishClock, "revalidated">;
   /** Refusals, and one line per revalidation with its fields (uid, paths, tags, expire, result). */
   log?: (line: string, fields?: Record<string, unknown>) => void;
 }
@@ -40,18 +48,26 @@ export async function handleRevalidation(request: Request, deps: RevalidationDep
     return jsonAnswer({ error: "Invalid revalidation payload.", issues: describeIssues(parsed.error) }, 400);
   }
 
-  const { uid, next } = parsed.data;
+  const { uid, next, committedAt } = parsed.data;
   const paths = [...new Set((next.fullPaths ?? []).flatMap((path) => withDefaultLocaleVariants(path, deps.locales)))];
   const tags = [...new Set(next.tags ?? [])];
   const expire = next.expire === true;
   const profile: RevalidationProfile = expire ? { expire: 0 } : "max";
+  if (!expire) deps.publishClock?.revalidated(paths, committedAt);
   for (const path of paths) deps.revalidator.revalidatePath(path, profile);
   for (const tag of tags) deps.revalidator.revalidateTag(tag, profile);
   await deps.revalidator.shared?.();
+  // A takedown's pages are expired: their next visitor renders them (or their 404) anyway.
+  const rendered = !expire && deps.refresh ? await deps.refresh(paths) : 0;
 
   log(
-    `[revalidate] uid=${uid} paths=${paths.join(",") || "-"} tags=${tags.join(",") || "-"} ${expire ? "expire" : "stale"}`,
-    { event: "revalidation", uid, paths, tags, expire, result: "revalidated" },
+    `[revalidate] uid=${uid} paths=${paths.join(",") || "-"} tags=${tags.join(",") || "-"} ${expire ? "expire" : "stale"}` +
+      (parsed.data.batched ? ` batched=${parsed.data.batched}` : "") +
+      (deps.refresh && !expire ? ` rendered=${rendered}` : ""),
+    { event: "revalidation", uid, paths, tags, expire, rendered, result: "revalidated" },
   );
-  return jsonAnswer({ revalidated: true, uid, paths, tags, expire }, 200);
+  return jsonAnswer(
+    { revalidated: true, uid, paths, tags, expire, ...(deps.refresh && !expire ? { rendered } : {}) },
+    200,
+  );
 }

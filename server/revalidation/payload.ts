@@ -40,6 +40,17 @@ export const revalidationPayloadSchema = z.object({
     .refine((next) => (next.fullPaths?.length ?? 0) + (next.tags?.length ?? 0) > 0, {
       message: "must list at least one of fullPaths or tags",
     }),
+  /**
+   * When the CMS committed the write (ms since the epoch; the earliest of a batch): the start of
+   * publish_to_visible_seconds (server/cache/publish-clock.ts). Optional.
+   */
+  committedAt: z
+    .number({ error: "must be a number of milliseconds since the epoch" })
+    .int("must be a whole number of milliseconds")
+    .positive("must be a time after the epoch")
+    .optional(),
+  /** How many writes the CMS merged into this request (its log shows it; decision 0028). */
+  batched: z.number().int().min(1).max(10_000).optional(),
 });
 
 export type RevalidationPayload = z.infer<typeof revalidationPayloadSchema>;

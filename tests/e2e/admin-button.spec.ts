@@ -65,10 +65,14 @@ test("page edit view with ?showRevalidateCache=true: the action revalidates the 
   await settledHit(request, "/company");
 
   const action = await openEditView(pageEditView(documentId, `${EN}&${SHOW}`), "/company");
+  const answer = action.page().waitForResponse((response) => response.url().includes("/site-cache/revalidate"));
   await action.click();
   await expect(successNotification("Cache revalidated: /company")).toBeVisible();
-  expect((await request.get("/company")).headers()["x-cache"]).toBe("STALE");
-  await settledHit(request, "/company");
+  // Behind a CDN the site renders the page again before it answers (decision 0028): it says so,
+  // and the next request is that render, a HIT.
+  const { data } = (await (await answer).json()) as { data: { response: { rendered?: number } } };
+  expect(data.response.rendered).toBeGreaterThanOrEqual(1);
+  expect((await request.get("/company")).headers()["x-cache"]).toBe("HIT");
 });
 
 test("navbar edit view with ?showRevalidateCache=true: the action revalidates every page", async ({ request }) => {

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";
 import { StandInCms } from "../support/stand-in-cms.ts";
+import { until } from "../support/wait.ts";
+import { httpPurgeProvider } from "../../server/cdn/providers.ts";
 import { startVarnish } from "../support/varnish.ts";
 
 // A real Varnish (docs/varnish/default.vcl) in front of the production site; the site's
@@ -83,6 +85,29 @@ describe("CDN purge through a real Varnish", () => {
     await purge({ tags: ["cms:api::navbar.navbar"] });
     expect(await viaCdn("/company")).toBe("MISS");
     expect(await viaCdn("/careers")).toBe("MISS");
+  });
+
+  it("a soft purge (X-Purge-Soft, purge.soft): the next visitor is answered from the CDN's copy while it refetches", async () => {
+    await viaCdn("/jobs");
+    expect(await viaCdn("/jobs")).toBe("HIT");
+    const fetchesOfJobs = () =>
+      app
+        .output()
+        .split("\n")
+        .filter((line) => line.includes('"path":"/jobs"')).length;
+    const before = fetchesOfJobs();
+    const soft = httpPurgeProvider(
+      { purgeUrl: varnish.url, host: new URL(app.url).host },
+      { siteUrl: app.url, timeoutMs: 2_000 },
+    );
+    expect(await soft.purge({ paths: ["/jobs"], tags: [], everything: false, soft: true })).toEqual({
+      provider: "http",
+      requests: ["soft PURGE /jobs"],
+    });
+    // Kept in grace: answered from the CDN's copy, not a MISS...
+    expect(await viaCdn("/jobs")).toBe("HIT");
+    // ...which made Varnish fetch the page again in the background.
+    await until("Varnish's background fetch of /jobs", fetchesOfJobs, (count) => count > before);
   });
 
   it("purging everything empties it", async () => {

@@ -41,6 +41,7 @@ interface Received {
 class Receiver {
   readonly requests: Received[] = [];
   readonly arrivals: string[] = [];
+  readonly commitTimes: unknown[] = [];
   script: Array<number | "drop"> = [];
   private server!: Server;
   url = "";
@@ -56,7 +57,10 @@ class Receiver {
           req.socket.destroy();
           return;
         }
-        this.requests.push({ authorization: req.headers.authorization, url: req.url, body: JSON.parse(text || "{}") });
+        // A publish carries the CMS's commit time (publish_to_visible_seconds, decision 0028): kept apart.
+        const { committedAt, ...body } = JSON.parse(text || "{}") as Json;
+        if (committedAt !== undefined) this.commitTimes.push(committedAt);
+        this.requests.push({ authorization: req.headers.authorization, url: req.url, body });
         res.writeHead(answer, { "content-type": "application/json" });
         res.end(JSON.stringify(answer === 200 ? { revalidated: true } : { error: `status ${answer}` }));
       });
@@ -69,6 +73,7 @@ class Receiver {
   reset() {
     this.requests.length = 0;
     this.arrivals.length = 0;
+    this.commitTimes.length = 0;
     this.script = [];
   }
 
@@ -189,6 +194,8 @@ beforeAll(async () => {
       CMS_REVALIDATE_BACKOFF_MS: "100",
       CMS_REVALIDATE_TIMEOUT_MS: "2000",
       CMS_REVALIDATE_RETRY_INTERVAL_MS: "1000",
+      // Wide enough that two saves made one after the other are one batch (decision 0028).
+      CMS_REVALIDATE_BATCH_WINDOW_MS: "400",
     },
   });
   const login = await call("POST", "/admin/login", { email: "admin@example.com", password: "Admin12345" }, null);
@@ -224,15 +231,33 @@ describe("automatic revalidation from editor writes", () => {
     ]);
   });
 
-  it("a navbar or footer update sends its tag", async () => {
+  it("a navbar or footer update sends its tag; both within the batch window: one request (decision 0028)", async () => {
     await ok("PUT", "/content-manager/single-types/api::navbar.navbar?locale=en", {
       links: [{ label: "Home", url: "/" }],
     });
-    await ok("PUT", "/content-manager/single-types/api::footer.footer?locale=de", { note: "© Acme GmbH (neu)" });
-    expect(await expectRequests(2)).toEqual([
+    expect(await expectRequests(1)).toEqual([
       { uid: "api::navbar.navbar", next: { tags: ["cms:api::navbar.navbar"] } },
+    ]);
+    receiver.reset();
+    await ok("PUT", "/content-manager/single-types/api::footer.footer?locale=de", { note: "© Acme GmbH (neu)" });
+    expect(await expectRequests(1)).toEqual([
       { uid: "api::footer.footer", next: { tags: ["cms:api::footer.footer"] } },
     ]);
+    receiver.reset();
+    // Saved one right after the other (the CMS answers a save without waiting for the site here):
+    // the revalidations are merged into one request.
+    await ok("PUT", "/content-manager/single-types/api::navbar.navbar?locale=en", {
+      links: [{ label: "Home", url: "/" }],
+    });
+    await ok("PUT", "/content-manager/single-types/api::footer.footer?locale=de", { note: "© Acme GmbH" });
+    expect(await expectRequests(1)).toEqual([
+      {
+        uid: "api::navbar.navbar",
+        next: { tags: ["cms:api::navbar.navbar", "cms:api::footer.footer"] },
+        batched: 2,
+      },
+    ]);
+    expect(receiver.commitTimes.every((time) => typeof time === "number")).toBe(true);
   });
 
   it("a new page, its unpublish and its delete each send its path; unpublish, delete expire (takedowns)", async () => {
@@ -424,7 +449,11 @@ describe("page moves (hierarchy)", () => {
     const base = "/content-manager/collection-types/api::redirect.redirect";
     const { data: old } = await ok("POST", base, { source: "/en/rv-old", destination: "/rv-a/child", permanent: true });
     await ok("POST", `${base}/${old.documentId}/actions/publish`, {});
-    await expectRequests(5); // the four pages and the redirect, each published
+    // The four pages and the redirect, each published: merged within the batch window (decision 0028).
+    const setup = await settled();
+    expect(setup.flatMap((request) => (request.body.next.fullPaths as string[] | undefined) ?? [])).toContain(
+      "/en/rv-old",
+    );
     receiver.reset();
 
     await ok("POST", `${PAGES}/${child}/actions/publish?locale=en`, {

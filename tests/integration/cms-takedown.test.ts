@@ -42,13 +42,20 @@ async function cachedPage(slug: string): Promise<string> {
 
 /**
  * The site has applied the CMS's revalidation of `/<slug>` (its log line, written once the
- * invalidation is recorded).
+ * invalidation is recorded; publishes made together come in one batch, one line: decision 0028).
  */
 const revalidated = (slug: string, from: number) =>
   until(
     `the site to log the revalidation of /${slug}`,
     () => site.app.output().slice(from),
-    (log) => log.includes(`[revalidate] uid=api::page.page paths=/en/${slug},/${slug} `),
+    (log) =>
+      log
+        .split("\n")
+        .some(
+          (line) =>
+            line.includes("[revalidate] uid=api::page.page paths=") &&
+            new RegExp(`[=,]/en/${slug},/${slug}[ ,]`).test(line),
+        ),
   );
 
 const slug = (name: string) => `takedown-${name}-${Date.now().toString(36)}`;

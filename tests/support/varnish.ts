@@ -5,20 +5,44 @@ import path from "node:path";
 
 import { projectRoot, stopProcessGroup } from "./app-server.ts";
 
-/** A real Varnish (Debian's package) with docs/varnish/default.vcl, in front of a backend port. */
-export async function startVarnish(options: { port: number; backendPort: number }) {
+/**
+ * docs/varnish/default.vcl for these backends: one port as it is; several behind a round-robin
+ * director (several site instances sharing Redis behind one CDN).
+ */
+export function vclFor(backendPorts: number[]): string {
+  const vcl = readFileSync(path.join(projectRoot, "docs/varnish/default.vcl"), "utf8");
+  const [first] = backendPorts;
+  if (first === undefined) throw new Error("vclFor: no backend");
+  if (backendPorts.length === 1) return vcl.replace("BACKEND_PORT", String(first));
+  const backends = backendPorts
+    .map((port, index) => `backend site${index} {\n  .host = "127.0.0.1";\n  .port = "${port}";\n}`)
+    .join("\n\n");
+  const director = [
+    "import directors;",
+    "",
+    backends,
+    "",
+    "sub vcl_init {",
+    "  new sites = directors.round_robin();",
+    ...backendPorts.map((_, index) => `  sites.add_backend(site${index});`),
+    "}",
+    "",
+    // Before the file's own vcl_recv (subroutines of one name run in the order they appear).
+    "sub vcl_recv {",
+    "  set req.backend_hint = sites.backend();",
+    "}",
+  ].join("\n");
+  return vcl.replace(/backend default \{[^}]*\}/, director);
+}
+
+/** A real Varnish (Debian's package) with docs/varnish/default.vcl, in front of one backend port or several. */
+export async function startVarnish(options: { port: number; backendPort: number | number[] }) {
   if (!existsSync("/usr/sbin/varnishd")) {
     throw new Error("varnishd is missing: run scripts/install-system-deps.sh (npm run test:all does).");
   }
   const dir = mkdtempSync(path.join(tmpdir(), "varnish-"));
   const vcl = path.join(dir, "default.vcl");
-  writeFileSync(
-    vcl,
-    readFileSync(path.join(projectRoot, "docs/varnish/default.vcl"), "utf8").replace(
-      "BACKEND_PORT",
-      String(options.backendPort),
-    ),
-  );
+  writeFileSync(vcl, vclFor([options.backendPort].flat()));
   let output = "";
   const child: ChildProcess = spawn(
     "/usr/sbin/varnishd",

@@ -14,6 +14,13 @@
  * - takedownWaitMs: how long an editor's unpublish or delete waits for the site's answer
  *   (CMS_REVALIDATE_TAKEDOWN_WAIT_MS; decision 0010).
  * - purgeTimeoutMs: each CDN purge request to the site.
+ * - publishWaitMs: how long an editor's publish waits for the site's answer and the CDN purge
+ *   (CMS_REVALIDATE_PUBLISH_WAIT_MS; 0: not at all; decision 0028).
+ * - batchWindowMs / batchMaxWaitMs: publishes within batchWindowMs of each other are sent as one
+ *   request, at most batchMaxWaitMs after the first (CMS_REVALIDATE_BATCH_WINDOW_MS,
+ *   CMS_REVALIDATE_BATCH_MAX_WAIT_MS; services/revalidation/batch.js).
+ * - purgeRetries: retries of a CDN purge the site did not take (CMS_CDN_PURGE_RETRIES), before it
+ *   is recorded as a failure.
  */
 const DEFAULTS = Object.freeze({
   clientUrl: "http://localhost:3000",
@@ -25,9 +32,24 @@ const DEFAULTS = Object.freeze({
   retryIntervalMs: 30_000,
   takedownWaitMs: 3_000,
   purgeTimeoutMs: 10_000,
+  publishWaitMs: 3_000,
+  batchWindowMs: 100,
+  batchMaxWaitMs: 1_000,
+  purgeRetries: 2,
 });
 
-const DURATIONS = ["timeoutMs", "retries", "backoffMs", "retryIntervalMs", "takedownWaitMs", "purgeTimeoutMs"];
+const DURATIONS = [
+  "timeoutMs",
+  "retries",
+  "backoffMs",
+  "retryIntervalMs",
+  "takedownWaitMs",
+  "purgeTimeoutMs",
+  "publishWaitMs",
+  "batchWindowMs",
+  "batchMaxWaitMs",
+  "purgeRetries",
+];
 
 function validator(config) {
   let url;

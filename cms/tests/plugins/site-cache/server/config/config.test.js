@@ -23,6 +23,8 @@ test("the plugin is the local one, enabled; its config comes from the environmen
     CMS_CDN_PURGE_SECRET: "p",
     CMS_REVALIDATE_TAKEDOWN_WAIT_MS: "500",
     CMS_REVALIDATE_RETRIES: "0",
+    CMS_REVALIDATE_PUBLISH_WAIT_MS: "0",
+    CMS_REVALIDATE_BATCH_WINDOW_MS: "20",
   });
   assert.equal(plugin.enabled, true);
   assert.equal(plugin.resolve, "./src/plugins/site-cache");
@@ -35,6 +37,10 @@ test("the plugin is the local one, enabled; its config comes from the environmen
     backoffMs: 500,
     retryIntervalMs: 30_000,
     takedownWaitMs: 500,
+    publishWaitMs: 0,
+    batchWindowMs: 20,
+    batchMaxWaitMs: 1_000,
+    purgeRetries: 2,
   });
   validator({ ...DEFAULTS, ...plugin.config });
 });
@@ -48,6 +54,7 @@ test("unset: the defaults (revalidation and purge off), and they are valid", () 
 test("a bad value stops the start with the setting's name", () => {
   for (const [values, message] of [
     [{ CMS_REVALIDATE_TAKEDOWN_WAIT_MS: "soon" }, /takedownWaitMs must be an integer >= 0/],
+    [{ CMS_REVALIDATE_BATCH_WINDOW_MS: "-1" }, /batchWindowMs must be an integer >= 0/],
     [{ CMS_REVALIDATE_RETRIES: "-1" }, /retries must be an integer >= 0/],
     [{ CMS_REVALIDATE_TIMEOUT_MS: "1.5" }, /timeoutMs must be an integer >= 0/],
   ]) {

@@ -62,7 +62,8 @@ function registerRevalidationMiddleware(strapi, service, { hierarchy, siteTypes,
         if (takedown) await service.revalidate({ ...input, expire: true }, { waitMs: service.takedownWaitMs });
         else await service.revalidate(input);
       },
-      { holdAnswer: takedown },
+      // A publish too, when the service bounds it (publishWaitMs; decision 0028).
+      { holdAnswer: takedown || service.holdsPublishes === true },
     );
     return result;
   });

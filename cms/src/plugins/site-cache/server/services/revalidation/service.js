@@ -1,6 +1,7 @@
 "use strict";
 
 const { forwardPurge } = require("../cdn-purge/forward");
+const { createBatcher } = require("./batch");
 const { createRevalidationClient } = require("./client");
 const { buildPayload } = require("./payload");
 const { claimFailure, takeRetryTurn } = require("./retry-turns");
@@ -37,18 +38,37 @@ function within(promise, deadline) {
  * not expired it yet, and keep it. A takedown the site did not accept is purged once a retry
  * delivers it. CMS_CDN_PURGE_SECRET unset, or no CDN on the site (501): no purge.
  *
+ * Every revalidation the site accepted is purged from the CDN the same way (decision 0028): a
+ * publish softly (`soft: true`; the site decides whether its CDN does soft purges), a takedown
+ * hard. The site answers a publish only once it has rendered the stale pages of its paths again,
+ * so the CDN's next fetch gets the new page. A purge that fails is retried (purgeRetries, with
+ * backoff) and then recorded as a failure (the editors' failures page), whose retry sends the
+ * revalidation and the purge again.
+ *
+ * Publishes are coalesced (batch.js): the payloads of writes within `batchWindowMs` of each other
+ * (at most `batchMaxWaitMs` after the first) make one request to the site and one purge. Each
+ * payload carries `committedAt` (when the CMS sent it on, right after the commit): the site's
+ * publish_to_visible_seconds starts there.
+ *
  * `revalidate(input, { waitMs })` (the editor's takedowns, middleware.js) resolves within waitMs:
  * once the site has answered (and, for a takedown, the CDN purge that follows has), or when the
  * time is up. A site that has not answered by then: the revalidation is recorded as a pending
  * failure at once (the editors' failures page shows it) and sending goes on in the background;
  * its answer settles that row (deleted once delivered, updated otherwise). A purge still running
  * goes on too (logged as always). `takedownWaitMs`, the editor's bound:
- * CMS_REVALIDATE_TAKEDOWN_WAIT_MS, default 3000.
+ * CMS_REVALIDATE_TAKEDOWN_WAIT_MS, default 3000. With a CDN purge to follow (CMS_CDN_PURGE_SECRET),
+ * a publish is bounded by `publishWaitMs` (CMS_REVALIDATE_PUBLISH_WAIT_MS, default 3000; 0: the
+ * editor's answer never waits for it): past it the batch goes on in the background and records its
+ * own failure if it fails. Without one, publishes are not held, as before.
  */
 function createRevalidationService(strapi, { config, fetch, sleep }) {
   const { clientUrl, takedownWaitMs, retryIntervalMs } = config;
   const secret = config.revalidateSecret;
   const purgeSecret = config.cdnPurgeSecret;
+  // Only with a CDN purge to wait for: without one the site's next answer is STALE anyway (0003).
+  const publishWaitMs = purgeSecret ? (config.publishWaitMs ?? 0) : 0;
+  const purgeRetries = config.purgeRetries ?? 2;
+  const pause = sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   const client = createRevalidationClient({
     clientUrl,
     secret,
@@ -65,6 +85,12 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
   let inFlight = 0;
   let loggedOff = false;
   let defaultLocaleCache = { value: null, at: 0 };
+  /** Publishes' payloads, merged into one request per window (batch.js). */
+  const batcher = createBatcher({
+    windowMs: config.batchWindowMs ?? 100,
+    maxWaitMs: config.batchMaxWaitMs ?? 1_000,
+    send: (merged) => track(async () => settle(merged, await client.send(merged))),
+  });
 
   const enabled = () => Boolean(secret);
 
@@ -154,35 +180,60 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
   }
 
   /**
-   * After the site accepted a takedown: purges what it expired from the CDN. Wildcards cannot be
-   * purged by URL: they are left out (logged). Never rejects; null when there is nothing to do.
+   * After the site accepted a revalidation: purges what it revalidated from the CDN (a takedown:
+   * hard; a publish: `soft: true`). Wildcards cannot be purged by URL: they are left out (logged).
+   * A failed purge is retried `purgeRetries` times with backoff, then recorded as a failure (the
+   * editors' failures page; its retry sends the revalidation and this purge again). Never rejects;
+   * null when there is nothing to do.
    */
   async function purgeCdnAfter(payload, answer) {
-    if (payload?.next?.expire !== true || !purgeSecret) return null;
-    const expired = Array.isArray(answer?.paths) ? answer.paths : (payload.next.fullPaths ?? []);
-    const paths = expired.filter((path) => typeof path === "string" && !path.endsWith("*"));
-    const wildcards = expired.filter((path) => typeof path === "string" && path.endsWith("*"));
+    if (!payload?.next || !purgeSecret) return null;
+    const takedown = payload.next.expire === true;
+    const what = takedown ? "takedown" : "publish";
+    const revalidated = Array.isArray(answer?.paths) ? answer.paths : (payload.next.fullPaths ?? []);
+    const paths = revalidated.filter((path) => typeof path === "string" && !path.endsWith("*"));
+    const wildcards = revalidated.filter((path) => typeof path === "string" && path.endsWith("*"));
     const tags = payload.next.tags ?? [];
     if (wildcards.length)
       strapi.log.warn(
-        `[cdn-purge] after takedown: ${wildcards.join(", ")} cannot be purged by URL; purge the CDN by hand if needed`,
+        `[cdn-purge] after ${what}: ${wildcards.join(", ")} cannot be purged by URL; purge the CDN by hand if needed`,
       );
     if (paths.length === 0 && tags.length === 0) return null;
-    const request = { ...(paths.length ? { paths } : {}), ...(tags.length ? { tags } : {}) };
-    const result = await forwardPurge(request, {
-      clientUrl,
-      secret: purgeSecret,
-      timeoutMs: config.purgeTimeoutMs,
-      ...(fetch ? { fetchImpl: fetch } : {}),
-    });
-    if (result.status === 200) strapi.log.info(`[cdn-purge] after takedown ${JSON.stringify(request)} → 200`);
-    else if (result.status === 501)
-      strapi.log.info("[cdn-purge] after takedown: the site has no CDN configured (501); nothing purged");
-    else
-      strapi.log.error(
-        `[cdn-purge] after takedown ${JSON.stringify(request)} failed: ` +
-          `${result.body?.error ?? result.status}; purge it by hand`,
+    const request = {
+      ...(paths.length ? { paths } : {}),
+      ...(tags.length ? { tags } : {}),
+      ...(takedown ? {} : { soft: true }),
+    };
+    let result;
+    for (let attempt = 0; ; attempt += 1) {
+      result = await forwardPurge(request, {
+        clientUrl,
+        secret: purgeSecret,
+        timeoutMs: config.purgeTimeoutMs,
+        ...(fetch ? { fetchImpl: fetch } : {}),
+      });
+      if (result.status === 200 || result.status === 501 || attempt >= purgeRetries) break;
+      const delay = client.delayFor(attempt);
+      strapi.log.warn(
+        `[cdn-purge] after ${what}: attempt ${attempt + 1} failed (${result.body?.error ?? result.status}); retrying in ${delay} ms`,
       );
+      await pause(delay);
+    }
+    const why = [result.body?.error, result.body?.response?.error].filter(Boolean).join(": ") || result.status;
+    if (result.status === 200) strapi.log.info(`[cdn-purge] after ${what} ${JSON.stringify(request)} → 200`);
+    else if (result.status === 501)
+      strapi.log.info(`[cdn-purge] after ${what}: the site has no CDN configured (501); nothing purged`);
+    else {
+      strapi.log.error(
+        `[cdn-purge] after ${what} ${JSON.stringify(request)} failed: ${why}; recorded, retried with the failures`,
+      );
+      await record(payload, {
+        status: result.status,
+        attempts: purgeRetries + 1,
+        retryable: true,
+        error: `CDN purge failed: ${why}`,
+      });
+    }
     return { request, ...result };
   }
 
@@ -203,6 +254,17 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
     if (!enabled()) {
       logOffOnce();
       return { sent: false, reason: "CMS_REVALIDATE_SECRET is not set", payload };
+    }
+    if (payload.next.expire !== true && purgeCdn && retries === undefined) {
+      // A publish: coalesced with the others of its window; settled (and purged) once per batch.
+      // Its commit time starts publish_to_visible_seconds (a takedown is not measured).
+      payload = { ...payload, committedAt: Date.now() };
+      const wait = waitMs ?? (publishWaitMs > 0 ? publishWaitMs : Infinity);
+      const answer = await within(batcher.add(payload), wait === Infinity ? Infinity : Date.now() + wait);
+      if (answer !== LATE) return { ...answer, payload, batch: answer.payload };
+      const error = `the site had not answered after ${wait} ms; still sending`;
+      strapi.log.warn(`[revalidate] ${payload.uid}: ${error}`);
+      return { sent: true, payload, ok: false, answered: false, error, retryable: true };
     }
     const deadline = waitMs === undefined ? Infinity : Date.now() + waitMs;
     const sending = client.send(payload, retries === undefined ? {} : { retries });
@@ -287,7 +349,8 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
     revalidate,
     retryFailures,
     track,
-    inFlight: () => inFlight,
+    // A publish waiting in the batch being collected counts too.
+    inFlight: () => inFlight + batcher.pending(),
     start,
     stop,
     isReady: () => ready,
@@ -295,6 +358,9 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
     defaultLocale,
     clientUrl,
     takedownWaitMs,
+    /** The editor's publish is answered after its revalidation (and purge), within publishWaitMs. */
+    holdsPublishes: publishWaitMs > 0,
+    batches: () => batcher.sent(),
   };
 }
 

@@ -110,11 +110,24 @@ test("a takedown by tag purges the tag; wildcards are left out of the purge", as
   await done;
 });
 
-test("no purge for a publish, without CMS_CDN_PURGE_SECRET, or when asked not to", async () => {
+test("a publish is purged too, softly, after the site's 200; no purge without CMS_CDN_PURGE_SECRET or when asked not to", async () => {
+  const site = frontEnd();
+  const service = createRevalidationService(fakeStrapi(), { config: CONFIG, fetch: site.fetch });
+  const done = service.revalidate({ uid: "api::redirect.redirect", fullPaths: ["/en/old"] });
+  await site.requests(1);
+  assert.equal(typeof site.calls[0].body.committedAt, "number");
+  site.answer(200, { paths: ["/en/old", "/old"] });
+  await site.requests(2);
+  assert.equal(site.answersBefore[1], 1);
+  assert.deepEqual(site.calls[1].body, { paths: ["/en/old", "/old"], soft: true });
+  site.answer(200, { purged: true });
+  assert.equal((await done).purge.status, 200);
+
   for (const [config, input, options] of [
-    [CONFIG, { uid: "api::redirect.redirect", fullPaths: ["/en/old"] }, {}],
+    [{ ...CONFIG, cdnPurgeSecret: "" }, { uid: "api::redirect.redirect", fullPaths: ["/en/old"] }, {}],
     [{ ...CONFIG, cdnPurgeSecret: "" }, { uid: "api::redirect.redirect", fullPaths: ["/en/old"], expire: true }, {}],
     [CONFIG, { uid: "api::redirect.redirect", fullPaths: ["/en/old"], expire: true }, { purgeCdn: false }],
+    [CONFIG, { uid: "api::redirect.redirect", fullPaths: ["/en/old"] }, { purgeCdn: false }],
   ]) {
     const site = frontEnd();
     const service = createRevalidationService(fakeStrapi(), { config, fetch: site.fetch });
