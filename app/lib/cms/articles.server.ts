@@ -263,18 +263,30 @@ export type ArticleRef = z.output<typeof articleRefAnswer>["data"][number];
  * Every published article in every locale (the sitemap), 100 at a time, in a stable order; records
  * the list of every locale and each article; not kept in the data cache (one answer uses them).
  */
-export async function* listAllArticles(cms: CmsClient): AsyncGenerator<ArticleRef> {
+export function listAllArticles(cms: CmsClient): AsyncGenerator<ArticleRef> {
+  return articleRefs(cms, ["locale:asc", "slug:asc"], CMS_REVALIDATE.pageData);
+}
+
+/**
+ * The published articles of every locale, newest first (the listing's order, locales mixed), 100
+ * at a time: the warm start requests the newest (server/cache/index.ts). Read afresh, outside any render.
+ */
+export function newestArticles(cms: CmsClient): AsyncGenerator<ArticleRef> {
+  return articleRefs(cms, ARTICLE_SORT, 0);
+}
+
+async function* articleRefs(cms: CmsClient, sort: string[], revalidate: number): AsyncGenerator<ArticleRef> {
   for (let page = 1, pageCount = 1; page <= pageCount; page++) {
     const answer = await cms.get("/api/articles", articleRefAnswer, {
       query: {
         locale: "*",
         fields: ["slug", "locale", "updatedAt"],
         populate: { category: { fields: ["slug"] } },
-        sort: ["locale:asc", "slug:asc"],
+        sort,
         pagination: { page, pageSize: 100 },
       },
       type: ARTICLE_UID,
-      revalidate: CMS_REVALIDATE.pageData,
+      revalidate,
       skipDataCache: true,
       omitUserAuthorization: true,
     });
