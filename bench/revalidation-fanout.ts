@@ -304,7 +304,13 @@ function reverseIn(data: Data, declaration: Declaration, documentId: string): Re
  */
 function cmsPayload(
   uid: string,
-  { documentId, locale, before, after, takedown = false }: {
+  {
+    documentId,
+    locale,
+    before,
+    after,
+    takedown = false,
+  }: {
     documentId?: string;
     locale?: string;
     before: Data;
@@ -339,7 +345,8 @@ function cmsPayload(
       defaultLocale: DEFAULT_LOCALE,
     });
   }
-  const payload = input && buildPayload({ ...input, ...(takedown ? { expire: true } : {}) }, { defaultLocale: DEFAULT_LOCALE });
+  const payload =
+    input && buildPayload({ ...input, ...(takedown ? { expire: true } : {}) }, { defaultLocale: DEFAULT_LOCALE });
   if (!payload) throw new Error(`the CMS sends nothing for this write of ${uid}`);
   return payload;
 }
@@ -488,9 +495,7 @@ for (const scenario of scenarios) {
   console.log(`${"".padEnd(28)}${pad("cached", 8)}${pad("old", 8)}${pad("now", 8)}`);
   for (const kind of [...KINDS, "total" as const]) {
     const all = kind === "total" ? rendered.length : cached.get(kind)!;
-    console.log(
-      `${kind.padEnd(28)}${pad(all, 8)}${pad(old.get(kind)!, 8)}${pad(now.get(kind)!, 8)}`,
-    );
+    console.log(`${kind.padEnd(28)}${pad(all, 8)}${pad(old.get(kind)!, 8)}${pad(now.get(kind)!, 8)}`);
   }
 }
 

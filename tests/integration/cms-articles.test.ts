@@ -216,7 +216,9 @@ describe("articles through the real Strapi", () => {
     });
     const { pageCount } = ((await count.json()) as { meta: { pagination: { pageCount: number } } }).meta.pagination;
     expect(pageCount).toBeGreaterThan(1);
-    const listed = [...sitemap.text.matchAll(/<loc>http:\/\/[^/<]*\/blog\?page=(\d+)<\/loc>/g)].map((m) => Number(m[1]));
+    const listed = [...sitemap.text.matchAll(/<loc>http:\/\/[^/<]*\/blog\?page=(\d+)<\/loc>/g)].map((m) =>
+      Number(m[1]),
+    );
     expect(listed).toEqual(Array.from({ length: pageCount - 1 }, (_, i) => i + 2));
     expect((await get(`/blog?page=${pageCount}`)).status).toBe(200);
     expect((await get(`/blog?page=${pageCount + 1}`)).status).toBe(404);

@@ -41,7 +41,12 @@ export function blogSitemapPages(
     count(listings, article.locale, blogPath(), article);
     entries.push({ fullPath: blogPath({ slug: article.slug }), locale: article.locale, updatedAt: article.updatedAt });
     if (article.category) {
-      count(categories, `${article.locale} ${article.category.slug}`, blogPath({ category: article.category.slug }), article);
+      count(
+        categories,
+        `${article.locale} ${article.category.slug}`,
+        blogPath({ category: article.category.slug }),
+        article,
+      );
     }
   }
   /** Page 1 and every later page of one listing. */
@@ -49,5 +54,9 @@ export function blogSitemapPages(
     page,
     ...Array.from({ length: Math.ceil(total / perPage) - 1 }, (_, i) => ({ ...page, page: i + 2 })),
   ];
-  return [...[...listings.values()].flatMap(withLaterPages), ...entries, ...[...categories.values()].flatMap(withLaterPages)];
+  return [
+    ...[...listings.values()].flatMap(withLaterPages),
+    ...entries,
+    ...[...categories.values()].flatMap(withLaterPages),
+  ];
 }
