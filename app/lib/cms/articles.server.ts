@@ -1,7 +1,7 @@
 import type { BlocksContent } from "@strapi/blocks-react-renderer";
 import * as z from "zod";
 
-import { CMS_REVALIDATE, type CmsClient } from "./client.server.ts";
+import { CMS_REVALIDATE, type CmsClient, type CmsFetchOptions } from "./client.server.ts";
 import { mediaSchema } from "./sections.server.ts";
 import { localePrefixedPath } from "../locale-path.ts";
 import { blogPath } from "../blog/paths.ts";
@@ -131,9 +131,19 @@ export async function listArticles(
   return { articles: data, page, pageCount: meta.pagination.pageCount, total: meta.pagination.total };
 }
 
-/** The published article at `slug` in `locale`, or null. Reached by its path (`/blog/<slug>`) and its document's tag. */
-export async function findArticle(cms: CmsClient, slug: string, locale: string): Promise<Article | null> {
+/**
+ * The published article at `slug` in `locale`, or null. Reached by its path (`/blog/<slug>`) and its
+ * document's tag. With `draft` (preview): its draft version, read with that token, never cached
+ * (docs/cms-contract.md, "Preview").
+ */
+export async function findArticle(
+  cms: CmsClient,
+  slug: string,
+  locale: string,
+  draft?: CmsFetchOptions["draft"],
+): Promise<Article | null> {
   const { data } = await cms.get("/api/articles", articleAnswer, {
+    draft,
     query: {
       filters: { slug: { $eq: slug } },
       locale,
