@@ -16,8 +16,6 @@
  *   shows no Preview button).
  */
 
-const { entryPath } = require("../plugins/site-cache/server/services/revalidation/declarations");
-
 const SHOWN_ON_EVERY_PAGE = new Set(["api::navbar.navbar", "api::footer.footer"]);
 /** The front end's development default is the same (app/lib/env.server.ts). */
 const DEVELOPMENT_SECRET = "development-only-preview-secret";
@@ -48,15 +46,12 @@ function previewUrl(settings, { path, locale, status }) {
   return `${settings.clientUrl}/api/preview?${params}`;
 }
 
-/** The site-cache declaration of `uid` (the plugin reads them from the schemas at its start), or null. */
-function declarationOf(strapi, uid) {
-  return strapi.plugin("site-cache")?.service("site-types")?.declarationOf(uid) ?? null;
-}
-
 /** Which page of the site shows this document, or null; and the status to show it in. */
 async function previewTarget(strapi, uid, { documentId, locale, status }) {
   if (SHOWN_ON_EVERY_PAGE.has(uid)) return { path: "/", status: "published" };
-  const declaration = declarationOf(strapi, uid);
+  // The site-cache plugin's declarations (read from the schemas at its start).
+  const siteTypes = strapi.plugin("site-cache")?.service("site-types");
+  const declaration = siteTypes?.declarationOf(uid);
   if (!declaration?.preview || !documentId) return null;
   const documents = strapi.documents(uid);
   const query = {
@@ -65,14 +60,14 @@ async function previewTarget(strapi, uid, { documentId, locale, status }) {
     fields: [...declaration.pathFields],
   };
   if (!declaration.draftAndPublish) {
-    const path = entryPath(declaration, await documents.findOne(query));
+    const path = siteTypes.entryPath(uid, await documents.findOne(query));
     return path ? { path, status: "published" } : null;
   }
   const wanted = status === "published" ? "published" : "draft";
   // The published tab of a document whose published version is gone falls back to the draft's path.
   const found =
     (await documents.findOne({ ...query, status: wanted })) ?? (await documents.findOne({ ...query, status: "draft" }));
-  const path = entryPath(declaration, found);
+  const path = siteTypes.entryPath(uid, found);
   return path ? { path, status: wanted } : null;
 }
 

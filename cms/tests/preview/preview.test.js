@@ -4,11 +4,11 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 
 const { allowedOrigins, createPreviewHandler, previewSettings } = require("../../src/preview/index");
-const { readDeclarations } = require("../../src/plugins/site-cache/server/services/revalidation/declarations");
+const siteTypesService = require("../../src/plugins/site-cache/server/services/site-types");
 const { repoContentTypes } = require("../support/content-types");
 
-/** The site-cache plugin's declarations of the repository's schemas (what its site-types service holds). */
-const DECLARATIONS = readDeclarations(repoContentTypes());
+/** The site-cache plugin's site-types service over the repository's schemas. */
+const SITE_TYPES = siteTypesService({ strapi: { contentTypes: repoContentTypes() } });
 
 const SETTINGS = previewSettings({
   clientUrl: "https://www.example.com",
@@ -26,7 +26,7 @@ function fakeStrapi(entries) {
     calls,
     plugin: (name) =>
       name === "site-cache" && {
-        service: (service) => service === "site-types" && { declarationOf: (uid) => DECLARATIONS.get(uid) ?? null },
+        service: (service) => service === "site-types" && SITE_TYPES,
       },
     documents: (uid) => ({
       findOne: async (query) => {
