@@ -7,9 +7,13 @@
  * stand-in CMS that answers as Strapi 5 does (bench/strapi-like-blog-cms.ts: 500 article
  * documents in en and de = 1,000 articles, 5 categories, 10 authors, 100 page documents in en and
  * de = 200 pages, 3 of them ×2 with a latest-articles section). Then, for each change, the
- * payload the CMS sends (built here from the tag contract's rules C1–C5, docs/cms-contract.md
- * "Revalidation") goes through the site's own revalidation handler into a fresh invalidation
- * record, and every entry it marks stale or expired is counted, by kind.
+ * payload the CMS sends goes through the site's own revalidation handler into a fresh
+ * invalidation record, and every entry it marks stale or expired is counted, by kind. The payload
+ * is the CMS's own: its declarations read from the real schemas (cms/src/api/…/schema.json,
+ * declarations.js `readDeclarations`), and writeInput / buildPayload (payload.js) fed what
+ * document-middleware.js would read for the write (the document's published rows before and
+ * after, its neighbours, the documents that link to it), here from the stand-in CMS's data: no
+ * rule of docs/cms-contract.md "Revalidation" is written twice.
  *
  * The old scheme, for comparison: each render's tags as the call sites wrote them before
  * (rebuilt from the CMS requests the render made: every article query but a document lookup
@@ -18,13 +22,15 @@
  * document's tag; navbar, footer, Error page their type's), and what the CMS sent then (an
  * article's paths with the article type's tag and its document's; an author's type tag).
  */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 
 import { Registry } from "prom-client";
 
-import { cmsDocumentTag, cmsListTag, cmsTag } from "../app/lib/cms/client.server.ts";
+import { cmsDocumentTag, cmsTag } from "../app/lib/cms/client.server.ts";
 import { parseEnv } from "../app/lib/env.server.ts";
 import { createLogger } from "../app/lib/logger.server.ts";
 import { localeConfigOf } from "../app/lib/locales.server.ts";
@@ -168,110 +174,269 @@ function oldTagsOf(requests: string[]): Set<string> {
   return tags;
 }
 
-// ---- What the CMS sends (the contract's C1–C5; and before) ----
-const sitePathOf = (article: { locale: string; slug: string }) => `${prefix(article.locale)}/blog/${article.slug}`;
+// ---- What the CMS sends: its own code (cms/…/revalidation/), fed the stand-in CMS's data ----
+/** The CMS's revalidation helpers (CommonJS), loaded as the CMS loads them. */
+interface Declaration {
+  uid: string;
+  single: boolean;
+  localized: boolean;
+  pathFields: readonly string[];
+  order: ReadonlyArray<{ field: string; direction: "asc" | "desc" }> | null;
+  relations: ReadonlyArray<{ attribute: string; target: string }>;
+  reverse: ReadonlyArray<{ uid: string; attribute: string }>;
+}
+type CmsRow = Record<string, unknown> & { documentId: string; locale?: string; related?: Record<string, string[]> };
+interface ReverseLinks {
+  uid: string;
+  attribute: string;
+  documentIds: string[];
+  links: string[];
+  overBound: boolean;
+}
+interface WriteInput {
+  uid: string;
+  fullPaths?: string[];
+  tags?: string[];
+  expire?: boolean;
+}
+const revalidationDir = path.join(projectRoot, "cms/src/plugins/site-cache/server/services/revalidation");
+const cmsRequire = createRequire(path.join(revalidationDir, "index.js"));
+const { readDeclarations } = cmsRequire("./declarations.js") as {
+  readDeclarations: (contentTypes: Record<string, unknown>) => Map<string, Declaration>;
+};
+const { writeInput, listChanges, buildPayload } = cmsRequire("./payload.js") as {
+  writeInput: (declaration: Declaration, input: Record<string, unknown>) => WriteInput | null;
+  listChanges: (declaration: Declaration, before: CmsRow[], after: CmsRow[]) => { membership: string[] };
+  buildPayload: (input: WriteInput, options: { defaultLocale: string }) => RevalidationPayload | null;
+};
+const { mergeLinks } = cmsRequire("./document-middleware.js") as {
+  mergeLinks: (before: ReverseLinks[], after: ReverseLinks[]) => unknown[];
+};
 
-/** C3 (+C4): a membership change of `article` in its locale, with its neighbours in the declared order. */
-function membershipTags(article: ArticleRow, neighbours: ArticleRow[]): string[] {
-  const tags: string[] = [];
-  for (const locale of [article.locale, "*"]) {
-    tags.push(cmsListTag(ARTICLE, locale));
-    tags.push(cmsListTag(ARTICLE, locale, { attribute: "category", documentId: article.category }));
-    tags.push(cmsListTag(ARTICLE, locale, { attribute: "author", documentId: article.author }));
+/** strapi.contentTypes for the project's APIs: uid → schema, from cms/src/api/<api>/content-types/<name>/schema.json. */
+const apiDir = path.join(projectRoot, "cms/src/api");
+const contentTypes: Record<string, unknown> = {};
+for (const api of readdirSync(apiDir)) {
+  const typesDir = path.join(apiDir, api, "content-types");
+  if (!existsSync(typesDir)) continue;
+  for (const name of readdirSync(typesDir)) {
+    contentTypes[`api::${api}.${name}`] = JSON.parse(readFileSync(path.join(typesDir, name, "schema.json"), "utf8"));
   }
-  return [...tags, ...neighbours.map((n) => cmsDocumentTag(ARTICLE, n.documentId))];
+}
+const declarations = readDeclarations(contentTypes);
+const declarationOf = (uid: string) => {
+  const declaration = declarations.get(uid);
+  if (!declaration) throw new Error(`${uid} is not declared (no site-cache block in its schema)`);
+  return declaration;
+};
+const DEFAULT_LOCALE = locales.defaultLocale;
+
+/** One state of the stand-in CMS's published data: uid → rows (relations as documentIds). */
+type DataRow = Record<string, unknown> & { documentId: string; locale?: string };
+type Data = Map<string, DataRow[]>;
+const published: Data = new Map<string, DataRow[]>([
+  [ARTICLE, cms.articles],
+  [CATEGORY, cms.categories],
+  [AUTHOR, cms.authors],
+  [PAGE, cms.pages],
+]);
+
+/**
+ * What document-middleware.js reads from the database, read from the stand-in's data instead:
+ * the document's published rows in the write's locale, with `related` (publishedRows()).
+ */
+function rowsOf(data: Data, declaration: Declaration, documentId: string, locale: string | null): CmsRow[] {
+  return (data.get(declaration.uid) ?? [])
+    .filter((row) => row.documentId === documentId && (!locale || row.locale === locale))
+    .map((row) => ({
+      ...row,
+      related: Object.fromEntries(
+        declaration.relations.map(({ attribute }) => {
+          const value = row[attribute];
+          return [attribute, (Array.isArray(value) ? value : value ? [value] : []).map(String)];
+        }),
+      ),
+    }));
 }
 
-/** C5 for an article: the category and the author have a relation attribute (`articles`) targeting it. */
-const inverseSides = (article: ArticleRow) => [
-  cmsDocumentTag(CATEGORY, article.category),
-  cmsDocumentTag(AUTHOR, article.author),
-];
+/** neighboursOf(): the published documents just before and after `row` in the declared order, in its locale. */
+function neighboursIn(data: Data, declaration: Declaration, row: CmsRow): string[] {
+  const order = declaration.order;
+  if (!order) return [];
+  const compare = (a: Record<string, unknown>, b: Record<string, unknown>) => {
+    for (const { field, direction } of order) {
+      const sign = String(a[field]).localeCompare(String(b[field]));
+      if (sign) return direction === "asc" ? sign : -sign;
+    }
+    return 0;
+  };
+  const sorted = (data.get(declaration.uid) ?? [])
+    .filter((other) => !declaration.localized || other.locale === row.locale)
+    .sort(compare);
+  const others = sorted.filter((other) => other.documentId !== row.documentId);
+  const after = others.findIndex((other) => compare(other, row) > 0);
+  const next = after === -1 ? undefined : others[after];
+  const previous = others[(after === -1 ? others.length : after) - 1];
+  return [previous, next].filter((found) => found !== undefined).map((found) => found.documentId);
+}
+
+/** reverseLinks(): the published documents of other declared types that link to the document. */
+function reverseIn(data: Data, declaration: Declaration, documentId: string): ReverseLinks[] {
+  return declaration.reverse.map(({ uid, attribute }) => {
+    const rows = (data.get(uid) ?? []).filter((row) => {
+      const value = row[attribute];
+      return Array.isArray(value) ? value.includes(documentId) : value === documentId;
+    });
+    return {
+      uid,
+      attribute,
+      documentIds: [...new Set(rows.map((row) => row.documentId))],
+      links: [...new Set(rows.map((row) => `${row.documentId} ${row.locale ?? "*"}`))],
+      overBound: false,
+    };
+  });
+}
+
+/**
+ * The payload the CMS sends for a write to `documentId` of `uid` in `locale` that turns the data
+ * `before` into `after`: inputAfter() of document-middleware.js step by step (its reads answered
+ * from the data), then the CMS's writeInput() and buildPayload().
+ */
+function cmsPayload(
+  uid: string,
+  {
+    documentId,
+    locale,
+    before,
+    after,
+    takedown = false,
+  }: {
+    documentId?: string;
+    locale?: string;
+    before: Data;
+    after: Data;
+    takedown?: boolean;
+  },
+): RevalidationPayload {
+  const declaration = declarationOf(uid);
+  let input: WriteInput | null;
+  if (declaration.single || !documentId) input = writeInput(declaration, {});
+  else {
+    const inLocale = declaration.localized ? (locale ?? DEFAULT_LOCALE) : null;
+    const beforeRows = rowsOf(before, declaration, documentId, inLocale);
+    const afterRows = takedown ? [] : rowsOf(after, declaration, documentId, inLocale);
+    const neighbours: string[] = [];
+    if (declaration.order) {
+      const { membership } = listChanges(declaration, beforeRows, afterRows);
+      const moved = (row: CmsRow) => membership.includes(declaration.localized && row.locale ? row.locale : "*");
+      for (const row of beforeRows) if (moved(row)) neighbours.push(...neighboursIn(before, declaration, row));
+      for (const row of afterRows) if (moved(row)) neighbours.push(...neighboursIn(after, declaration, row));
+    }
+    const reverse = mergeLinks(
+      reverseIn(before, declaration, documentId),
+      takedown ? [] : reverseIn(after, declaration, documentId),
+    );
+    input = writeInput(declaration, {
+      documentId,
+      before: beforeRows,
+      after: afterRows,
+      neighbours,
+      reverse,
+      defaultLocale: DEFAULT_LOCALE,
+    });
+  }
+  const payload =
+    input && buildPayload({ ...input, ...(takedown ? { expire: true } : {}) }, { defaultLocale: DEFAULT_LOCALE });
+  if (!payload) throw new Error(`the CMS sends nothing for this write of ${uid}`);
+  return payload;
+}
+
+/** The published data with `uid`'s rows replaced by `change(rows)`. */
+const changed = (uid: string, change: (rows: DataRow[]) => DataRow[]): Data =>
+  new Map([...published].map(([key, rows]) => [key, key === uid ? change(rows) : rows]));
+
+/** The payload the CMS sent before issue 23.3 (an article's path, its type's tag and its document's; a type's tag). */
+const sitePathOf = (article: { locale: string; slug: string }) => `${prefix(article.locale)}/blog/${article.slug}`;
+const oldArticle = (article: ArticleRow, expire?: boolean): RevalidationPayload => ({
+  uid: ARTICLE,
+  next: {
+    fullPaths: [sitePathOf(article)],
+    tags: [cmsTag(ARTICLE), cmsDocumentTag(ARTICLE, article.documentId)],
+    ...(expire ? { expire } : {}),
+  },
+});
 
 const english = cms.listing("en");
 const edited = english[123]!;
-const [before, after] = [english[122]!, english[124]!];
 const fresh: ArticleRow = {
   ...edited,
   documentId: "articlenew",
   slug: "article-new",
   title: "A new article",
   publishDate: "2030-01-01T00:00:00.000Z",
+  publishedAt: "2030-01-01T00:00:00.000Z",
   category: "category1",
   author: "author1",
 };
 const renamedAuthor = "author3";
-const authorsArticles = [...new Set(cms.articles.filter((a) => a.author === renamedAuthor).map((a) => a.documentId))];
+const authorsArticles = new Set(cms.articles.filter((a) => a.author === renamedAuthor).map((a) => a.documentId));
+const isEdited = (row: DataRow) => row.documentId === edited.documentId && row.locale === edited.locale;
 
 interface Scenario {
   name: string;
+  /** What the CMS sent before issue 23.3, against the tags renders carried then. */
   old: RevalidationPayload;
-  next: RevalidationPayload;
-  /** The same, C5 applied to owning relation sides only (no category/author inverse `articles`). */
-  owningOnly: RevalidationPayload;
+  /** What the CMS sends now (its own code), against the tags renders record. */
+  now: RevalidationPayload;
 }
-
-const articlePayload = (paths: string[], tags: string[], expire?: boolean): RevalidationPayload => ({
-  uid: ARTICLE,
-  next: { fullPaths: paths, tags: [...new Set(tags)], ...(expire ? { expire } : {}) },
-});
-const oldArticle = (article: ArticleRow, expire?: boolean) =>
-  articlePayload([sitePathOf(article)], [cmsTag(ARTICLE), cmsDocumentTag(ARTICLE, article.documentId)], expire);
 
 const scenarios: Scenario[] = [
   {
     name: "(a) first publish of a new article (en, newest)",
     old: oldArticle(fresh),
-    next: articlePayload(
-      [sitePathOf(fresh)],
-      [cmsDocumentTag(ARTICLE, fresh.documentId), ...membershipTags(fresh, [english[0]!]), ...inverseSides(fresh)],
-    ),
-    owningOnly: articlePayload(
-      [sitePathOf(fresh)],
-      [cmsDocumentTag(ARTICLE, fresh.documentId), ...membershipTags(fresh, [english[0]!])],
-    ),
+    now: cmsPayload(ARTICLE, {
+      documentId: fresh.documentId,
+      locale: "en",
+      before: published,
+      after: changed(ARTICLE, (rows) => [...rows, fresh]),
+    }),
   },
   {
     name: "(b) republish of an article (title edit)",
     old: oldArticle(edited),
-    next: articlePayload([sitePathOf(edited)], [cmsDocumentTag(ARTICLE, edited.documentId), ...inverseSides(edited)]),
-    owningOnly: articlePayload([sitePathOf(edited)], [cmsDocumentTag(ARTICLE, edited.documentId)]),
+    now: cmsPayload(ARTICLE, {
+      documentId: edited.documentId,
+      locale: "en",
+      before: published,
+      after: changed(ARTICLE, (rows) => rows.map((row) => (isEdited(row) ? { ...row, title: "Edited" } : row))),
+    }),
   },
   {
     name: "(c) unpublish of an article",
     old: oldArticle(edited, true),
-    next: articlePayload(
-      [sitePathOf(edited)],
-      [cmsDocumentTag(ARTICLE, edited.documentId), ...membershipTags(edited, [before, after]), ...inverseSides(edited)],
-      true,
-    ),
-    owningOnly: articlePayload(
-      [sitePathOf(edited)],
-      [cmsDocumentTag(ARTICLE, edited.documentId), ...membershipTags(edited, [before, after])],
-      true,
-    ),
+    now: cmsPayload(ARTICLE, {
+      documentId: edited.documentId,
+      locale: "en",
+      before: published,
+      after: changed(ARTICLE, (rows) => rows.filter((row) => !isEdited(row))),
+      takedown: true,
+    }),
   },
   {
-    name: `(d) an author renamed (${authorsArticles.length} of the ${english.length} article documents)`,
+    name: `(d) an author renamed (${authorsArticles.size} of the ${english.length} article documents)`,
     old: { uid: AUTHOR, next: { tags: [cmsTag(AUTHOR)] } },
-    next: {
-      uid: AUTHOR,
-      next: {
-        tags: [cmsDocumentTag(AUTHOR, renamedAuthor), ...authorsArticles.map((id) => cmsDocumentTag(ARTICLE, id))],
-      },
-    },
-    owningOnly: {
-      uid: AUTHOR,
-      next: {
-        tags: [cmsDocumentTag(AUTHOR, renamedAuthor), ...authorsArticles.map((id) => cmsDocumentTag(ARTICLE, id))],
-      },
-    },
+    now: cmsPayload(AUTHOR, {
+      documentId: renamedAuthor,
+      before: published,
+      after: changed(AUTHOR, (rows) =>
+        rows.map((row) => (row.documentId === renamedAuthor ? { ...row, name: "Renamed" } : row)),
+      ),
+    }),
   },
   {
     name: "(e) the navbar edited",
     old: { uid: NAVBAR, next: { tags: [cmsTag(NAVBAR)] } },
-    next: { uid: NAVBAR, next: { tags: [cmsTag(NAVBAR)] } },
-    owningOnly: { uid: NAVBAR, next: { tags: [cmsTag(NAVBAR)] } },
+    now: cmsPayload(NAVBAR, { before: published, after: published }),
   },
 ];
 
@@ -323,20 +488,14 @@ console.log(
   }).join(", ")}.`,
 );
 for (const scenario of scenarios) {
-  const [old, next, owning] = await Promise.all([
-    staleCount(scenario.old, "old"),
-    staleCount(scenario.next, "new"),
-    staleCount(scenario.owningOnly, "new"),
-  ]);
+  const [old, now] = await Promise.all([staleCount(scenario.old, "old"), staleCount(scenario.now, "new")]);
   console.log(
-    `\n${scenario.name}: ${scenario.next.next.tags?.length ?? 0} tags, ${scenario.next.next.fullPaths?.length ?? 0} paths sent`,
+    `\n${scenario.name}: ${scenario.now.next.tags?.length ?? 0} tags, ${scenario.now.next.fullPaths?.length ?? 0} paths sent${scenario.now.next.expire ? " (expire)" : ""}`,
   );
-  console.log(`${"".padEnd(28)}${pad("cached", 8)}${pad("old", 8)}${pad("new", 8)}${pad("new, C5 owning only", 21)}`);
+  console.log(`${"".padEnd(28)}${pad("cached", 8)}${pad("old", 8)}${pad("now", 8)}`);
   for (const kind of [...KINDS, "total" as const]) {
     const all = kind === "total" ? rendered.length : cached.get(kind)!;
-    console.log(
-      `${kind.padEnd(28)}${pad(all, 8)}${pad(old.get(kind)!, 8)}${pad(next.get(kind)!, 8)}${pad(owning.get(kind)!, 21)}`,
-    );
+    console.log(`${kind.padEnd(28)}${pad(all, 8)}${pad(old.get(kind)!, 8)}${pad(now.get(kind)!, 8)}`);
   }
 }
 

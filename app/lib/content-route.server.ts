@@ -1,14 +1,17 @@
 import { data, type RouterContextProvider } from "react-router";
 
+import type { CmsFetchOptions } from "./cms/client.server.ts";
 import { loadErrorText } from "./cms/error-page.server.ts";
 import { parseLocalePath, type LocaleConfig } from "./locale-path.ts";
 import { localeConfigOf } from "./locales.server.ts";
-import { cmsContext, configContext } from "./request-context.server.ts";
+import { NO_STORE_ANYWHERE } from "./no-store.ts";
+import { isPreviewRequest } from "./preview/preview-cookie.server.ts";
+import { cmsContext, configContext, markDynamic } from "./request-context.server.ts";
 
 /**
  * What a route that shows a content type needs besides its CMS queries (the blog's routes, and
  * yours: docs/add-a-content-type.md): the request's CMS client, the locales, the site's origin and
- * media base; the locale of an address; the 404 answer with the CMS's words.
+ * media base; the locale of an address; the 404 answer with the CMS's words; preview.
  */
 
 export function contentRouteContext(context: Readonly<RouterContextProvider>) {
@@ -32,7 +35,48 @@ export function pathLocale(pathname: string, expected: string, config: LocaleCon
   return target && target.fullPath === expected ? target.locale : null;
 }
 
-/** A 404 answer (for the caller to throw) with the CMS's not-found words in `locale`. */
-export async function contentNotFound(context: Readonly<RouterContextProvider>, locale: string) {
-  return data(await loadErrorText(context, "not-found", locale), { status: 404 });
+/**
+ * A 404 answer (for the caller to throw) with the CMS's not-found words in `locale`; in preview,
+ * with the preview's no-store headers (`preview.headers`).
+ */
+export async function contentNotFound(
+  context: Readonly<RouterContextProvider>,
+  locale: string,
+  preview?: ContentPreview | null,
+) {
+  return data(await loadErrorText(context, "not-found", locale), { status: 404, headers: preview?.headers });
+}
+
+/** What a render in preview needs: the draft read, the answer's headers, the preview bar's exit link. */
+export interface ContentPreview {
+  /** For the CMS call of the entry the address shows (`findPage`, `findArticle`): its draft. */
+  draft: NonNullable<CmsFetchOptions["draft"]>;
+  /** `private, no-store` for the browser and every CDN (the loader's answer and its 404). */
+  headers: typeof NO_STORE_ANYWHERE;
+  /** The preview bar's "Exit preview" link: back to this address, as everybody sees it. */
+  exitHref: string;
+}
+
+/**
+ * Preview (docs/cms-contract.md, "Preview"): for a request with a valid preview cookie, the draft
+ * (read with CMS_PREVIEW_API_TOKEN, else the read-only key), no-store headers and the exit link,
+ * and the render marked personal (never stored; the page cache does not answer such a request
+ * either: server/cache/cache-key.ts); otherwise null. Every route that shows an entry of a type
+ * with a Preview button (its site-cache `path`) calls it.
+ */
+export function contentPreview(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  url: URL,
+): ContentPreview | null {
+  const env = context.get(configContext);
+  if (!isPreviewRequest(request, env.CMS_PREVIEW_SECRET, env.APP_PUBLIC_URL)) return null;
+  markDynamic(context);
+  return {
+    draft: env.CMS_PREVIEW_API_TOKEN
+      ? { apiToken: env.CMS_PREVIEW_API_TOKEN, variable: "CMS_PREVIEW_API_TOKEN" }
+      : { apiToken: env.CMS_REST_READONLY_API_KEY, variable: "CMS_REST_READONLY_API_KEY" },
+    headers: NO_STORE_ANYWHERE,
+    exitHref: `/api/preview/exit?${new URLSearchParams({ path: url.pathname })}`,
+  };
 }

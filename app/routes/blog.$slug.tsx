@@ -1,30 +1,34 @@
 import { BlocksRenderer } from "@strapi/blocks-react-renderer";
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 
 import type { Route } from "./+types/blog.$slug";
 import { BODY_BLOCKS } from "../components/cms-image.tsx";
+import { PreviewBar } from "../components/preview-bar.tsx";
 import { blogPath } from "../lib/blog/paths.ts";
 import { blogWords, formatArticleDate } from "../lib/blog/words.ts";
 import { adjacentArticles, findArticle, findArticleLocales } from "../lib/cms/articles.server.ts";
 import { loadErrorText } from "../lib/cms/error-page.server.ts";
 import { withCmsErrors } from "../lib/cms/http-errors.server.ts";
 import { BODY_IMAGE_SIZES, imageAttributes, withBodyMedia } from "../lib/cms/media.ts";
-import { contentNotFound, contentRouteContext, pathLocale } from "../lib/content-route.server.ts";
+import { contentNotFound, contentPreview, contentRouteContext, pathLocale } from "../lib/content-route.server.ts";
 import { localizedPath } from "../lib/locale-path.ts";
 import { headMeta, pageHead, SITE_NAME } from "../lib/seo/head.ts";
 
 /**
  * An article (`/blog/<slug>`, `/de/blog/<slug>`): title, date, author, category, cover, body,
  * and links to the previous (older) and next (newer) article. docs/cms-contract.md, "Articles".
+ * In preview (the admin's Preview of an article, docs/cms-contract.md "Preview"): its draft, for
+ * that visitor alone, never stored; its links and alternates stay the published ones.
  */
-export async function loader({ context, url, params }: Route.LoaderArgs) {
+export async function loader({ request, context, url, params }: Route.LoaderArgs) {
   const { cms, config, origin, mediaBase } = contentRouteContext(context);
+  const preview = contentPreview(request, context, url);
   const locale = pathLocale(url.pathname, blogPath({ slug: params.slug }), config);
-  if (!locale) throw await contentNotFound(context, config.defaultLocale);
+  if (!locale) throw await contentNotFound(context, config.defaultLocale, preview);
   return withCmsErrors(
     async () => {
-      const article = await findArticle(cms, params.slug, locale);
-      if (!article) throw await contentNotFound(context, locale);
+      const article = await findArticle(cms, params.slug, locale, preview?.draft);
+      if (!article) throw await contentNotFound(context, locale, preview);
       const [translations, adjacent] = await Promise.all([
         config.locales.length > 1 ? findArticleLocales(cms, article.documentId) : Promise.resolve([]),
         adjacentArticles(cms, article),
@@ -46,32 +50,41 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
       const href = (path: string) => localizedPath(path, locale, config);
       const link = (other: { title: string; slug: string } | null) =>
         other && { title: other.title, href: href(blogPath({ slug: other.slug })) };
-      return {
-        locale,
-        head,
-        // The header's locale switcher (SwitcherData): the article in its other published locales.
-        translations: localized,
-        article: {
-          title: article.title,
-          dateTime: article.date,
-          dateText: formatArticleDate(article.date, locale),
-          author: article.author,
-          category: article.category && {
-            name: article.category.name,
-            href: href(blogPath({ category: article.category.slug })),
+      return data(
+        {
+          locale,
+          head,
+          // The header's locale switcher (SwitcherData): the article in its other published locales.
+          translations: localized,
+          article: {
+            title: article.title,
+            dateTime: article.date,
+            dateText: formatArticleDate(article.date, locale),
+            author: article.author,
+            category: article.category && {
+              name: article.category.name,
+              href: href(blogPath({ category: article.category.slug })),
+            },
+            cover: article.cover
+              ? imageAttributes(article.cover, { base: mediaBase, lazy: false, sizes: BODY_IMAGE_SIZES })
+              : null,
+            body: withBodyMedia(article.body, mediaBase),
           },
-          cover: article.cover
-            ? imageAttributes(article.cover, { base: mediaBase, lazy: false, sizes: BODY_IMAGE_SIZES })
-            : null,
-          body: withBodyMedia(article.body, mediaBase),
+          previous: link(adjacent.previous),
+          next: link(adjacent.next),
+          blog: href(blogPath()),
+          preview: preview ? { exitHref: preview.exitHref } : null,
         },
-        previous: link(adjacent.previous),
-        next: link(adjacent.next),
-        blog: href(blogPath()),
-      };
+        { headers: preview?.headers },
+      );
     },
     (error) => (error.status === 503 ? Promise.resolve(null) : loadErrorText(context, "error", locale)),
   );
+}
+
+/** A preview answer's no-store headers (the loader's, or those of the 404 it threw). */
+export function headers({ loaderHeaders, errorHeaders }: Route.HeadersArgs) {
+  return errorHeaders ?? loaderHeaders;
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -83,6 +96,7 @@ export default function BlogArticle({ loaderData }: Route.ComponentProps) {
   const words = blogWords(loaderData.locale);
   return (
     <article className="blog-article">
+      {loaderData.preview && <PreviewBar exitHref={loaderData.preview.exitHref} />}
       <p>
         <Link to={loaderData.blog}>{words.blog}</Link>
       </p>

@@ -18,9 +18,8 @@ import { localePrefixedPath, localizedPath, parseLocalePath } from "../lib/local
 import { localeConfigOf } from "../lib/locales.server.ts";
 import { logger } from "../lib/logger.server.ts";
 import { safeRedirectTarget } from "../lib/redirect-target.ts";
-import { NO_STORE_ANYWHERE } from "../lib/no-store.ts";
-import { isPreviewRequest } from "../lib/preview/preview-cookie.server.ts";
-import { cmsContext, configContext, markDynamic } from "../lib/request-context.server.ts";
+import { contentPreview } from "../lib/content-route.server.ts";
+import { cmsContext, configContext } from "../lib/request-context.server.ts";
 import { headMeta, pageHead, SITE_NAME } from "../lib/seo/head.ts";
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
@@ -31,9 +30,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   // Preview (a valid signed cookie, docs/cms-contract.md "Preview"): the draft, for this visitor
   // alone. The page cache never answers such a request (server/cache/cache-key.ts) and the
   // render is marked personal as well, so it is never stored.
-  const preview = isPreviewRequest(request, env.CMS_PREVIEW_SECRET, env.APP_PUBLIC_URL);
-  if (preview) markDynamic(context);
-  const headers = preview ? NO_STORE_ANYWHERE : undefined;
+  const preview = contentPreview(request, context, url);
+  const headers = preview?.headers;
   const target = parseLocalePath(url.pathname, config);
   // The 404's words come from the CMS's Error page (app/lib/cms/error-page.server.ts); its tag
   // goes with the cached 404, so a publish of the Error page reaches it.
@@ -42,14 +40,9 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   if (!target) throw await notFound(config.defaultLocale);
 
   const cms = context.get(cmsContext);
-  const draft = preview
-    ? env.CMS_PREVIEW_API_TOKEN
-      ? { apiToken: env.CMS_PREVIEW_API_TOKEN, variable: "CMS_PREVIEW_API_TOKEN" }
-      : { apiToken: env.CMS_REST_READONLY_API_KEY, variable: "CMS_REST_READONLY_API_KEY" }
-    : undefined;
   return withCmsErrors(
     async () => {
-      const page = await findPage(cms, target.fullPath, target.locale, draft);
+      const page = await findPage(cms, target.fullPath, target.locale, preview?.draft);
       if (page) {
         // One more CMS request, for hreflang, and only where there is another locale to point to;
         // one per latest-articles section (none on most pages), at the same time.
@@ -62,7 +55,6 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
         const origin = new URL(env.APP_PUBLIC_URL).origin;
         const mediaBase = env.CMS_MEDIA_URL ?? null;
         const head = pageHead({ page, translations, origin, mediaBase, config });
-        const exitHref = `/api/preview/exit?${new URLSearchParams({ path: url.pathname })}`;
         const body = withBodyMedia(page.body, mediaBase);
         // The sections come after the body (docs/cms-contract.md, "Sections"): images and links
         // made ready here, so the server's HTML and the browser's render agree.
@@ -79,7 +71,12 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
         // as hreflang, tagged with the page's document, so a publish of a translation reaches them.
         const switcher: SwitcherData = { translations: translations.filter((t) => config.locales.includes(t.locale)) };
         return data(
-          { page: { ...page, body, sections }, head, preview: preview ? { exitHref } : null, ...switcher },
+          {
+            page: { ...page, body, sections },
+            head,
+            preview: preview ? { exitHref: preview.exitHref } : null,
+            ...switcher,
+          },
           { headers },
         );
       }

@@ -1,5 +1,7 @@
 import type { Registry } from "prom-client";
 
+import { blogPath } from "../../app/lib/blog/paths.ts";
+import { newestArticles } from "../../app/lib/cms/articles.server.ts";
 import { CMS_REVALIDATE, createCmsClient } from "../../app/lib/cms/client.server.ts";
 import { listPublishedPages } from "../../app/lib/cms/content.server.ts";
 import type { Env } from "../../app/lib/env.server.ts";
@@ -49,7 +51,10 @@ export interface PageCache {
   metrics: Registry;
   /** Counts a request the cache let through as personal (BYPASS). */
   countBypass(): void;
-  /** Requests the most recently updated pages from `selfUrl`, in the background (CACHE_WARM_PAGES). */
+  /**
+   * Requests from `selfUrl`, in the background, up to CACHE_WARM_PAGES paths: the blog's listing and
+   * feed in each locale, the most recently updated pages and the newest articles, in turn.
+   */
   warm(selfUrl: string): void;
   /** publish_to_visible_seconds: what a revalidation's commit time was, and when it became visible. */
   publishClock: PublishClock;
@@ -136,12 +141,37 @@ export function createPageCache(config: Env, redis: RedisClients, log: CacheLog)
         timeoutMs: config.CMS_FETCH_TIMEOUT_MS,
       });
       const locales = localeConfigOf(config);
+      /** A page's or an article's site path; none ("") for a locale the site does not serve. */
+      const pathOf = (fullPath: string, locale: string) =>
+        locales.locales.includes(locale) ? localizedPath(fullPath, locale, locales) : "";
       void warmStart({
-        pages: () => listPublishedPages(cms),
-        pathOf: (page) =>
-          locales.locales.includes(page.locale) ? localizedPath(page.fullPath, page.locale, locales) : "",
+        // In turn, one of each: the blog's listing and feed in each locale, the most recently
+        // updated CMS pages, the newest articles (README.md, CACHE_WARM_PAGES).
+        sources: [
+          {
+            name: "the blog's listings",
+            paths: async function* () {
+              for (const locale of locales.locales) {
+                yield pathOf(blogPath(), locale);
+                yield pathOf(blogPath({ feed: true }), locale);
+              }
+            },
+          },
+          {
+            name: "the CMS's pages",
+            paths: async function* () {
+              for await (const page of listPublishedPages(cms)) yield pathOf(page.fullPath, page.locale);
+            },
+          },
+          {
+            name: "the newest articles",
+            paths: async function* () {
+              for await (const article of newestArticles(cms))
+                yield pathOf(blogPath({ slug: article.slug }), article.locale);
+            },
+          },
+        ],
         request: async (path) => {
-          if (!path) return;
           const response = await fetch(`${selfUrl}${path}`, { redirect: "manual" });
           await response.arrayBuffer();
         },

@@ -1,18 +1,25 @@
-import type { PageRef } from "../../app/lib/cms/content.server.ts";
 import { logger } from "../../app/lib/logger.server.ts";
 
 /**
  * Warm start: after a restart or a deploy, the first visitors should not all reach the CMS at
- * once. In the background, the most recently updated published pages are requested from this
- * server itself, `concurrency` at a time, up to `max`: each goes through the page cache as a
- * visitor's request would (with Redis configured, an entry another instance rendered is taken
- * from there instead of rendered again). Failures are logged and skipped; visitors are served
- * as usual meanwhile.
+ * once. In the background, the paths the sources list are requested from this server itself,
+ * `concurrency` at a time, up to `max` in all: each goes through the page cache as a visitor's
+ * request would (with Redis configured, an entry another instance rendered is taken from there
+ * instead of rendered again). The sources are taken in turn, one path from each (so a long list
+ * of CMS pages does not crowd out the blog's newest articles); a path listed twice, or none
+ * (`""`: an item no site URL leads to), is not requested. A source that cannot be listed is left
+ * out (said in the log line), the others go on; failed requests are counted and skipped; visitors
+ * are served as usual meanwhile. The one log line at the end counts what was requested.
  */
+export interface WarmStartSource {
+  /** What it lists, for the log line ("CMS pages"). */
+  name: string;
+  /** Site paths, most wanted first (locale prefix for non-default locales); `""` for none. */
+  paths: () => AsyncIterable<string>;
+}
+
 export interface WarmStartOptions {
-  pages: () => AsyncIterable<PageRef>;
-  /** The URL path of a page (locale prefix for non-default locales). */
-  pathOf: (page: PageRef) => string;
+  sources: WarmStartSource[];
   /** Requests one path from this server; resolves when it has been answered. */
   request: (path: string) => Promise<unknown>;
   max: number;
@@ -20,18 +27,50 @@ export interface WarmStartOptions {
   log?: (line: string) => void;
 }
 
-export async function warmStart(options: WarmStartOptions): Promise<{ warmed: number; failed: number }> {
-  const log = options.log ?? ((line: string) => logger().info(line));
-  const paths: string[] = [];
+export interface WarmStartResult {
+  /** Paths requested and answered. */
+  warmed: number;
+  /** Paths whose request failed. */
+  failed: number;
+  /** The sources that could not be listed (name: error). */
+  unlisted: string[];
+}
+
+/** Up to `max` distinct paths, one from each source in turn. */
+async function pathsToWarm(sources: WarmStartSource[], max: number, unlisted: string[]): Promise<string[]> {
+  const paths = new Set<string>();
+  const open = sources.map((source) => ({ source, iterator: source.paths()[Symbol.asyncIterator]() }));
   try {
-    for await (const page of options.pages()) {
-      paths.push(options.pathOf(page));
-      if (paths.length >= options.max) break;
+    while (open.length > 0 && paths.size < max) {
+      for (let i = 0; i < open.length && paths.size < max;) {
+        const { source, iterator } = open[i]!;
+        let step: IteratorResult<string>;
+        try {
+          step = await iterator.next();
+        } catch (error) {
+          unlisted.push(`${source.name}: ${(error as Error).message}`);
+          open.splice(i, 1);
+          continue;
+        }
+        if (step.done) {
+          open.splice(i, 1);
+          continue;
+        }
+        if (step.value) paths.add(step.value);
+        i++;
+      }
     }
-  } catch (error) {
-    log(`[cache] warm start: could not list the CMS's pages (${(error as Error).message}); skipped`);
-    return { warmed: 0, failed: 0 };
+  } finally {
+    // Sources not read to their end are closed (a paged CMS listing stops asking for more).
+    await Promise.all(open.map(({ iterator }) => iterator.return?.().catch(() => undefined)));
   }
+  return [...paths];
+}
+
+export async function warmStart(options: WarmStartOptions): Promise<WarmStartResult> {
+  const log = options.log ?? ((line: string) => logger().info(line));
+  const unlisted: string[] = [];
+  const paths = await pathsToWarm(options.sources, options.max, unlisted);
   let next = 0;
   let warmed = 0;
   let failed = 0;
@@ -47,6 +86,10 @@ export async function warmStart(options: WarmStartOptions): Promise<{ warmed: nu
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, paths.length) }, worker));
-  log(`[cache] warm start: ${warmed} page(s) requested${failed ? `, ${failed} failed` : ""}`);
-  return { warmed, failed };
+  // The one line that says the warm start is over (scripts/quickstart-env.mjs waits for it).
+  log(
+    `[cache] warm start: ${warmed} page(s) requested${failed ? `, ${failed} failed` : ""}` +
+      (unlisted.length ? `; could not list ${unlisted.join("; ")}` : ""),
+  );
+  return { warmed, failed, unlisted };
 }

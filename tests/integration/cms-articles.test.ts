@@ -209,6 +209,20 @@ describe("articles through the real Strapi", () => {
       expect(sitemap.text).toMatch(new RegExp(`<loc>http://[^<]*${path.replace(/[/]/g, "\\/")}</loc>`));
     }
     expect(sitemap.text).toContain(`/blog/category/testing-${run}</loc>`);
+    // The listing's later pages, as many as the site serves (10 a page), and no more; the
+    // category's 3 articles fit on its first page.
+    const count = await fetch(`${site.cms.url}/api/articles?locale=en&pagination[pageSize]=10&fields[0]=slug`, {
+      headers: { authorization: `Bearer ${site.cms.token}` },
+    });
+    const { pageCount } = ((await count.json()) as { meta: { pagination: { pageCount: number } } }).meta.pagination;
+    expect(pageCount).toBeGreaterThan(1);
+    const listed = [...sitemap.text.matchAll(/<loc>http:\/\/[^/<]*\/blog\?page=(\d+)<\/loc>/g)].map((m) =>
+      Number(m[1]),
+    );
+    expect(listed).toEqual(Array.from({ length: pageCount - 1 }, (_, i) => i + 2));
+    expect((await get(`/blog?page=${pageCount}`)).status).toBe(200);
+    expect((await get(`/blog?page=${pageCount + 1}`)).status).toBe(404);
+    expect(sitemap.text).not.toContain(`/blog/category/testing-${run}?page=`);
 
     const home = await get("/");
     expect(home.text).toContain('<section class="section section-latest-articles"');

@@ -12,6 +12,8 @@ import { until } from "../support/wait.ts";
 // everybody else keeps getting the published page from the cache. The production build.
 const SECRET = "preview-secret-integration-0123456789";
 const PAGES = "/content-manager/collection-types/api::page.page";
+const ARTICLES = "/content-manager/collection-types/api::article.article";
+const CATEGORIES = "/content-manager/collection-types/api::category.category";
 const site = strapiSite("preview", {
   cmsEnv: () => ({ CMS_PREVIEW_SECRET: SECRET }),
   appEnv: { CMS_PREVIEW_SECRET: SECRET },
@@ -164,6 +166,129 @@ describe("preview of a draft", () => {
     expect(answer.header("location")).toBe("/de");
     expect(setCookie).toMatch(/^site_preview=; Max-Age=0;/);
     expect(setPublishedView).toMatch(/^site_preview_published=1; Max-Age=3600;/);
+  }, 30_000);
+});
+
+/** The URL the CMS's Preview handler makes for a document (what the admin's Preview button opens), or null. */
+async function cmsPreviewUrl(uid: string, query: Record<string, string>): Promise<URL | null> {
+  const answer = (await admin.call("GET", `/content-manager/preview/url/${uid}?${new URLSearchParams(query)}`)) as {
+    data?: { url?: string | null } | null;
+  } | null;
+  return answer?.data?.url ? new URL(answer.data.url) : null;
+}
+
+describe("preview of an article, a category; none for a redirect", () => {
+  it("an article's draft: the CMS's URL (its path from the site-cache declaration) leads to the draft, for the previewer only", async () => {
+    const slug = `preview-article-${Date.now().toString(36)}`;
+    const { data } = (await admin.call("POST", `${ARTICLES}?locale=en`, {
+      title: "Published article words",
+      slug,
+      body: [{ type: "paragraph", children: [{ type: "text", text: "Published body" }] }],
+    })) as { data: { documentId: string } };
+    await admin.call("POST", `${ARTICLES}/${data.documentId}/actions/publish?locale=en`, {});
+    await admin.call("PUT", `${ARTICLES}/${data.documentId}?locale=en`, {
+      title: "Draft article words",
+      body: [{ type: "paragraph", children: [{ type: "text", text: "Draft body" }] }],
+    });
+    // Cached for everybody first.
+    await until(
+      "the published article to be a HIT",
+      () => get(`/blog/${slug}`),
+      (answer) => answer.cache === "HIT" && answer.text.includes("Published article words"),
+    );
+
+    const url = await cmsPreviewUrl("api::article.article", {
+      documentId: data.documentId,
+      locale: "en",
+      status: "draft",
+    });
+    expect(url && `${url.origin}${url.pathname}`).toBe(`${site.app.url}/api/preview`);
+    expect(Object.fromEntries(url!.searchParams)).toEqual({
+      secret: SECRET,
+      path: `/blog/${slug}`,
+      locale: "en",
+      status: "draft",
+    });
+    const { answer, cookie } = await enterPreview(Object.fromEntries(url!.searchParams));
+    expect(answer.header("location")).toBe(`/blog/${slug}`);
+
+    const [preview, other] = await Promise.all([get(`/blog/${slug}`, cookie), get(`/blog/${slug}`)]);
+    expect(preview.status).toBe(200);
+    expect(preview.text).toContain("Draft article words");
+    expect(preview.text).toContain("Draft body");
+    expect(preview.text).not.toContain("Published article words");
+    expect(preview.text).toContain("Preview: draft");
+    expect(preview.text).toContain(`href="/api/preview/exit?path=%2Fblog%2F${slug}"`);
+    expect(preview.cache).toBe("BYPASS");
+    expect(preview.header("cache-control")).toBe("private, no-store");
+    expect(preview.header("cdn-cache-control")).toBe("no-store");
+    expect(frameAncestors(preview)).toBe(`'self' ${site.cms.url}`);
+    expect(preview.text).not.toContain(site.cms.token);
+    expect(other).toMatchObject({ status: 200, cache: "HIT" });
+    expect(other.text).toContain("Published article words");
+    expect(other.text).not.toContain("Preview: draft");
+
+    // The Published tab: the published article, no preview bar.
+    const published = await cmsPreviewUrl("api::article.article", {
+      documentId: data.documentId,
+      locale: "en",
+      status: "published",
+    });
+    expect(published?.searchParams.get("status")).toBe("published");
+    expect(published?.searchParams.get("path")).toBe(`/blog/${slug}`);
+  }, 60_000);
+
+  it("an article never published: previewable at its draft's slug, a 404 for everybody else (never stored)", async () => {
+    const slug = `preview-new-article-${Date.now().toString(36)}`;
+    const { data } = (await admin.call("POST", `${ARTICLES}?locale=en`, { title: "Unpublished article", slug })) as {
+      data: { documentId: string };
+    };
+    const url = await cmsPreviewUrl("api::article.article", {
+      documentId: data.documentId,
+      locale: "en",
+      status: "draft",
+    });
+    expect(url?.searchParams.get("path")).toBe(`/blog/${slug}`);
+    const { cookie } = await enterPreview(Object.fromEntries(url!.searchParams));
+    const preview = await get(`/blog/${slug}`, cookie);
+    expect(preview.status).toBe(200);
+    expect(preview.text).toContain("Unpublished article");
+    expect((await get(`/blog/${slug}`)).status).toBe(404);
+    // A 404 in preview is no-store as well.
+    const missing = await get(`/blog/no-such-${slug}`, cookie);
+    expect(missing.status).toBe(404);
+    expect(missing.header("cache-control")).toBe("private, no-store");
+  }, 30_000);
+
+  it("a category (no drafts): its page, published, in its locale; a redirect has no Preview button", async () => {
+    const slug = `preview-category-${Date.now().toString(36)}`;
+    const { data } = (await admin.call("POST", `${CATEGORIES}?locale=en`, { name: "Preview category", slug })) as {
+      data: { documentId: string };
+    };
+    await admin.call("PUT", `${CATEGORIES}/${data.documentId}?locale=de`, {
+      name: "Vorschau-Kategorie",
+      slug: `de-${slug}`,
+    });
+    const url = await cmsPreviewUrl("api::category.category", { documentId: data.documentId, locale: "de" });
+    expect(Object.fromEntries(url!.searchParams)).toMatchObject({
+      path: `/blog/category/de-${slug}`,
+      locale: "de",
+      status: "published",
+    });
+    const { answer, setPublishedView } = await enterPreview(Object.fromEntries(url!.searchParams));
+    expect(answer.header("location")).toBe(`/de/blog/category/de-${slug}`);
+    const page = await get(`/de/blog/category/de-${slug}`, setPublishedView.split(";")[0]);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Vorschau-Kategorie");
+    expect(frameAncestors(page)).toBe(`'self' ${site.cms.url}`);
+
+    const redirect = (await admin.call("POST", "/content-manager/collection-types/api::redirect.redirect", {
+      source: `/en/old-${slug}`,
+      destination: "/company",
+    })) as { data: { documentId: string } };
+    expect(
+      await cmsPreviewUrl("api::redirect.redirect", { documentId: redirect.data.documentId, status: "draft" }),
+    ).toBeNull();
   }, 30_000);
 });
 

@@ -37,7 +37,10 @@ export class StrapiAdmin {
     return new StrapiAdmin(cmsUrl, data.token);
   }
 
-  /** Any admin API call with this admin's token (content-manager paths, for instance). */
+  /**
+   * Any admin API call with this admin's token (content-manager paths, for instance): its JSON, or
+   * null for an empty answer (the preview URL of a type with no Preview button: 204).
+   */
   async call(method: string, path: string, body?: unknown): Promise<unknown> {
     const response = await fetch(`${this.cmsUrl}${path}`, {
       method,
@@ -45,7 +48,8 @@ export class StrapiAdmin {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response.json();
+    const text = await response.text();
+    return text ? (JSON.parse(text) as unknown) : null;
   }
 
   /** The documentId of the page at fullPath in locale (draft or published). */

@@ -1,7 +1,7 @@
 import type { BlocksContent } from "@strapi/blocks-react-renderer";
 import * as z from "zod";
 
-import { CMS_REVALIDATE, type CmsClient } from "./client.server.ts";
+import { CMS_REVALIDATE, type CmsClient, type CmsFetchOptions } from "./client.server.ts";
 import { mediaSchema } from "./sections.server.ts";
 import { localePrefixedPath } from "../locale-path.ts";
 import { blogPath } from "../blog/paths.ts";
@@ -131,9 +131,19 @@ export async function listArticles(
   return { articles: data, page, pageCount: meta.pagination.pageCount, total: meta.pagination.total };
 }
 
-/** The published article at `slug` in `locale`, or null. Reached by its path (`/blog/<slug>`) and its document's tag. */
-export async function findArticle(cms: CmsClient, slug: string, locale: string): Promise<Article | null> {
+/**
+ * The published article at `slug` in `locale`, or null. Reached by its path (`/blog/<slug>`) and its
+ * document's tag. With `draft` (preview): its draft version, read with that token, never cached
+ * (docs/cms-contract.md, "Preview").
+ */
+export async function findArticle(
+  cms: CmsClient,
+  slug: string,
+  locale: string,
+  draft?: CmsFetchOptions["draft"],
+): Promise<Article | null> {
   const { data } = await cms.get("/api/articles", articleAnswer, {
+    draft,
     query: {
       filters: { slug: { $eq: slug } },
       locale,
@@ -264,18 +274,30 @@ export type ArticleRef = z.output<typeof articleRefAnswer>["data"][number];
  * Every published article in every locale (the sitemap), 100 at a time, in a stable order; records
  * the list of every locale and each article; not kept in the data cache (one answer uses them).
  */
-export async function* listAllArticles(cms: CmsClient): AsyncGenerator<ArticleRef> {
+export function listAllArticles(cms: CmsClient): AsyncGenerator<ArticleRef> {
+  return articleRefs(cms, ["locale:asc", "slug:asc"], CMS_REVALIDATE.pageData);
+}
+
+/**
+ * The published articles of every locale, newest first (the listing's order, locales mixed), 100
+ * at a time: the warm start requests the newest (server/cache/index.ts). Read afresh, outside any render.
+ */
+export function newestArticles(cms: CmsClient): AsyncGenerator<ArticleRef> {
+  return articleRefs(cms, ARTICLE_SORT, 0);
+}
+
+async function* articleRefs(cms: CmsClient, sort: string[], revalidate: number): AsyncGenerator<ArticleRef> {
   for (let page = 1, pageCount = 1; page <= pageCount; page++) {
     const answer = await cms.get("/api/articles", articleRefAnswer, {
       query: {
         locale: "*",
         fields: ["slug", "locale", "updatedAt"],
         populate: { category: { fields: ["slug"] } },
-        sort: ["locale:asc", "slug:asc"],
+        sort,
         pagination: { page, pageSize: 100 },
       },
       type: ARTICLE_UID,
-      revalidate: CMS_REVALIDATE.pageData,
+      revalidate,
       skipDataCache: true,
       omitUserAuthorization: true,
     });

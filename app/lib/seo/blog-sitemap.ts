@@ -13,29 +13,50 @@ const newer = (a: string | null | undefined, b: string | null | undefined) => ((
 
 /**
  * The blog's sitemap entries: per locale with articles, its listing (`/blog`, lastmod the newest
- * article's), every article (`/blog/<slug>`) and every category page that lists one
- * (`/blog/category/<slug>`). Listing pages past the first are left out (they move with every
- * publish). The locale prefix is the sitemap's (canonicalPageUrl).
+ * article's) and its later pages (`/blog?page=N`, as many as `perPage` articles a page make), every
+ * article (`/blog/<slug>`) and every category page that lists one (`/blog/category/<slug>`, and its
+ * `?page=N`). A listing's later pages share its lastmod: any publish shifts them all. The locale
+ * prefix is the sitemap's (canonicalPageUrl); `?page=N` follows it (sitemapEntry).
  */
-export function blogSitemapPages(articles: readonly BlogSitemapArticle[]): SitemapPage[] {
-  const listings = new Map<string, SitemapPage>();
-  const categories = new Map<string, SitemapPage>();
+export function blogSitemapPages(
+  articles: readonly BlogSitemapArticle[],
+  { perPage }: { perPage: number },
+): SitemapPage[] {
+  if (!Number.isInteger(perPage) || perPage < 1) throw new RangeError(`perPage must be a positive integer: ${perPage}`);
+  const listings = new Map<string, { page: SitemapPage; articles: number }>();
+  const categories = new Map<string, { page: SitemapPage; articles: number }>();
   const entries: SitemapPage[] = [];
+  const count = (
+    into: Map<string, { page: SitemapPage; articles: number }>,
+    key: string,
+    fullPath: string,
+    article: BlogSitemapArticle,
+  ) => {
+    const listing = into.get(key) ?? { page: { fullPath, locale: article.locale, updatedAt: null }, articles: 0 };
+    listing.page.updatedAt = newer(listing.page.updatedAt, article.updatedAt) ?? null;
+    listing.articles++;
+    into.set(key, listing);
+  };
   for (const article of articles) {
-    const listing = listings.get(article.locale) ?? { fullPath: blogPath(), locale: article.locale, updatedAt: null };
-    listing.updatedAt = newer(listing.updatedAt, article.updatedAt) ?? null;
-    listings.set(article.locale, listing);
+    count(listings, article.locale, blogPath(), article);
     entries.push({ fullPath: blogPath({ slug: article.slug }), locale: article.locale, updatedAt: article.updatedAt });
     if (article.category) {
-      const key = `${article.locale} ${article.category.slug}`;
-      const page = categories.get(key) ?? {
-        fullPath: blogPath({ category: article.category.slug }),
-        locale: article.locale,
-        updatedAt: null,
-      };
-      page.updatedAt = newer(page.updatedAt, article.updatedAt) ?? null;
-      categories.set(key, page);
+      count(
+        categories,
+        `${article.locale} ${article.category.slug}`,
+        blogPath({ category: article.category.slug }),
+        article,
+      );
     }
   }
-  return [...listings.values(), ...entries, ...categories.values()];
+  /** Page 1 and every later page of one listing. */
+  const withLaterPages = ({ page, articles: total }: { page: SitemapPage; articles: number }): SitemapPage[] => [
+    page,
+    ...Array.from({ length: Math.ceil(total / perPage) - 1 }, (_, i) => ({ ...page, page: i + 2 })),
+  ];
+  return [
+    ...[...listings.values()].flatMap(withLaterPages),
+    ...entries,
+    ...[...categories.values()].flatMap(withLaterPages),
+  ];
 }

@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 
 import { CMS_REVALIDATE, type CmsClient } from "../cms/client.server.ts";
-import { listAllArticles, type ArticleRef } from "../cms/articles.server.ts";
+import { ARTICLES_PER_PAGE, listAllArticles, type ArticleRef } from "../cms/articles.server.ts";
 import { listPublishedPages, type PageRef } from "../cms/content.server.ts";
 import { blogSitemapPages } from "./blog-sitemap.ts";
 import { CmsError } from "../cms/errors.server.ts";
@@ -68,8 +68,8 @@ export async function loadSitemap(context: Readonly<RouterContextProvider>): Pro
       revalidate: CMS_REVALIDATE.pageData,
     });
     for await (const page of listing) pages.push(page);
-    // The blog after the pages (docs/cms-contract.md, "Articles"): its listing, articles and category pages.
-    pages.push(...blogSitemapPages(await publishedArticles(cms)));
+    // The blog after the pages (docs/cms-contract.md, "Articles"): its listing pages, articles and category pages.
+    pages.push(...blogSitemapPages(await publishedArticles(cms), { perPage: ARTICLES_PER_PAGE }));
   } catch (error) {
     if (!(error instanceof CmsError)) throw error;
     logger().error(`[sitemap] not built: ${error.message}`);

@@ -53,6 +53,18 @@ describe("sitemapEntry", () => {
     );
   });
 
+  it("writes a listing's later page as its canonical URL with ?page=N, once each", () => {
+    expect(sitemapEntry({ fullPath: "/blog", locale: "de", page: 3 }, origin, config)).toBe(
+      "<url><loc>https://www.example.com/de/blog?page=3</loc></url>\n",
+    );
+    const pages = [
+      { fullPath: "/blog", locale: "en" },
+      { fullPath: "/blog", locale: "en", page: 2 },
+      { fullPath: "/blog", locale: "en", page: 2 },
+    ];
+    expect(planSitemap(pages, origin, config)).toEqual([{ first: 0, count: 2, lastmod: null }]);
+  });
+
   it("leaves out pages no site URL leads to", () => {
     expect(sitemapEntry({ fullPath: "/x", locale: "fr" }, origin, config)).toBe("");
     expect(sitemapEntry({ fullPath: "/a/../b", locale: "en" }, origin, config)).toBe("");

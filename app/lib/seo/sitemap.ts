@@ -1,3 +1,4 @@
+import { listingPagePath } from "../blog/paths.ts";
 import type { LocaleConfig } from "../locale-path.ts";
 import { canonicalPageUrl } from "./site-url.ts";
 
@@ -14,6 +15,8 @@ export interface SitemapPage {
   fullPath: string;
   locale: string;
   updatedAt?: string | null;
+  /** A listing's page past the first (the blog's): its URL is the listing's with `?page=N`. */
+  page?: number;
 }
 
 /** A protocol limit: one sitemap file lists at most 50,000 URLs (an index, 50,000 files). */
@@ -57,8 +60,9 @@ export const SITEMAP_TAIL = "</urlset>\n";
 
 /** One `<url>` element, or "" for a page no site URL leads to (a locale the site does not serve...). */
 export function sitemapEntry(page: SitemapPage, origin: string, config: LocaleConfig): string {
-  const loc = canonicalPageUrl(origin, page.fullPath, page.locale, config);
-  if (!loc) return "";
+  const url = canonicalPageUrl(origin, page.fullPath, page.locale, config);
+  if (!url) return "";
+  const loc = listingPagePath(url, page.page ?? 1);
   const lastmod = lastmodOf(page.updatedAt);
   return `<url><loc>${escapeXml(loc)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ""}</url>\n`;
 }
@@ -75,7 +79,7 @@ function* entriesOf(
 ): Generator<{ xml: string; lastmod: string | null }> {
   const seen = new Set<string>();
   for (const page of pages) {
-    const key = `${page.locale} ${page.fullPath}`;
+    const key = `${page.locale} ${page.fullPath} ${page.page ?? 1}`;
     if (seen.has(key)) continue;
     const xml = sitemapEntry(page, origin, config);
     if (!xml) continue;

@@ -6,12 +6,16 @@
  * `GET /api/preview?secret=…&path=…&locale=…&status=…` (docs/cms-contract.md, "Preview"), which
  * sets the site's preview cookie and redirects to the page.
  *
- * - page: its `fullPath` in that locale and status (`draft` or `published`);
+ * - a type with a `path` in its site-cache declaration (plugins/site-cache, revalidation/
+ *   declarations.js: pages `{fullPath}`, articles `/blog/{slug}`, categories
+ *   `/blog/category/{slug}`, and any type added so): that path, filled in from the document in that
+ *   locale and status (`draft` or `published`; a type without drafts: `published`). So a new
+ *   type with a path has a Preview button with nothing added here;
  * - navbar, footer (single types, no drafts): shown on every page, previewed on the locale's home page;
- * - anything else (redirects): no preview (null: the admin shows no Preview button).
+ * - anything else (redirects: `"preview": false`; authors: no path): no preview (null: the admin
+ *   shows no Preview button).
  */
 
-const PAGE = "api::page.page";
 const SHOWN_ON_EVERY_PAGE = new Set(["api::navbar.navbar", "api::footer.footer"]);
 /** The front end's development default is the same (app/lib/env.server.ts). */
 const DEVELOPMENT_SECRET = "development-only-preview-secret";
@@ -42,25 +46,37 @@ function previewUrl(settings, { path, locale, status }) {
   return `${settings.clientUrl}/api/preview?${params}`;
 }
 
-/** Which page of the site shows this document, or null. */
-async function previewPath(strapi, uid, { documentId, locale, status }) {
-  if (SHOWN_ON_EVERY_PAGE.has(uid)) return "/";
-  if (uid !== PAGE || !documentId) return null;
+/** Which page of the site shows this document, or null; and the status to show it in. */
+async function previewTarget(strapi, uid, { documentId, locale, status }) {
+  if (SHOWN_ON_EVERY_PAGE.has(uid)) return { path: "/", status: "published" };
+  // The site-cache plugin's declarations (read from the schemas at its start).
+  const siteTypes = strapi.plugin("site-cache")?.service("site-types");
+  const declaration = siteTypes?.declarationOf(uid);
+  if (!declaration?.preview || !documentId) return null;
   const documents = strapi.documents(uid);
-  const query = { documentId, locale: locale || undefined, fields: ["fullPath"] };
-  // The published tab of a page whose published version is gone falls back to the draft's path.
+  const query = {
+    documentId,
+    locale: (declaration.localized && locale) || undefined,
+    fields: [...declaration.pathFields],
+  };
+  if (!declaration.draftAndPublish) {
+    const path = siteTypes.entryPath(uid, await documents.findOne(query));
+    return path ? { path, status: "published" } : null;
+  }
+  const wanted = status === "published" ? "published" : "draft";
+  // The published tab of a document whose published version is gone falls back to the draft's path.
   const found =
-    (await documents.findOne({ ...query, status: status === "published" ? "published" : "draft" })) ??
-    (await documents.findOne({ ...query, status: "draft" }));
-  return found?.fullPath || null;
+    (await documents.findOne({ ...query, status: wanted })) ?? (await documents.findOne({ ...query, status: "draft" }));
+  const path = siteTypes.entryPath(uid, found);
+  return path ? { path, status: wanted } : null;
 }
 
 /** The `preview.config.handler` of config/admin.js, for the settings of previewSettings(). */
 function createPreviewHandler(getStrapi, settings) {
   return async (uid, params) => {
     if (!settings) return null;
-    const path = await previewPath(getStrapi(), uid, params);
-    return path ? previewUrl(settings, { path, locale: params.locale, status: params.status }) : null;
+    const target = await previewTarget(getStrapi(), uid, params);
+    return target ? previewUrl(settings, { path: target.path, locale: params.locale, status: target.status }) : null;
   };
 }
 

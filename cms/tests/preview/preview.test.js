@@ -4,6 +4,11 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 
 const { allowedOrigins, createPreviewHandler, previewSettings } = require("../../src/preview/index");
+const siteTypesService = require("../../src/plugins/site-cache/server/services/site-types");
+const { repoContentTypes } = require("../support/content-types");
+
+/** The site-cache plugin's site-types service over the repository's schemas. */
+const SITE_TYPES = siteTypesService({ strapi: { contentTypes: repoContentTypes() } });
 
 const SETTINGS = previewSettings({
   clientUrl: "https://www.example.com",
@@ -11,18 +16,30 @@ const SETTINGS = previewSettings({
   production: true,
 });
 
-/** strapi.documents(uid).findOne over a list of { documentId, locale, status, fullPath }. */
+/**
+ * strapi.documents(uid).findOne over a list of { uid?, documentId, locale, status?, <fields> } (no
+ * status: a type without drafts, found whatever the query's status), and the site-cache plugin.
+ */
 function fakeStrapi(entries) {
   const calls = [];
   return {
     calls,
+    plugin: (name) =>
+      name === "site-cache" && {
+        service: (service) => service === "site-types" && SITE_TYPES,
+      },
     documents: (uid) => ({
       findOne: async (query) => {
         calls.push({ uid, ...query });
         const entry = entries.find(
-          (e) => e.documentId === query.documentId && e.locale === (query.locale ?? "en") && e.status === query.status,
+          (e) =>
+            (e.uid ?? "api::page.page") === uid &&
+            e.documentId === query.documentId &&
+            (e.locale ?? null) === (query.locale ?? (e.locale === undefined ? null : "en")) &&
+            (e.status === undefined || e.status === query.status),
         );
-        return entry ? { fullPath: entry.fullPath } : null;
+        if (!entry) return null;
+        return Object.fromEntries(query.fields.map((field) => [field, entry[field]]));
       },
     }),
   };
@@ -62,12 +79,54 @@ test("a page never published: its published tab shows the draft's path", async (
   assert.equal(parse(url).path, "/new");
 });
 
-test("navbar and footer: the locale's home page; redirects and unknown documents: no preview", async () => {
-  const handler = createPreviewHandler(() => fakeStrapi([]), SETTINGS);
+test("an article: its path from the declaration (/blog/{slug}), the draft's slug in the draft tab", async () => {
+  const strapi = fakeStrapi([
+    { uid: "api::article.article", documentId: "a1", locale: "de", status: "draft", slug: "neuer-titel" },
+    { uid: "api::article.article", documentId: "a1", locale: "de", status: "published", slug: "alter-titel" },
+  ]);
+  const handler = createPreviewHandler(() => strapi, SETTINGS);
+  const draft = parse(await handler("api::article.article", { documentId: "a1", locale: "de", status: "draft" }));
+  assert.deepEqual(draft, {
+    base: "https://www.example.com/api/preview",
+    secret: "preview-secret-0123456789",
+    path: "/blog/neuer-titel",
+    status: "draft",
+    locale: "de",
+  });
+  const published = parse(
+    await handler("api::article.article", { documentId: "a1", locale: "de", status: "published" }),
+  );
+  assert.equal(published.path, "/blog/alter-titel");
+  assert.deepEqual(strapi.calls[0].fields, ["slug"]);
+});
+
+test("a category (no drafts): its page /blog/category/{slug}, published whatever the tab", async () => {
+  const strapi = fakeStrapi([{ uid: "api::category.category", documentId: "c1", locale: "en", slug: "news" }]);
+  const url = parse(
+    await createPreviewHandler(() => strapi, SETTINGS)("api::category.category", {
+      documentId: "c1",
+      locale: "en",
+      status: "draft",
+    }),
+  );
+  assert.equal(url.path, "/blog/category/news");
+  assert.equal(url.status, "published");
+  assert.equal(strapi.calls[0].status, undefined);
+});
+
+test("navbar and footer: the locale's home page; redirects, authors and unknown documents: no preview", async () => {
+  const handler = createPreviewHandler(
+    () => fakeStrapi([{ uid: "api::redirect.redirect", documentId: "r", status: "draft", source: "/en/old" }]),
+    SETTINGS,
+  );
   const navbar = parse(await handler("api::navbar.navbar", { documentId: "n", locale: "de", status: "published" }));
   assert.equal(navbar.path, "/");
   assert.equal(navbar.locale, "de");
+  assert.equal(navbar.status, "published");
+  // A redirect's path is no page of its own ("preview": false); an author has no path.
   assert.equal(await handler("api::redirect.redirect", { documentId: "r", locale: null, status: "draft" }), null);
+  assert.equal(await handler("api::author.author", { documentId: "au", locale: null, status: "published" }), null);
+  assert.equal(await handler("api::unknown.unknown", { documentId: "x", locale: "en", status: "draft" }), null);
   assert.equal(await handler("api::page.page", { documentId: "gone", locale: "en", status: "draft" }), null);
 });
 

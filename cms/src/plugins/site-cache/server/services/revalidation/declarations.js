@@ -7,11 +7,13 @@ const { sitePath } = require("../../utils/site-paths");
  * declaration per type"). A content type is revalidated automatically, and readable with the
  * front end's token, iff its schema.json has the block
  *
- *   "pluginOptions": { "site-cache": { "path"?: "/blog/{slug}", "order"?: ["publishDate:desc", "slug:asc"] } }
+ *   "pluginOptions": { "site-cache": { "path"?: "/blog/{slug}", "order"?: ["publishDate:desc", "slug:asc"], "preview"?: false } }
  *
  * - `path`: the site path of an entry, `{attribute}` replaced by the entry's value (localized
- *   types get the locale prefix of a non-default locale: sitePath()).
- * - `order`: the order the site lists the type in (neighbours: previous / next links).
+ *   types get the locale prefix of a non-default locale: sitePath()). It is also where the
+ *   admin's Preview shows an entry (src/preview/): every type with a path has a Preview button;
+ * - `order`: the order the site lists the type in (neighbours: previous / next links);
+ * - `preview: false`: no Preview button, for a type whose path is no page of its own (redirects).
  *
  * Pure: `readDeclarations(contentTypes)` takes Strapi's `strapi.contentTypes` (uid → schema) and
  * throws on a malformed block, so a typo stops the CMS at its start instead of silently not
@@ -19,7 +21,7 @@ const { sitePath } = require("../../utils/site-paths");
  */
 
 const KEY = "site-cache";
-const KNOWN_KEYS = new Set(["path", "order"]);
+const KNOWN_KEYS = new Set(["path", "order", "preview"]);
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** The documents of one type that C5 expands before falling back to the type's tag (C6). */
@@ -51,7 +53,7 @@ function parsePath(uid, path, attributes) {
 
 /**
  * uid → schema (strapi.contentTypes) → Map uid → declaration:
- * `{ uid, single, localized, draftAndPublish, path?, pathFields, order?, relations, reverse }`.
+ * `{ uid, single, localized, draftAndPublish, path?, pathFields, order?, preview, relations, reverse }`.
  * `relations`: the type's relation attributes that hold the link (not `mappedBy`: the other
  * side's) to a declared type, `[{ attribute, target }]`; `reverse`: the declared types' such
  * attributes that target this type, `[{ uid, attribute }]` (C5). Strapi's own `localizations`
@@ -70,9 +72,11 @@ function readDeclarations(contentTypes) {
     for (const key of Object.keys(block)) if (!KNOWN_KEYS.has(key)) fail(uid, `unknown key ${JSON.stringify(key)}`);
     const attributes = schema.attributes ?? {};
     const single = schema.kind === "singleType";
-    if (single && (block.path !== undefined || block.order !== undefined))
-      fail(uid, "a single type has no path or order (its tag is revalidated on every write)");
+    if (single && (block.path !== undefined || block.order !== undefined || block.preview !== undefined))
+      fail(uid, "a single type has no path, order or preview (its tag is revalidated on every write)");
     const path = block.path === undefined ? null : parsePath(uid, block.path, attributes);
+    if (block.preview !== undefined && typeof block.preview !== "boolean") fail(uid, "preview must be true or false");
+    if (block.preview === true && !path) fail(uid, "preview needs a path (where the site shows an entry)");
     declared.set(uid, {
       uid,
       single,
@@ -81,6 +85,7 @@ function readDeclarations(contentTypes) {
       path: path?.template ?? null,
       pathFields: path?.fields ?? Object.freeze([]),
       order: block.order === undefined ? null : parseOrder(uid, block.order, attributes),
+      preview: path !== null && block.preview !== false,
       attributes,
     });
   }
@@ -118,8 +123,12 @@ function tokenPermissions(declarations) {
   return actions.sort();
 }
 
-/** The site path of one entry (a row with the path's fields and its locale), or null. */
-function pathOf(declaration, row, defaultLocale) {
+/**
+ * The path of one entry without its locale prefix (a row with the path's fields), or null: the
+ * template filled in, as the admin's Preview asks the site for it (src/preview/; the locale goes
+ * in its own parameter).
+ */
+function entryPath(declaration, row) {
   if (!declaration.path || !row) return null;
   let missing = false;
   const path = declaration.path.replace(PLACEHOLDER, (_, field) => {
@@ -127,8 +136,14 @@ function pathOf(declaration, row, defaultLocale) {
     if (typeof value !== "string" || !value) missing = true;
     return missing ? "" : value;
   });
-  if (missing) return null;
+  return missing ? null : path;
+}
+
+/** The site path of one entry (a row with the path's fields and its locale), or null. */
+function pathOf(declaration, row, defaultLocale) {
+  const path = entryPath(declaration, row);
+  if (path === null) return null;
   return declaration.localized ? sitePath(path, row.locale, defaultLocale) : path;
 }
 
-module.exports = { readDeclarations, tokenPermissions, pathOf, REVERSE_BOUND, KEY };
+module.exports = { readDeclarations, tokenPermissions, entryPath, pathOf, REVERSE_BOUND, KEY };

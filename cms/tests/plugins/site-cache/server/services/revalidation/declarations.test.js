@@ -4,6 +4,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 
 const {
+  entryPath,
   pathOf,
   readDeclarations,
   tokenPermissions,
@@ -41,6 +42,12 @@ test("the repository's declarations: the eight types the site reads, with their 
   });
   assert.deepEqual(summary["api::category.category"], { single: false, path: "/blog/category/{slug}", order: null });
   assert.deepEqual(summary["api::author.author"], { single: false, path: null, order: null });
+  // The admin's Preview (src/preview/): every type with a path but redirects ("preview": false).
+  const previewed = [...declared.values()].filter((d) => d.preview).map((d) => d.uid);
+  for (const uid of ["api::article.article", "api::category.category", "api::page.page"])
+    assert.ok(previewed.includes(uid), `${uid} has a Preview button`);
+  for (const uid of ["api::redirect.redirect", "api::author.author", "api::navbar.navbar"])
+    assert.ok(!previewed.includes(uid), `${uid} has none from its declaration`);
 });
 
 test("relations: the attributes that hold a link to a declared type; reverse: who links to a type", () => {
@@ -139,7 +146,19 @@ test("a malformed block stops the start with a clear error", () => {
   fails({ order: ["slug"] }, /not 'attribute:asc'/);
   fails({ order: ["title:asc"] }, /title, which is not an attribute/);
   fails({ path: "/x/{slug}" }, /single type has no path/, "singleType");
+  fails({ preview: false }, /single type has no path, order or preview/, "singleType");
+  fails({ path: "/x/{slug}", preview: "no" }, /preview must be true or false/);
+  fails({ preview: true }, /preview needs a path/);
   assert.doesNotThrow(() => readDeclarations(schema({ path: "/x/{slug}", order: ["publishDate:desc", "slug:asc"] })));
+});
+
+test("entryPath: the template filled from the row, no locale prefix (the admin's Preview gives the locale apart)", () => {
+  const declared = readDeclarations(repoContentTypes());
+  assert.equal(entryPath(declared.get("api::article.article"), { slug: "hallo", locale: "de" }), "/blog/hallo");
+  assert.equal(entryPath(declared.get("api::page.page"), { fullPath: "/firma", locale: "de" }), "/firma");
+  assert.equal(entryPath(declared.get("api::article.article"), { slug: "", locale: "en" }), null);
+  assert.equal(entryPath(declared.get("api::article.article"), null), null);
+  assert.equal(entryPath(declared.get("api::author.author"), { name: "Ada" }), null);
 });
 
 test("pathOf: the template filled from the row; localized types get the locale prefix", () => {
