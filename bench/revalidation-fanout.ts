@@ -39,6 +39,7 @@ import type { App, AppDeps } from "../server/app.ts";
 import type { PageCache } from "../server/cache/index.ts";
 import { Invalidations, pathTag } from "../server/cache/invalidations.ts";
 import { IsrCache } from "../server/cache/isr-cache.ts";
+import { PublishClock } from "../server/cache/publish-clock.ts";
 import type { CachedResponse } from "../server/cache/response-cache.ts";
 import type { CacheEntry, CacheStore } from "../server/cache/types.ts";
 import { handleRevalidation } from "../server/revalidation/handle-revalidation.ts";
@@ -106,6 +107,11 @@ const cache: PageCache = {
   metrics: new Registry(),
   countBypass: () => {},
   warm: () => {},
+  publishClock: new PublishClock(),
+  // No CDN: nothing is re-rendered before the site answers the CMS (decision 0028).
+  cdnMaxAge: undefined,
+  refresh: () => Promise.resolve(0),
+  useRefresher: () => {},
 };
 const log = createLogger("error");
 const build = (await import(path.join(projectRoot, "build/server/index.js"))) as {
@@ -259,8 +265,16 @@ function rowsOf(data: Data, declaration: Declaration, documentId: string, locale
     }));
 }
 
-/** neighboursOf(): the published documents just before and after `row` in the declared order, in its locale. */
-function neighboursIn(data: Data, declaration: Declaration, row: CmsRow): string[] {
+interface Neighbour {
+  documentId: string;
+  locale: string;
+}
+
+/**
+ * neighboursOf(): the published documents just before and after `row` in the declared order, in its
+ * locale (`*` for a type that is not localized), as document-middleware.js gives them to writeInput.
+ */
+function neighboursIn(data: Data, declaration: Declaration, row: CmsRow): Neighbour[] {
   const order = declaration.order;
   if (!order) return [];
   const compare = (a: Record<string, unknown>, b: Record<string, unknown>) => {
@@ -277,7 +291,10 @@ function neighboursIn(data: Data, declaration: Declaration, row: CmsRow): string
   const after = others.findIndex((other) => compare(other, row) > 0);
   const next = after === -1 ? undefined : others[after];
   const previous = others[(after === -1 ? others.length : after) - 1];
-  return [previous, next].filter((found) => found !== undefined).map((found) => found.documentId);
+  const locale = declaration.localized ? String(row.locale) : "*";
+  return [previous, next]
+    .filter((found) => found !== undefined)
+    .map((found) => ({ documentId: found.documentId, locale }));
 }
 
 /** reverseLinks(): the published documents of other declared types that link to the document. */
@@ -325,7 +342,7 @@ function cmsPayload(
     const inLocale = declaration.localized ? (locale ?? DEFAULT_LOCALE) : null;
     const beforeRows = rowsOf(before, declaration, documentId, inLocale);
     const afterRows = takedown ? [] : rowsOf(after, declaration, documentId, inLocale);
-    const neighbours: string[] = [];
+    const neighbours: Neighbour[] = [];
     if (declaration.order) {
       const { membership } = listChanges(declaration, beforeRows, afterRows);
       const moved = (row: CmsRow) => membership.includes(declaration.localized && row.locale ? row.locale : "*");
