@@ -70,7 +70,9 @@ function siteCacheConfig(env) {
     return raw === "" ? fallback : Number(raw);
   };
   return {
-    clientUrl: normaliseClientUrl(env("CLIENT_URL", "")),
+    // The site as the CMS reaches it, server to server (revalidations, CDN purges): SITE_INTERNAL_URL
+    // where that differs from the public address (a container network), else CLIENT_URL.
+    clientUrl: normaliseClientUrl(env("SITE_INTERNAL_URL", "") || env("CLIENT_URL", "")),
     revalidateSecret: env("CMS_REVALIDATE_SECRET", ""),
     cdnPurgeSecret: env("CMS_CDN_PURGE_SECRET", ""),
     timeoutMs: duration("CMS_REVALIDATE_TIMEOUT_MS", 5_000),

@@ -4,7 +4,8 @@
  * The plugin's configuration, read once at start: cms/config/plugins.js reads the environment
  * and passes it here ("site-cache".config); nothing in the plugin reads process.env.
  *
- * - clientUrl: the site (CLIENT_URL), without a trailing slash.
+ * - clientUrl: the site as the CMS reaches it for revalidations and CDN purges (SITE_INTERNAL_URL,
+ *   else CLIENT_URL), without a trailing slash.
  * - revalidateSecret: CMS_REVALIDATE_SECRET; empty: revalidation is off (logged once).
  * - cdnPurgeSecret: CMS_CDN_PURGE_SECRET; empty: no CDN purge.
  * - timeoutMs / retries / backoffMs: each revalidation request (CMS_REVALIDATE_TIMEOUT_MS,

@@ -45,6 +45,15 @@ test("the plugin is the local one, enabled; its config comes from the environmen
   validator({ ...DEFAULTS, ...plugin.config });
 });
 
+test("SITE_INTERNAL_URL: the site's address for the CMS's own calls, where it differs from CLIENT_URL (a container network)", () => {
+  const plugin = siteCache({ CLIENT_URL: "https://www.example.com", SITE_INTERNAL_URL: "http://balancer/" });
+  assert.equal(plugin.config.clientUrl, "http://balancer");
+  assert.equal(
+    siteCache({ CLIENT_URL: "https://www.example.com", SITE_INTERNAL_URL: "" }).config.clientUrl,
+    "https://www.example.com",
+  );
+});
+
 test("unset: the defaults (revalidation and purge off), and they are valid", () => {
   const { config } = siteCache({});
   assert.deepEqual({ ...DEFAULTS, ...config }, DEFAULTS);
