@@ -125,6 +125,9 @@ beforeAll(async () => {
       }),
     );
   }
+  // Their revalidations delivered (publishes close together go as one batch, up to a second late):
+  // none may turn a page a test has just cached STALE.
+  await admin.revalidationsSettled();
 }, 120_000);
 
 describe("articles through the real Strapi", () => {
@@ -281,6 +284,8 @@ describe("articles through the real Strapi", () => {
       (answer) => answer.cache === "HIT",
     );
     const newest = await newestArticle("en");
+    // The earlier tests' publishes delivered: their batch must not land in this test's window.
+    await admin.revalidationsSettled();
     let from = site.app.output().length;
     const fresh = await publishedArticle("fresh", { title: `Fresh news ${run}` });
     await until(

@@ -299,6 +299,8 @@ describe("a page built from sections, through the real Strapi", () => {
   it("editing a section of a published page and publishing revalidates that page: STALE once, then the new section", async () => {
     const pageSlug = slug("edit");
     const id = await publishedPage(pageSlug, allSections("before"));
+    // Its publish delivered first: a late batch would make the page STALE below, not the edit.
+    await admin.revalidationsSettled();
     await until(
       `/${pageSlug} to be cached`,
       () => get(`/${pageSlug}`),

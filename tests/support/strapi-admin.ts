@@ -1,3 +1,5 @@
+import { until } from "./wait.ts";
+
 /**
  * Editing content in the real Strapi the way the admin panel does: an admin login, then
  * the content-manager API (save, then publish).
@@ -50,6 +52,20 @@ export class StrapiAdmin {
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     const text = await response.text();
     return text ? (JSON.parse(text) as unknown) : null;
+  }
+
+  /**
+   * Waits until the CMS has no revalidation being collected or sent (GET /site-cache/failures:
+   * `meta.inFlight` 0): publishes close together go to the site as one batch, up to a second after
+   * the first, so a test that counts what the site receives starts from here, or an earlier write's
+   * batch lands in its window.
+   */
+  async revalidationsSettled(): Promise<void> {
+    await until(
+      "the CMS's revalidations to settle",
+      async () => ((await this.call("GET", "/site-cache/failures")) as { meta: { inFlight: number } }).meta.inFlight,
+      (inFlight) => inFlight === 0,
+    );
   }
 
   /** The documentId of the page at fullPath in locale (draft or published). */
