@@ -47,16 +47,22 @@ async function withStartLock(databaseConfig, start, { connect = connectPg, log =
     try {
       return await start();
     } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [START_LOCK_KEY]);
+      // A lost connection has released the lock already: a started CMS goes on (logged).
+      await client
+        .query("SELECT pg_advisory_unlock($1)", [START_LOCK_KEY])
+        .catch((error) => log(`[cms] start lock: could not release it (${error.message}); its connection ends now`));
     }
   } finally {
-    await client.end();
+    await client.end().catch(() => {});
   }
 }
 
 async function connectPg(options) {
   const { Client } = require("pg");
   const client = new Client(options);
+  // A connection dropped during the start (the database restarted) must not crash the CMS: the
+  // lock went with it; the start goes on (another instance may now start beside it).
+  client.on("error", (error) => console.error(`[cms] start lock: its connection failed (${error.message})`));
   await client.connect();
   return client;
 }

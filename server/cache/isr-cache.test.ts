@@ -98,7 +98,8 @@ describe("ISR cache", () => {
     invalidations.revalidatePath("/a"); // the CMS published while we were rendering
     clock.advance(10);
     await first.finishAll();
-    expect((await miss).status).toBe("MISS");
+    // Answered, but as STALE: what a publish overtook must not be kept by a CDN (decision 0028).
+    expect(await miss).toMatchObject({ status: "STALE", value: "old" });
 
     const second = controlledRender(["new"]);
     expect(await cache.get("/a", "/a", second.render)).toMatchObject({ status: "STALE", value: "old" });
@@ -118,6 +119,19 @@ describe("ISR cache", () => {
     await regeneration.finishAll();
     expect(cache.counters.regenerations).toBe(1);
     expect(await cache.get("/a", "/a", regeneration.render)).toMatchObject({ status: "HIT", value: "v2" });
+  });
+
+  it("callers who joined a render an invalidation overtook get it as STALE too", async () => {
+    const { cache, invalidations, clock } = setup();
+    const render = controlledRender(["old"]);
+    const first = cache.get("/a", "/a", render.render);
+    const joined = cache.get("/a", "/a", render.render);
+    clock.advance(10);
+    invalidations.revalidateTag("cms:api::navbar.navbar");
+    await render.finishAll();
+    expect(render.calls()).toBe(1);
+    expect(await first).toMatchObject({ status: "STALE", value: "old" });
+    expect(await joined).toMatchObject({ status: "STALE", value: "old" });
   });
 
   it("100 concurrent misses render once and all get that result", async () => {

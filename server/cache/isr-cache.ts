@@ -149,7 +149,7 @@ export class IsrCache<V> {
     // Join a render under way, unless it began before an expiring invalidation.
     if (running && !this.options.invalidations.expiredSince(running.seen)) {
       const result = await running.work;
-      return { ...result, status: "MISS" };
+      return { ...result, status: this.overtaken(result.entry) ? "STALE" : "MISS" };
     }
     return this.track(key, this.renderAndStore(key, path, render));
   }
@@ -254,9 +254,16 @@ export class IsrCache<V> {
       // in Redis it could replace the fresh render another instance stored meanwhile (decision 0028).
       if (rendered.shareable !== false && this.stateOf(entry) === "fresh") await this.options.remote?.store(key, entry);
       this.failures.delete(key);
-      return { value: rendered.value, status: "MISS", entry };
+      // Overtaken: answered STALE, so no CDN keeps it (response-cache.ts: a STALE answer is
+      // no-store at the edge), though the visitor who asked gets it now.
+      return { value: rendered.value, status: this.overtaken(entry) ? "STALE" : "MISS", entry };
     }
     return { value: rendered.value, status: "MISS" };
+  }
+
+  /** A render an invalidation overtook: stored, but no longer fresh by the time it is answered. */
+  private overtaken(entry: CacheEntry<V> | undefined): boolean {
+    return entry !== undefined && this.stateOf(entry) !== "fresh";
   }
 
   private recordFailure(key: string, error: unknown) {

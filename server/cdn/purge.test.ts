@@ -171,7 +171,8 @@ describe("POST /api/cdn-purge", () => {
     expect(await ok.json()).toEqual({ purged: true, provider: "fake", requests: ["done"] });
     expect(purged.at(-1)).toEqual({
       paths: ["/company"],
-      tags: ["cms:api::navbar.navbar"],
+      // the path's tag too: its .data twin, query variants and cached 404s carry it
+      tags: ["cms:api::navbar.navbar", "path:/company"],
       everything: false,
       soft: false,
     });

@@ -3,6 +3,7 @@ import * as z from "zod";
 import type { Env } from "../../app/lib/env.server.ts";
 import { logger } from "../../app/lib/logger.server.ts";
 import { jsonAnswer, readSecuredJson } from "../../app/lib/secured-json-post.server.ts";
+import { pathTag } from "../cache/invalidations.ts";
 import { describeIssues } from "../revalidation/payload.ts";
 import { createPurgeGate } from "./purge-gate.ts";
 import { CdnError, cloudflareProvider, fastlyProvider, httpPurgeProvider, type CdnProvider } from "./providers.ts";
@@ -114,9 +115,13 @@ export async function handleCdnPurge(
       501,
     );
   }
+  const paths = parsed.data.paths ?? [];
   const request_ = {
-    paths: parsed.data.paths ?? [],
-    tags: parsed.data.tags ?? [],
+    paths,
+    // A path's tag as well as its URL: every answer at that path carries `path:<path>` in its tags
+    // (response-cache.ts), so its `.data` twin, its query variants and a cached 404 go too, which a
+    // purge of the one URL would leave at the edge.
+    tags: [...new Set([...(parsed.data.tags ?? []), ...paths.map(pathTag)])],
     everything: parsed.data.everything ?? false,
     soft: (parsed.data.soft ?? false) && deps.softPurge === true,
   };

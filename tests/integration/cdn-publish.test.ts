@@ -122,6 +122,26 @@ describe("a publish behind a CDN, through the real Strapi, two instances and Var
     expect(log.slice(revalidated)).toMatch(/rendered=[1-9]/);
   }, 120_000);
 
+  it("a page's client-side data (.data) the CDN kept as a 404 before its publish is gone with the publish", async () => {
+    // A navbar link to a page not published yet: a prefetch (or an early visitor) makes the CDN keep
+    // its `.data` 404 for a day; the purge of the page's URL alone would leave it there.
+    const name = slug("data");
+    const notYet = await until(
+      `/${name}.data kept by the CDN as a 404`,
+      () => get(cdn.url, `/${name}.data`),
+      (answer) => answer.cdn === "HIT",
+    );
+    expect(notYet.status).toBe(404);
+    const { data } = (await admin.call("POST", `${PAGES}?locale=en`, { title: `Data ${name}`, slug: name })) as {
+      data: { documentId: string };
+    };
+    await admin.call("POST", `${PAGES}/${data.documentId}/actions/publish?locale=en`, {});
+    // The editor has the answer: the CDN's copy went with the path's tag (path:/<name>).
+    const published = await get(cdn.url, `/${name}.data`);
+    expect(published.status, published.text.slice(0, 200)).toBe(200);
+    expect(published.text).toContain(`Data ${name}`);
+  }, 60_000);
+
   it("a tag publish (the navbar: every page, not re-rendered first): the CDN never keeps an old render", async () => {
     const name = slug("navbar");
     await pageAtTheEdge(name, `Page ${name}`);

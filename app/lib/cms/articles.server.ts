@@ -233,6 +233,8 @@ export async function findCategory(cms: CmsClient, slug: string, locale: string)
     },
     type: CATEGORY_UID,
     revalidate: CMS_REVALIDATE.pageData,
+    // A lookup at the category page's path: the CMS sends it when a category is published there.
+    pagePath: localePrefixedPath(blogPath({ category: slug }), locale),
     omitUserAuthorization: true,
   });
   return data[0] ?? null;

@@ -58,6 +58,32 @@ test("PostgreSQL: a start that fails still unlocks and disconnects; its error co
   );
 });
 
+test("PostgreSQL: a started CMS goes on when the unlock fails (a lost connection released the lock already)", async () => {
+  const events = [];
+  const lines = [];
+  const connect = async (options) => {
+    const client = await fakeClient(events)(options);
+    return {
+      ...client,
+      query: async (sql, values) => {
+        if (sql.includes("unlock")) throw new Error("Connection terminated unexpectedly");
+        return client.query(sql, values);
+      },
+      end: async () => {
+        events.push(["end"]);
+        throw new Error("already closed");
+      },
+    };
+  };
+  const started = await withStartLock(postgresConfig, async () => "started", {
+    connect,
+    log: (line) => lines.push(line),
+  });
+  assert.equal(started, "started");
+  assert.match(lines.join("\n"), /start lock: could not release it \(Connection terminated unexpectedly\)/);
+  assert.deepEqual(events.at(-1), ["end"]);
+});
+
 test("postgresConnection: null for another client", () => {
   assert.equal(postgresConnection({ connection: { client: "sqlite" } }), null);
   assert.equal(postgresConnection(undefined), null);

@@ -99,14 +99,20 @@ const listLocaleOf = (declaration, row) => (declaration.localized && row?.locale
 /** The documentIds a row links to through `attribute` (rows carry them as `related[attribute]`). */
 const relatedOf = (row, attribute) => (row?.related?.[attribute] ?? []).filter(Boolean);
 
-const orderChanged = (declaration, was, is) =>
-  (declaration.order ?? []).some(({ field }) => String(was?.[field] ?? "") !== String(is?.[field] ?? ""));
+/**
+ * Did a field that places the row change: one of the declared `order` (its place in the list) or
+ * of the `path` (what a list read by that field, a slug lookup, finds)?
+ */
+const placeChanged = (declaration, was, is) =>
+  [...(declaration.order ?? []).map(({ field }) => field), ...declaration.pathFields].some(
+    (field) => String(was?.[field] ?? "") !== String(is?.[field] ?? ""),
+  );
 
 /**
  * C3: the list tags a write changes, from the document's published rows before and after it
  * (`{ documentId, locale, <path and order fields>, related: { <attribute>: [documentId] } }`).
  * Per list locale: a row that appears or disappears (first publish, create, unpublish, delete) or
- * whose `order` fields changed is a membership change: the locale's and every locale's list, and
+ * whose `order` or `path` fields changed is a membership change: the locale's and every locale's list, and
  * the lists filtered by each relation, for every related document before and after. Otherwise a
  * changed relation: the filtered lists of the documents added or removed. Returns
  * `{ membership: [locale], tags }` (membership: the list locales where D's place changed, C4).
@@ -123,7 +129,7 @@ function listChanges(declaration, before = [], after = []) {
   for (const locale of locales) {
     const was = before.find((row) => listLocaleOf(declaration, row) === locale);
     const is = after.find((row) => listLocaleOf(declaration, row) === locale);
-    if (!was !== !is || orderChanged(declaration, was, is)) {
+    if (!was !== !is || placeChanged(declaration, was, is)) {
       membership.push(locale);
       tags.push(listTagFor(uid, locale), listTagFor(uid, "*"));
       for (const { attribute } of declaration.relations)
@@ -198,7 +204,10 @@ function writeInput(
         listTagFor(linked.uid, "*", linked.attribute, documentId),
       ])
         sending.add(tag);
-  const sent = [...sending];
+  // Still past the site's limit (a move of hundreds of pages: a tag each): the types' tags, which
+  // every render of a type records, instead: coarser, never missing a page.
+  const sent =
+    sending.size > MAX_TAGS ? unique([tagFor(uid), ...groups.map((linked) => tagFor(linked.uid))]) : [...sending];
   const paths = unique([...fullPaths, ...extraPaths]);
   if (!paths.length && !sent.length) return null;
   return { uid, ...(paths.length ? { fullPaths: paths } : {}), ...(sent.length ? { tags: sent } : {}) };

@@ -10,6 +10,14 @@ const FAILURE = "plugin::site-cache.revalidation-failure";
 
 /** What `within` resolves to when the time ran out first. */
 const LATE = Symbol("late");
+/**
+ * Paths and tags per CDN purge request to the site: it takes 1,000 of each (server/cdn/purge.ts)
+ * and adds a tag per path, so 500 + 500 stay within its tags too.
+ */
+const PURGE_CHUNK = 500;
+/** The site refused the purge request itself (its 4xx but 401 and 429): no retry would be taken. */
+const refusedPurge = ({ siteStatus }) =>
+  siteStatus >= 400 && siteStatus < 500 && siteStatus !== 401 && siteStatus !== 429;
 
 /** `promise`'s value, or LATE if it has none by `deadline` (a Date.now() time; Infinity: no limit). */
 function within(promise, deadline) {
@@ -199,11 +207,43 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
         `[cdn-purge] after ${what}: ${wildcards.join(", ")} cannot be purged by URL; purge the CDN by hand if needed`,
       );
     if (paths.length === 0 && tags.length === 0) return null;
-    const request = {
-      ...(paths.length ? { paths } : {}),
-      ...(tags.length ? { tags } : {}),
-      ...(takedown ? {} : { soft: true }),
-    };
+    // The site takes at most PURGE_CHUNK paths and tags a request (server/cdn/purge.ts: 1,000 each,
+    // and it adds a tag per path): a large move goes as several requests, one after the other.
+    let request;
+    let result;
+    for (let from = 0; from < Math.max(paths.length, tags.length); from += PURGE_CHUNK) {
+      const part = { paths: paths.slice(from, from + PURGE_CHUNK), tags: tags.slice(from, from + PURGE_CHUNK) };
+      request = {
+        ...(part.paths.length ? { paths: part.paths } : {}),
+        ...(part.tags.length ? { tags: part.tags } : {}),
+        ...(takedown ? {} : { soft: true }),
+      };
+      result = await purgeOnce(request, what);
+      if (result.status !== 200) break;
+    }
+    const why = [result.body?.error, result.body?.response?.error].filter(Boolean).join(": ") || result.status;
+    if (result.status === 200) strapi.log.info(`[cdn-purge] after ${what} ${JSON.stringify(request)} → 200`);
+    else if (result.status === 501)
+      strapi.log.info(`[cdn-purge] after ${what}: the site has no CDN configured (501); nothing purged`);
+    else {
+      // The request itself refused (the site's 4xx but 401, a secret an operator may fix, and 429):
+      // sending it again would fail again.
+      const retryable = !refusedPurge(result);
+      strapi.log.error(
+        `[cdn-purge] after ${what} ${JSON.stringify(request)} failed: ${why}; recorded${retryable ? ", retried with the failures" : ", not retried"}`,
+      );
+      await record(payload, {
+        status: result.status,
+        attempts: purgeRetries + 1,
+        retryable,
+        error: `CDN purge failed: ${why}`,
+      });
+    }
+    return { request, ...result };
+  }
+
+  /** One purge request to the site, retried `purgeRetries` times with backoff unless refused (4xx but 429). */
+  async function purgeOnce(request, what) {
     let result;
     for (let attempt = 0; ; attempt += 1) {
       result = await forwardPurge(request, {
@@ -212,29 +252,14 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
         timeoutMs: config.purgeTimeoutMs,
         ...(fetch ? { fetchImpl: fetch } : {}),
       });
-      if (result.status === 200 || result.status === 501 || attempt >= purgeRetries) break;
+      if (result.status === 200 || result.status === 501 || refusedPurge(result) || attempt >= purgeRetries) break;
       const delay = client.delayFor(attempt);
       strapi.log.warn(
         `[cdn-purge] after ${what}: attempt ${attempt + 1} failed (${result.body?.error ?? result.status}); retrying in ${delay} ms`,
       );
       await pause(delay);
     }
-    const why = [result.body?.error, result.body?.response?.error].filter(Boolean).join(": ") || result.status;
-    if (result.status === 200) strapi.log.info(`[cdn-purge] after ${what} ${JSON.stringify(request)} → 200`);
-    else if (result.status === 501)
-      strapi.log.info(`[cdn-purge] after ${what}: the site has no CDN configured (501); nothing purged`);
-    else {
-      strapi.log.error(
-        `[cdn-purge] after ${what} ${JSON.stringify(request)} failed: ${why}; recorded, retried with the failures`,
-      );
-      await record(payload, {
-        status: result.status,
-        attempts: purgeRetries + 1,
-        retryable: true,
-        error: `CDN purge failed: ${why}`,
-      });
-    }
-    return { request, ...result };
+    return result;
   }
 
   /**

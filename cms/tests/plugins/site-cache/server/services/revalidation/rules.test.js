@@ -100,7 +100,8 @@ test("C2: page and redirect by path (spec rows), with their document tag; no bar
     {
       uid: "api::redirect.redirect",
       fullPaths: ["/en/old", "/en/older"],
-      tags: ["cms:api::redirect.redirect:r1"],
+      // its source is its path field: a changed one is a change of the list (a lookup by source finds another)
+      tags: ["cms:api::redirect.redirect:list:*", "cms:api::redirect.redirect:r1"],
     },
   );
 });
@@ -139,6 +140,15 @@ test("C3: a republish that changes a relation sends the filtered lists of the ol
     `${A}:list:*:category=cat1`,
     `${A}:list:en:category=cat1`,
   ]);
+});
+
+test("C3: a change of a path field is a membership change (a list read by that field, a slug lookup, finds another row)", () => {
+  const news = { documentId: "c1", locale: "en", slug: "news", related: {} };
+  const { membership, tags } = listChanges(CATEGORY, [news], [{ ...news, slug: "updates" }]);
+  assert.deepEqual(membership, ["en"]);
+  assert.deepEqual(tags, ["cms:api::category.category:list:en", "cms:api::category.category:list:*"]);
+  // the same slug: no list tag
+  assert.deepEqual(listChanges(CATEGORY, [news], [{ ...news }]).tags, []);
 });
 
 test("C3: a change of a field named in `order` is a membership change (the list's order changed)", () => {
@@ -247,15 +257,31 @@ test("pages: the hierarchy batch's paths and moved pages' tags come along, in th
     extraTags: ["cms:api::page.page:p1", "cms:api::page.page:grand"],
   });
   assert.deepEqual(input.fullPaths, ["/a/child", "/b/child", "/en/a/child", "/b/child/grand", "/a/child/grand"]);
+  // A move changes its fullPath (its path field): the page lists too (the sitemap lists fullPaths).
   assert.deepEqual(input.tags, [
     "cms:api::page.page:grand",
+    "cms:api::page.page:list:*",
     "cms:api::page.page:list:*:parent=a",
     "cms:api::page.page:list:*:parent=b",
+    "cms:api::page.page:list:en",
     "cms:api::page.page:list:en:parent=a",
     "cms:api::page.page:list:en:parent=b",
     "cms:api::page.page:p1",
   ]);
   assert.equal(input.tags.includes("cms:api::page.page"), false);
+});
+
+test("C6: a write whose tags would pass the site's 1,000 (a move of 1,200 pages) sends the type's tag instead", () => {
+  const page = { documentId: "p1", locale: "en", fullPath: "/b", related: { parent: [] } };
+  const moved = Array.from({ length: 1200 }, (_, i) => `cms:api::page.page:m${i}`);
+  const input = sent(PAGE, {
+    documentId: "p1",
+    before: [{ ...page, fullPath: "/a" }],
+    after: [page],
+    extraTags: moved,
+  });
+  assert.deepEqual(input.tags, ["cms:api::page.page"]);
+  assert.deepEqual(input.fullPaths, ["/a", "/b"]);
 });
 
 /** A stand-in of strapi.db.query(uid): findMany / findOne answered by `answer(uid, params)`, calls recorded. */

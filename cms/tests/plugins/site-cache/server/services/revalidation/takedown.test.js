@@ -181,3 +181,51 @@ test("a takedown the site did not accept is not purged; it is purged once a retr
   assert.deepEqual(await retried, { retried: 1, delivered: 1 });
   assert.equal(failures.length, 0);
 });
+
+test("a purge larger than the site takes goes as several requests, 500 paths and 500 tags each", async () => {
+  const site = frontEnd();
+  const service = createRevalidationService(fakeStrapi(), { config: CONFIG, fetch: site.fetch, sleep: async () => {} });
+  const paths = Array.from({ length: 1100 }, (_, i) => `/moved/${i}`);
+  const tags = Array.from({ length: 600 }, (_, i) => `cms:api::page.page:p${i}`);
+  const done = service.revalidate({ uid: "api::page.page", fullPaths: ["/moved/*"], tags, expire: true });
+  await site.requests(1);
+  site.answer(200, { paths, tags });
+  for (let call = 2; call <= 4; call += 1) {
+    await site.requests(call);
+    site.answer(200, { purged: true });
+  }
+  await done;
+  const purges = site.calls.slice(1).map((call) => call.body);
+  assert.deepEqual(
+    purges.map((body) => [body.paths?.length ?? 0, body.tags?.length ?? 0]),
+    [
+      [500, 500],
+      [500, 100],
+      [100, 0],
+    ],
+  );
+  assert.deepEqual(
+    purges.flatMap((body) => body.paths ?? []),
+    paths,
+  );
+});
+
+test("a purge the site refuses (4xx but 429) is recorded once, not retried: sending it again would fail again", async () => {
+  const failures = [];
+  const site = frontEnd();
+  const service = createRevalidationService(fakeStrapi(failures), {
+    config: { ...CONFIG, purgeRetries: 2 },
+    fetch: site.fetch,
+    sleep: async () => {},
+  });
+  const done = service.revalidate({ uid: "api::redirect.redirect", fullPaths: ["/en/old"], expire: true });
+  await site.requests(1);
+  site.answer(200, { paths: ["/en/old", "/old"] });
+  await site.requests(2);
+  site.answer(400, { error: "Invalid purge request." });
+  await done;
+  assert.equal(site.calls.length, 2, "no second purge request");
+  assert.equal(failures.length, 1);
+  assert.equal(failures[0].state, "rejected");
+  assert.deepEqual(await service.retryFailures(), { retried: 0, delivered: 0 });
+});
