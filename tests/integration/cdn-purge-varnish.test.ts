@@ -61,16 +61,19 @@ describe("CDN purge through a real Varnish", () => {
     expect(await viaCdn("/company")).toBe("HIT");
   });
 
-  it("purging a path makes the next request reach the site", async () => {
+  it("purging a path makes the next request reach the site, for its .data twin too (the path's tag)", async () => {
     await viaCdn("/company");
     expect(await viaCdn("/company")).toBe("HIT");
+    await viaCdn("/company.data");
+    expect(await viaCdn("/company.data")).toBe("HIT");
     expect(await purge({ paths: ["/company"] })).toMatchObject({
       purged: true,
       provider: "http",
-      requests: ["PURGE /company"],
+      requests: ["PURGE /company", "BAN tags path:/company"],
     });
     expect(await viaCdn("/company")).toBe("MISS");
     expect(await viaCdn("/company")).toBe("HIT");
+    expect(await viaCdn("/company.data")).toBe("MISS");
   });
 
   it("purging a tag drops exactly the pages that carry it", async () => {

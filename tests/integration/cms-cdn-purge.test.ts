@@ -36,7 +36,8 @@ describe("purging the CDN from the CMS", () => {
     const byPath = await purge({ paths: ["/company"] }, token);
     expect(byPath.status, await byPath.clone().text()).toBe(200);
     expect(await byPath.json()).toMatchObject({
-      data: { purged: true, provider: "http", requests: ["PURGE /company"] },
+      // the URL, and the path's tag (its .data twin, query variants, cached 404s)
+      data: { purged: true, provider: "http", requests: ["PURGE /company", "BAN tags path:/company"] },
     });
     expect(await viaCdn("/company")).toBe("MISS");
     for (const body of [{ tags: ["cms:api::navbar.navbar"] }, { everything: true }]) {

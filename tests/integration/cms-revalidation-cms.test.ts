@@ -294,8 +294,9 @@ describe("automatic revalidation from editor writes", () => {
     ]);
     receiver.reset();
     await ok("POST", `${base}/${data.documentId}/actions/publish`, { source: "/en/rv-from-2" });
+    // C3: its source is its path field, so a changed one changes the list too
     expect(await expectRequests(1)).toEqual([
-      { uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from", "/en/rv-from-2"], tags: [tag] } },
+      { uid: "api::redirect.redirect", next: { fullPaths: ["/en/rv-from", "/en/rv-from-2"], tags: [tag, list] } },
     ]);
     receiver.reset();
     await ok("DELETE", `${base}/${data.documentId}`);
@@ -461,15 +462,17 @@ describe("page moves (hierarchy)", () => {
     });
     const [payload] = (await expectRequests(1)) as [Json];
     expect(payload.uid).toBe("api::page.page");
-    // The moved pages' document tags (the child, and the grandchild below it), and the child pages
-    // lists of the old and the new parent (C3: a republish that changes a relation); not a change of
-    // the published list of pages.
+    // The moved pages' document tags (the child, and the grandchild below it), the published list
+    // of pages (C3: its fullPath, the path field, changed: the sitemap lists it), and the child pages
+    // lists of the old and the new parent.
     const underParent = (parent: string) => [
       `${PAGE_TAG}:list:en:parent=${parent}`,
       `${PAGE_TAG}:list:*:parent=${parent}`,
     ];
+    const pageLists = [`${PAGE_TAG}:list:en`, `${PAGE_TAG}:list:*`];
     expect(payload.next.tags).toEqual([
       ...pageTags(child, { children: [grandchild] }),
+      ...pageLists,
       ...underParent(a),
       ...underParent(b),
     ]);
@@ -505,6 +508,7 @@ describe("page moves (hierarchy)", () => {
     const [back] = (await expectRequests(1)) as [Json];
     expect(back.next.tags).toEqual([
       ...pageTags(child, { children: [grandchild] }),
+      ...pageLists,
       ...underParent(b),
       ...underParent(a),
     ]);
