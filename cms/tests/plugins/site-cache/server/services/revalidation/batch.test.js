@@ -10,8 +10,7 @@ const {
 const {
   createRevalidationService,
 } = require("../../../../../../src/plugins/site-cache/server/services/revalidation/service");
-const { DEFAULTS } = require("../../../../../../src/plugins/site-cache/server/config");
-const { fakeStrapi, frontEnd } = require("./stand-ins");
+const { fakeStrapi, frontEnd, SERVICE_CONFIG } = require("./stand-ins");
 
 const page = (n, committedAt = 1_000 + n) => ({
   uid: "api::page.page",
@@ -151,15 +150,7 @@ test("the window closes windowMs after the last payload, at most maxWaitMs after
 
 // ---- The service: publishes batched, one request and one purge; a failed purge retried, then recorded ----
 
-const CONFIG = {
-  ...DEFAULTS,
-  revalidateSecret: "revalidate-secret",
-  cdnPurgeSecret: "purge-secret",
-  clientUrl: "http://site.test",
-  retries: 0,
-  purgeRetries: 2,
-  batchWindowMs: 20,
-};
+const CONFIG = { ...SERVICE_CONFIG, purgeRetries: 2, batchWindowMs: 20 };
 
 test("the service: 50 publishes at once make one revalidation and one purge", async () => {
   const site = frontEnd();

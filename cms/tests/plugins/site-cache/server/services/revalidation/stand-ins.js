@@ -1,5 +1,7 @@
 "use strict";
 
+const { DEFAULTS } = require("../../../../../../src/plugins/site-cache/server/config");
+
 /** Stand-ins for the revalidation service's tests: Strapi's log and database, and the site. */
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
@@ -102,4 +104,13 @@ function frontEnd() {
   };
 }
 
-module.exports = { quiet, matches, fakeStrapi, frontEnd };
+/** The service's configuration in these tests: revalidation and purge on, against frontEnd(), no retries. */
+const SERVICE_CONFIG = Object.freeze({
+  ...DEFAULTS,
+  revalidateSecret: "revalidate-secret",
+  cdnPurgeSecret: "purge-secret",
+  clientUrl: "http://site.test",
+  retries: 0,
+});
+
+module.exports = { quiet, matches, fakeStrapi, frontEnd, SERVICE_CONFIG };

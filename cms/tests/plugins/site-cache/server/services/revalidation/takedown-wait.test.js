@@ -6,23 +6,16 @@ const assert = require("node:assert/strict");
 const {
   createRevalidationService,
 } = require("../../../../../../src/plugins/site-cache/server/services/revalidation/service");
-const { DEFAULTS } = require("../../../../../../src/plugins/site-cache/server/config");
 const {
   answerAfterHeldWork,
   holdAnswerUntil,
 } = require("../../../../../../src/plugins/site-cache/server/middlewares/hold-answer");
-const { fakeStrapi, frontEnd } = require("./stand-ins");
+const { fakeStrapi, frontEnd, SERVICE_CONFIG } = require("./stand-ins");
 
 // An editor's takedown is answered once the site has answered it (decision 0010): the service's
 // bounded wait (`waitMs`), and the Koa middleware that holds the editor's answer for it.
 
-const CONFIG = {
-  ...DEFAULTS,
-  revalidateSecret: "revalidate-secret",
-  cdnPurgeSecret: "purge-secret",
-  clientUrl: "http://site.test",
-  retries: 0,
-};
+const CONFIG = { ...SERVICE_CONFIG };
 const TAKEDOWN = { uid: "api::redirect.redirect", fullPaths: ["/en/old"], expire: true };
 const PAYLOAD = { uid: "api::redirect.redirect", next: { fullPaths: ["/en/old"], expire: true } };
 

@@ -13,8 +13,7 @@ const {
 const {
   createRevalidationService,
 } = require("../../../../../../src/plugins/site-cache/server/services/revalidation/service");
-const { DEFAULTS } = require("../../../../../../src/plugins/site-cache/server/config");
-const { fakeStrapi, frontEnd } = require("./stand-ins");
+const { fakeStrapi, frontEnd, SERVICE_CONFIG } = require("./stand-ins");
 
 test("takedowns (unpublish, delete) are the actions that expire", () => {
   assert.equal(removesEntry("unpublish"), true);
@@ -61,13 +60,7 @@ test("manual body: expire is optional, a boolean, with paths or with tags", () =
 
 // ---- The service: revalidate the site first, then purge the CDN ----
 
-const CONFIG = {
-  ...DEFAULTS,
-  revalidateSecret: "revalidate-secret",
-  cdnPurgeSecret: "purge-secret",
-  clientUrl: "http://site.test",
-  retries: 0,
-};
+const CONFIG = { ...SERVICE_CONFIG };
 
 test("a takedown: the CDN purge is sent only after the site answered 200, for the paths the site expired", async () => {
   const site = frontEnd();
