@@ -48,14 +48,9 @@ const START_TIMEOUT_MS = 180_000;
  * Fixed secrets for test databases, so a test run never reads or writes cms/.env (and a
  * token created in one run still matches its hash in the next run on the same database).
  */
-export const TEST_SECRETS: Record<string, string> = {
-  APP_KEYS: "test-app-key-1,test-app-key-2",
-  API_TOKEN_SALT: "test-api-token-salt",
-  ADMIN_JWT_SECRET: "test-admin-jwt-secret",
-  TRANSFER_TOKEN_SALT: "test-transfer-token-salt",
-  JWT_SECRET: "test-users-permissions-jwt-secret",
-  ENCRYPTION_KEY: "test-encryption-key-0123456789ab",
-};
+export const TEST_SECRETS = JSON.parse(
+  readFileSync(path.join(cmsRoot, "tests/support/test-secrets.json"), "utf8"),
+) as Record<string, string>;
 const STOP_GRACE_MS = 10_000;
 
 export interface CmsHandle {

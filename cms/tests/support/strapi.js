@@ -18,14 +18,8 @@ const path = require("node:path");
 
 const CMS_ROOT = path.resolve(__dirname, "../..");
 const START_TIMEOUT_MS = 180_000;
-const SECRETS = {
-  APP_KEYS: "test-app-key-1,test-app-key-2",
-  API_TOKEN_SALT: "test-api-token-salt",
-  ADMIN_JWT_SECRET: "test-admin-jwt-secret",
-  TRANSFER_TOKEN_SALT: "test-transfer-token-salt",
-  JWT_SECRET: "test-users-permissions-jwt-secret",
-  ENCRYPTION_KEY: "test-encryption-key-0123456789ab",
-};
+// The same fixed secrets as the site's tests (tests/support/cms-server.ts reads this file too).
+const SECRETS = require("./test-secrets.json");
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
