@@ -6,6 +6,7 @@ import * as z from "zod";
 
 import {
   CMS_REVALIDATE,
+  cmsFieldTag,
   cmsListTag,
   createCmsClient,
   isCmsDocumentTag,
@@ -283,26 +284,74 @@ describe("what a call records (the contract's rules S1–S5)", () => {
     );
   });
 
-  it("S4: any other filter shape falls back to the whole list of the locale (coarser, never wrong)", () => {
-    const shapes: unknown[] = [
-      { slug: { $eq: "news" } },
-      { category: { slug: { $eq: "news" } } },
-      { publishDate: { $lt: "2026-01-01" } },
-      { $or: [{ category: { documentId: { $eq: "c1" } } }, { category: { documentId: { $eq: "c2" } } }] },
-      { category: { documentId: { $eq: "c1" } }, author: { documentId: { $eq: "p1" } } },
-      { category: { documentId: { $eq: "c1", $ne: "c2" } } },
-      { category: { documentId: { $in: ["c1"] } } },
-      { category: { documentId: { $eq: 7 } } },
-      { category: { documentId: { $eq: "c1" }, slug: { $eq: "x" } } },
-      { documentId: { $ne: "a1" } },
-      { documentId: { $eq: "a1" }, locale: { $eq: "en" } },
+  it("S4: any other filter shape records the whole list of the locale and a field tag per attribute it names (C7)", () => {
+    const field = (attribute: string) => `cms:${ARTICLE}:field:en:${attribute}`;
+    const shapes: Array<[unknown, string[]]> = [
+      [{ slug: { $eq: "news" } }, ["slug"]],
+      [{ category: { slug: { $eq: "news" } } }, ["category"]],
+      [{ publishDate: { $lt: "2026-01-01" } }, ["publishDate"]],
+      [{ $or: [{ category: { documentId: { $eq: "c1" } } }, { category: { documentId: { $eq: "c2" } } }] }, ["category"]],
+      [{ category: { documentId: { $eq: "c1" } }, author: { documentId: { $eq: "p1" } } }, ["author", "category"]],
+      [{ category: { documentId: { $eq: "c1", $ne: "c2" } } }, ["category"]],
+      [{ category: { documentId: { $in: ["c1"] } } }, ["category"]],
+      [{ category: { documentId: { $eq: 7 } } }, ["category"]],
+      [{ category: { documentId: { $eq: "c1" }, slug: { $eq: "x" } } }, ["category"]],
+      // the document's identity and locale never change by an edit: the list tag covers them
+      [{ documentId: { $ne: "a1" } }, []],
+      [{ documentId: { $eq: "a1" }, locale: { $eq: "en" } }, []],
+      // nested logical operators, at any depth; $not holds an object
+      [
+        { $and: [{ featured: { $eq: true } }, { $or: [{ $not: { employmentType: { $eq: "part-time" } } }, { title: { $null: true } }] }] },
+        ["employmentType", "featured", "title"],
+      ],
     ];
-    for (const filters of shapes) {
-      expect(recordedTags(call({ query: { locale: "en", filters } }), list())).toEqual([
+    for (const [filters, attributes] of shapes) {
+      expect(recordedTags(call({ query: { locale: "en", filters } }), list()), JSON.stringify(filters)).toEqual([
         `cms:${ARTICLE}`,
         `cms:${ARTICLE}:list:en`,
+        ...attributes.map(field),
       ]);
     }
+    expect(cmsFieldTag(ARTICLE, "*", "employmentType")).toBe(`cms:${ARTICLE}:field:*:employmentType`);
+    // locale=* (or none): every locale's field tag, as the list's
+    expect(recordedTags(call({ query: { filters: { featured: { $eq: true } } } }), list())).toEqual([
+      `cms:${ARTICLE}`,
+      `cms:${ARTICLE}:list:*`,
+      `cms:${ARTICLE}:field:*:featured`,
+    ]);
+  });
+
+  it("S4: a field tag per attribute a list sorts by, in every form of Strapi's sort (C7: an edit reorders it)", () => {
+    const field = (attribute: string) => `cms:${ARTICLE}:field:de:${attribute}`;
+    const sorts: Array<[unknown, string[]]> = [
+      ["title:asc", ["title"]],
+      ["title:asc, slug:desc", ["slug", "title"]],
+      [["publishDate:desc", "slug:asc"], ["publishDate", "slug"]],
+      [{ title: "asc" }, ["title"]],
+      [[{ title: "asc" }, { category: { name: "desc" } }], ["category", "title"]],
+      ["category.name:asc", ["category"]],
+      ["title", ["title"]],
+      [["documentId:asc", "locale:asc"], []],
+      // a key that is no attribute name is never put into a tag
+      [["ti tle:asc", "a:b:c"], ["a"]],
+    ];
+    for (const [sort, attributes] of sorts) {
+      expect(recordedTags(call({ query: { locale: "de", sort } }), list("a1")), JSON.stringify(sort)).toEqual([
+        `cms:${ARTICLE}`,
+        `cms:${ARTICLE}:a1`,
+        `cms:${ARTICLE}:list:de`,
+        ...attributes.map(field),
+      ]);
+    }
+    // a list filtered by one relation: its filtered list tag covers the filter; the sort still counts
+    const byCategory = call({
+      query: { locale: "en", filters: { category: { documentId: { $eq: "c1" } } }, sort: ["publishDate:desc"] },
+    });
+    expect(recordedTags(byCategory, list())).toEqual([
+      `cms:${ARTICLE}`,
+      `cms:${ARTICLE}:list:en:category=c1`,
+      `cms:${ARTICLE}:field:en:publishDate`,
+    ]);
   });
 
   it("S4 not: a lookup at a site path (path revalidation covers it), nor an answer that is not a list", () => {
@@ -315,11 +364,12 @@ describe("what a call records (the contract's rules S1–S5)", () => {
     ]);
   });
 
-  it("tells a document's tag from a type's and a list's", () => {
+  it("tells a document's tag from a type's, a list's and a field's", () => {
     expect(isCmsDocumentTag(`cms:${ARTICLE}:a1`)).toBe(true);
     expect(isCmsDocumentTag(`cms:${ARTICLE}`)).toBe(false);
     expect(isCmsDocumentTag(`cms:${ARTICLE}:list:en`)).toBe(false);
     expect(isCmsDocumentTag(`cms:${ARTICLE}:list:*:category=c1`)).toBe(false);
+    expect(isCmsDocumentTag(cmsFieldTag(ARTICLE, "en", "employmentType"))).toBe(false);
     expect(isCmsDocumentTag("path:/blog/a1")).toBe(false);
   });
 

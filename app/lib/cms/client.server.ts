@@ -1,6 +1,7 @@
 import type * as z from "zod";
 
 import { createCmsHttp, parseCmsAnswer } from "./http.server.ts";
+import { queryFields } from "./query-fields.ts";
 
 /** Revalidate intervals (seconds): docs/cms-contract.md, "Limits". */
 export const CMS_REVALIDATE = {
@@ -41,6 +42,14 @@ export const cmsListTag = (uid: string, locale: string, filter?: { attribute: st
  */
 export const cmsNeighboursTag = (uid: string, locale: string, documentId: string) =>
   `${cmsTag(uid)}:neighbours:${locale}:${documentId}`;
+
+/**
+ * The cache tag of an attribute's values in a locale's list (`*`: every locale):
+ * `cms:api::article.article:field:en:category`. A list filtered or sorted by the attribute records
+ * it; the CMS sends it when a published document's value of the attribute changed (C7).
+ */
+export const cmsFieldTag = (uid: string, locale: string, attribute: string) =>
+  `${cmsTag(uid)}:field:${locale}:${attribute}`;
 
 /** What of a call decides its tags: its type, its query, and the two options that change the rules. */
 export interface RecordedCall {
@@ -83,7 +92,11 @@ function relationEq(filters: unknown): { attribute: string; documentId: string }
  * - S4 a list (`data` an array) not looked up at a site path (`pagePath`), not S3 and not
  *   `dependsOn`: the list's tag in the query's locale (`*` for `locale=*` or none),
  *   filtered by the relation when the filters are exactly one `{ a: { documentId: { $eq } } }`;
- *   any other filter (slugs, dates, `$or`, several keys) records the whole list: coarser, never wrong;
+ *   with any other filter (a field, dates, `$or`, several keys) the whole list, which the CMS sends
+ *   when a document joins or leaves it, and a field tag per attribute the filters name (C7: sent
+ *   when an edit changes a published document's value, which may move it into or out of the
+ *   listing); a field tag per attribute the query sorts by too (an edit may move a document onto
+ *   or off a page of it);
  * - S5 `dependsOn: { neighboursOf: D }` (D's previous/next): S1, S2 and D's neighbours tag in the
  *   query's locale, which the CMS sends when a document joins, leaves or moves next to D.
  */
@@ -101,7 +114,10 @@ export function recordedTags(call: RecordedCall, answer: unknown): string[] {
   const locale = typeof call.query?.locale === "string" && call.query.locale ? call.query.locale : "*";
   if (call.dependsOn) tags.add(cmsNeighboursTag(call.type, locale, call.dependsOn.neighboursOf));
   else if (Array.isArray(data) && call.pagePath === undefined && !byDocument) {
-    tags.add(cmsListTag(call.type, locale, relationEq(filters)));
+    const relation = relationEq(filters);
+    tags.add(cmsListTag(call.type, locale, relation));
+    for (const attribute of queryFields(call.query, { filtersCovered: relation !== undefined }))
+      tags.add(cmsFieldTag(call.type, locale, attribute));
   }
   return [...tags];
 }

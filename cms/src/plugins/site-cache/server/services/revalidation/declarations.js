@@ -1,6 +1,7 @@
 "use strict";
 
 const { sitePath } = require("../../utils/site-paths");
+const { readFields } = require("./fields");
 
 /**
  * The site's content types, read from their schemas (docs/cms-contract.md, "Revalidation: one
@@ -53,12 +54,14 @@ function parsePath(uid, path, attributes) {
 
 /**
  * uid → schema (strapi.contentTypes) → Map uid → declaration:
- * `{ uid, single, localized, draftAndPublish, path?, pathFields, order?, preview, relations, reverse }`.
- * `relations`: the type's relation attributes that hold the link (not `mappedBy`: the other
- * side's) to a declared type, `[{ attribute, target }]`; `reverse`: the declared types' such
- * attributes that target this type, `[{ uid, attribute }]` (C5). Strapi's own `localizations`
- * (added to every localized type, linking a document's locales: its document tag covers them) is
- * not one.
+ * `{ uid, single, localized, draftAndPublish, path?, pathFields, order?, preview, fields, relations,
+ * inverses, reverse }`. `fields`: what a listing may filter or sort by and how a change of each is
+ * told (fields.js, C7). `relations`: the type's relation attributes that hold the link (not
+ * `mappedBy`: the other side's) to a declared type, `[{ attribute, target }]`; `inverses`: the
+ * other sides of those, `[{ uid, attribute }]` (a category's `articles`: C7); `reverse`: the
+ * declared types' relations that target this type, `[{ uid, attribute }]` (C5). Strapi's own
+ * `localizations` (added to every localized type, linking a document's locales: its document tag
+ * covers them) is not one.
  */
 const isLink = (name, attribute) =>
   attribute?.type === "relation" && !attribute.mappedBy && name !== "localizations" && !attribute.unstable_virtual;
@@ -86,6 +89,7 @@ function readDeclarations(contentTypes) {
       pathFields: path?.fields ?? Object.freeze([]),
       order: block.order === undefined ? null : parseOrder(uid, block.order, attributes),
       preview: path !== null && block.preview !== false,
+      fields: readFields(attributes, { localized: Boolean(schema.pluginOptions?.i18n?.localized) }),
       attributes,
     });
   }
@@ -94,6 +98,11 @@ function readDeclarations(contentTypes) {
       Object.entries(declaration.attributes)
         .filter(([name, a]) => isLink(name, a) && declared.has(a.target))
         .map(([attribute, a]) => Object.freeze({ attribute, target: a.target })),
+    );
+    declaration.inverses = Object.freeze(
+      Object.entries(declaration.attributes)
+        .filter(([name, a]) => isLink(name, a) && declared.has(a.target) && a.inversedBy)
+        .map(([, a]) => Object.freeze({ uid: a.target, attribute: a.inversedBy })),
     );
     delete declaration.attributes;
   }

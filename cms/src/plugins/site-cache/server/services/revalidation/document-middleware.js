@@ -1,6 +1,7 @@
 "use strict";
 
 const { REVERSE_BOUND } = require("./declarations");
+const { changedFields } = require("./fields");
 const { documentTagFor, listChanges, prefixedPath, removesEntry, shouldRevalidate, writeInput } = require("./payload");
 const { holdAnswerUntil } = require("../../middlewares/hold-answer");
 const { revalidationSuppressed } = require("../../utils/suppress");
@@ -77,28 +78,30 @@ async function localeOf(service, declaration, params) {
 }
 
 /**
- * The document's published rows (in `locale`, or all): its path and order fields, and the
- * documentIds it links to through each relation attribute (`related`).
+ * The document's published rows (in `locale`, or all): its scalar attributes (path, order and
+ * every field a listing may filter by: C7), and the ids each relation that holds a link and each
+ * media attribute holds (`related`: documentIds, media file ids).
  */
 async function publishedRows(strapi, declaration, documentId, locale) {
   if (!documentId) return [];
   const where = { documentId, publishedAt: { $notNull: true } };
   if (locale) where.locale = locale;
-  const fields = [...declaration.pathFields, ...(declaration.order ?? []).map(({ field }) => field)];
-  const populate = Object.fromEntries(
-    declaration.relations.map(({ attribute }) => [attribute, { select: ["documentId"] }]),
-  );
+  const { compared, linked, media } = declaration.fields;
+  const order = (declaration.order ?? []).map(({ field }) => field);
+  const populate = Object.fromEntries([
+    ...linked.map((attribute) => [attribute, { select: ["documentId"] }]),
+    ...media.map((attribute) => [attribute, { select: ["id"] }]),
+  ]);
   const rows = await strapi.db.query(declaration.uid).findMany({
     where,
-    select: [...new Set(["documentId", "locale", ...fields])],
-    ...(declaration.relations.length ? { populate } : {}),
+    select: [...new Set(["documentId", "locale", ...declaration.pathFields, ...order, ...compared])],
+    ...(Object.keys(populate).length ? { populate } : {}),
   });
+  const idsOf = (value, key) => (Array.isArray(value) ? value : value ? [value] : []).map((r) => String(r[key]));
   return rows.map((row) => {
     const related = {};
-    for (const { attribute } of declaration.relations) {
-      const value = row[attribute];
-      related[attribute] = (Array.isArray(value) ? value : value ? [value] : []).map((r) => r.documentId);
-    }
+    for (const attribute of linked) related[attribute] = idsOf(row[attribute], "documentId");
+    for (const attribute of media) related[attribute] = idsOf(row[attribute], "id");
     return { ...row, related };
   });
 }
@@ -182,9 +185,10 @@ async function reverseLinks({ strapi, overBoundLogged }, declaration, documentId
 
 /**
  * reverseLinks() before and after the write → `[{ uid, attribute, documentIds, overBound,
- * changedLocales }]`: the union of the documents (over the bound if either was or the union is),
- * and the list locales where a link appeared or disappeared (the write changed which documents of
- * S list under it: `cms:S:list:<locale>:<attribute>=<documentId>`).
+ * changedLocales, locales }]`: the union of the documents (over the bound if either was or the
+ * union is), the list locales where a link appeared or disappeared (the write changed which
+ * documents of S list under it: `cms:S:list:<locale>:<attribute>=<documentId>`), and every list
+ * locale of a link (C7: S's listings filtered through the relation).
  */
 function mergeLinks(before, after) {
   const merged = new Map();
@@ -200,8 +204,10 @@ function mergeLinks(before, after) {
     const old = new Set(was.links);
     const now = new Set(is.links);
     const changed = [...old].filter((l) => !now.has(l)).concat([...now].filter((l) => !old.has(l)));
-    const changedLocales = overBound ? [] : [...new Set(changed.map((l) => l.slice(l.indexOf(" ") + 1)))];
-    return { uid, attribute, documentIds: overBound ? [] : ids, overBound, changedLocales };
+    const localeOf = (link) => link.slice(link.indexOf(" ") + 1);
+    const changedLocales = overBound ? [] : [...new Set(changed.map(localeOf))];
+    const locales = overBound ? [] : [...new Set([...old, ...now].map(localeOf))];
+    return { uid, attribute, documentIds: overBound ? [] : ids, overBound, changedLocales, locales };
   });
 }
 
@@ -244,6 +250,10 @@ async function inputAfter(reading, { uid, action, params }, declaration, before,
     removal ? [] : await reverseLinks(reading, declaration, documentId),
   );
 
+  const sharedLocales = sharedFieldChanged(declaration, beforeRows, afterRows)
+    ? await publishedLocales(strapi, declaration, documentId)
+    : [];
+
   let extraPaths = [];
   let extraTags = [];
   if (uid === PAGE && before?.pages) {
@@ -259,10 +269,30 @@ async function inputAfter(reading, { uid, action, params }, declaration, before,
     after: afterRows,
     neighbours,
     reverse,
+    sharedLocales,
     defaultLocale,
     extraPaths,
     extraTags,
   });
+}
+
+/** Did an attribute that Strapi's i18n copies to the document's other locales change (C7)? */
+function sharedFieldChanged(declaration, before, after) {
+  const { shared } = declaration.fields;
+  if (!declaration.localized || shared.length === 0) return false;
+  return after.some((is) => {
+    const was = before.find((row) => row.locale === is.locale);
+    return was && changedFields(declaration.fields, was, is).some((attribute) => shared.includes(attribute));
+  });
+}
+
+/** The locales a document is published in (after the write: i18n copied the shared fields to them). */
+async function publishedLocales(strapi, declaration, documentId) {
+  const rows = await strapi.db.query(declaration.uid).findMany({
+    where: { documentId, publishedAt: { $notNull: true } },
+    select: ["locale"],
+  });
+  return [...new Set(rows.map((row) => row.locale).filter(Boolean))];
 }
 
 /**

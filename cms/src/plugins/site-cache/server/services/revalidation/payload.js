@@ -2,6 +2,7 @@
 
 const { normalise, prefixedPath, sitePath } = require("../../utils/site-paths");
 const { pathOf } = require("./declarations");
+const { fieldChanges } = require("./fields");
 
 /**
  * Pure helpers of the revalidation service (unit-tested in cms/tests/plugins/site-cache/): the tags
@@ -26,6 +27,13 @@ const listTagFor = (uid, locale, attribute, documentId) =>
  * every render that shows them.
  */
 const neighboursTagFor = (uid, locale, documentId) => `${tagFor(uid)}:neighbours:${locale || "*"}:${documentId}`;
+/**
+ * The tag of an attribute's values in a locale (`*`: every locale, or a type that is not
+ * localized): `cms:<uid>:field:<locale>:<attribute>`. A listing filtered or sorted by the attribute
+ * records it; sent when a published document's value changed (C7), so an edit that moves a
+ * document into or out of a filtered listing reaches it.
+ */
+const fieldTagFor = (uid, locale, attribute) => `${tagFor(uid)}:field:${locale || "*"}:${attribute}`;
 
 /**
  * Does this document action change what the site shows?
@@ -160,6 +168,8 @@ function listChanges(declaration, before = [], after = []) {
  *   when they would take the payload past the site's 1,000 tags); `changedLocales`: the list
  *   locales where a document of that type gained or lost its link to this one (the relation
  *   edited from this document's side) → `cms:S:list:<locale>:<attribute>=<documentId>` and `*`;
+ * - C7 the field tags of fieldChanges() (fields.js): `sharedLocales`, the locales the document
+ *   is published in (read by the caller when an attribute Strapi copies between locales changed);
  * - `extraPaths` / `extraTags`: what a page's hierarchy batch adds (moved pages).
  */
 function writeInput(
@@ -170,6 +180,7 @@ function writeInput(
     after = [],
     neighbours = [],
     reverse = [],
+    sharedLocales = [],
     defaultLocale,
     extraPaths = [],
     extraTags = [],
@@ -185,6 +196,10 @@ function writeInput(
     ...neighbours
       .filter((n) => n?.documentId && n.documentId !== documentId)
       .map((n) => neighboursTagFor(uid, n.locale, n.documentId)),
+    ...fieldChanges(declaration, { before, after, sharedLocales, reverse }).flatMap((change) => [
+      fieldTagFor(change.uid, change.locale, change.attribute),
+      fieldTagFor(change.uid, "*", change.attribute),
+    ]),
   ];
   // Smallest groups first; a group that would take the payload past the site's limit of tags goes
   // as its type's tag instead (as over the bound).
@@ -218,6 +233,7 @@ module.exports = {
   documentTagFor,
   listTagFor,
   neighboursTagFor,
+  fieldTagFor,
   shouldRevalidate,
   removesEntry,
   sitePath,

@@ -64,6 +64,13 @@ test("relations: the attributes that hold a link to a declared type; reverse: wh
     { uid: "api::article.article", attribute: "category" },
   ]);
   assert.deepEqual(article.reverse, []);
+  // inverses: the other sides of its relations (C7: a category listing filtered by its articles)
+  assert.deepEqual(article.inverses, [
+    { uid: "api::category.category", attribute: "articles" },
+    { uid: "api::author.author", attribute: "articles" },
+  ]);
+  assert.deepEqual(article.fields.media, ["cover"]);
+  assert.deepEqual(article.fields.linked, ["category", "author"]);
   assert.deepEqual(declared.get("api::page.page").relations, [{ attribute: "parent", target: "api::page.page" }]);
   // a relation to a type the site does not read (admin::user, say) is none of the site's business,
   // nor are the links Strapi adds between a document's locales (its document tag covers them)

@@ -52,10 +52,13 @@ async function login() {
   admin = result.body.data.token;
 }
 
+/** The field tags (C7) of each request of the last sentBy(), sorted: sentBy leaves them out. */
+let fieldTags = [];
+
 /**
  * Runs `write`, then waits for the CMS to settle: what the site got from it (each body, tags
- * sorted; `committedAt`, the write's commit time for the site's publish-to-visible metric, which
- * publishes carry, checked to be a time and left out).
+ * sorted, field tags apart in `fieldTags`; `committedAt`, the write's commit time for the site's
+ * publish-to-visible metric, which publishes carry, checked to be a time and left out).
  */
 async function sentBy(write) {
   site.requests.length = 0;
@@ -69,10 +72,13 @@ async function sentBy(write) {
     assert.equal(request.url, "/api/cms-revalidate");
     assert.equal(request.authorization, `Bearer ${SECRET}`);
   }
+  const isField = (tag) => tag.includes(":field:");
+  fieldTags = site.requests.map(({ body }) => (body.next.tags ?? []).filter(isField).sort());
   return site.requests.map(({ body: { committedAt, ...body } }) => {
     if (committedAt !== undefined)
       assert.ok(Number.isInteger(committedAt) && committedAt <= Date.now(), `committedAt ${committedAt}`);
-    return { ...body, next: { ...body.next, ...(body.next.tags ? { tags: [...body.next.tags].sort() } : {}) } };
+    const tags = (body.next.tags ?? []).filter((tag) => !isField(tag)).sort();
+    return { ...body, next: { ...body.next, ...(body.next.tags ? { tags } : {}) } };
   });
 }
 
@@ -100,6 +106,13 @@ async function linkedArticles(attribute, documentId) {
     `Bearer ${cms.token}`,
   );
   return [...new Set(body.data.map((a) => a.documentId))].sort();
+}
+
+/** The locales of the published articles by an author. */
+async function linkedArticleLocales(author) {
+  const query = new URLSearchParams({ locale: "*", "filters[author][documentId][$eq]": author, "fields[0]": "locale" });
+  const { body } = await call("GET", `/api/articles?${query}&pagination[pageSize]=100`, undefined, `Bearer ${cms.token}`);
+  return [...new Set(body.data.map((a) => a.locale))];
 }
 
 const filtered = (attribute, id) => [`${A}:list:*:${attribute}=${id}`, `${A}:list:en:${attribute}=${id}`];
@@ -165,6 +178,17 @@ test("an article's first publish, republish, relation change and unpublish send 
     await sentBy(() => ok("POST", `${ARTICLES}/${id}/actions/publish?locale=en`, { title: "Declared types (2)" })),
     [{ uid: "api::article.article", next: { fullPaths: ["/blog/rv-declared"], tags: [`${A}:${id}`] } }],
   );
+  // C7: the fields whose published value changed (the title, and Strapi's timestamps, which every
+  // publish moves), each in its locale and every locale's; and the other sides of its relations
+  // (a category listing filtered by its articles' fields may change with any article's write).
+  const field = (uid, attribute, locales = ["*", "en"]) => locales.map((l) => `cms:${uid}:field:${l}:${attribute}`);
+  assert.deepEqual(fieldTags, [
+    [
+      ...["publishedAt", "title", "updatedAt"].flatMap((attribute) => field("api::article.article", attribute)),
+      ...field("api::author.author", "articles"),
+      ...field("api::category.category", "articles"),
+    ].sort(),
+  ]);
 
   // A republish that changes its category: the old and the new category's filtered lists.
   assert.deepEqual(
@@ -214,6 +238,16 @@ test("renaming an author revalidates that author's articles, and not the others'
     ok("PUT", `${AUTHORS}/${renamed.documentId}`, { name: `${renamed.name} (renamed)` }),
   );
   assert.deepEqual(more, []);
+  // C7: its changed fields (not localized: `*`), its `articles` (the other side of a relation: not
+  // read, always sent), and the articles' `author` in the locales of the articles linking to it
+  // (an article listing filtered by its author's name).
+  const locales = ["*", ...new Set((await linkedArticleLocales(renamed.documentId)).sort())];
+  assert.deepEqual(fieldTags, [
+    [
+      ...locales.map((l) => `${A}:field:${l}:author`),
+      ...["articles", "name", "publishedAt", "updatedAt"].map((a) => `cms:api::author.author:field:*:${a}`),
+    ].sort(),
+  ]);
   assert.deepEqual(request, {
     uid: "api::author.author",
     next: { tags: [...theirs.map((id) => `${A}:${id}`), `cms:api::author.author:${renamed.documentId}`].sort() },
