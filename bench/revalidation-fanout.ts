@@ -190,6 +190,8 @@ interface Declaration {
   order: ReadonlyArray<{ field: string; direction: "asc" | "desc" }> | null;
   relations: ReadonlyArray<{ attribute: string; target: string }>;
   reverse: ReadonlyArray<{ uid: string; attribute: string }>;
+  /** fields.js readFields(): what C7 compares (relations and media by the ids they hold). */
+  fields: { compared: readonly string[]; linked: readonly string[]; media: readonly string[] };
 }
 type CmsRow = Record<string, unknown> & { documentId: string; locale?: string; related?: Record<string, string[]> };
 interface ReverseLinks {
@@ -249,7 +251,8 @@ const published: Data = new Map<string, DataRow[]>([
 
 /**
  * What document-middleware.js reads from the database, read from the stand-in's data instead:
- * the document's published rows in the write's locale, with `related` (publishedRows()).
+ * the document's published rows in the write's locale (every field: C7 compares them), with
+ * `related`, the ids each relation and media attribute holds (publishedRows()).
  */
 function rowsOf(data: Data, declaration: Declaration, documentId: string, locale: string | null): CmsRow[] {
   return (data.get(declaration.uid) ?? [])
@@ -257,7 +260,7 @@ function rowsOf(data: Data, declaration: Declaration, documentId: string, locale
     .map((row) => ({
       ...row,
       related: Object.fromEntries(
-        declaration.relations.map(({ attribute }) => {
+        [...declaration.fields.linked, ...declaration.fields.media].map((attribute) => {
           const value = row[attribute];
           return [attribute, (Array.isArray(value) ? value : value ? [value] : []).map(String)];
         }),

@@ -290,7 +290,10 @@ describe("what a call records (the contract's rules S1–S5)", () => {
       [{ slug: { $eq: "news" } }, ["slug"]],
       [{ category: { slug: { $eq: "news" } } }, ["category"]],
       [{ publishDate: { $lt: "2026-01-01" } }, ["publishDate"]],
-      [{ $or: [{ category: { documentId: { $eq: "c1" } } }, { category: { documentId: { $eq: "c2" } } }] }, ["category"]],
+      [
+        { $or: [{ category: { documentId: { $eq: "c1" } } }, { category: { documentId: { $eq: "c2" } } }] },
+        ["category"],
+      ],
       [{ category: { documentId: { $eq: "c1" } }, author: { documentId: { $eq: "p1" } } }, ["author", "category"]],
       [{ category: { documentId: { $eq: "c1", $ne: "c2" } } }, ["category"]],
       [{ category: { documentId: { $in: ["c1"] } } }, ["category"]],
@@ -301,7 +304,12 @@ describe("what a call records (the contract's rules S1–S5)", () => {
       [{ documentId: { $eq: "a1" }, locale: { $eq: "en" } }, []],
       // nested logical operators, at any depth; $not holds an object
       [
-        { $and: [{ featured: { $eq: true } }, { $or: [{ $not: { employmentType: { $eq: "part-time" } } }, { title: { $null: true } }] }] },
+        {
+          $and: [
+            { featured: { $eq: true } },
+            { $or: [{ $not: { employmentType: { $eq: "part-time" } } }, { title: { $null: true } }] },
+          ],
+        },
         ["employmentType", "featured", "title"],
       ],
     ];
@@ -326,9 +334,15 @@ describe("what a call records (the contract's rules S1–S5)", () => {
     const sorts: Array<[unknown, string[]]> = [
       ["title:asc", ["title"]],
       ["title:asc, slug:desc", ["slug", "title"]],
-      [["publishDate:desc", "slug:asc"], ["publishDate", "slug"]],
+      [
+        ["publishDate:desc", "slug:asc"],
+        ["publishDate", "slug"],
+      ],
       [{ title: "asc" }, ["title"]],
-      [[{ title: "asc" }, { category: { name: "desc" } }], ["category", "title"]],
+      [
+        [{ title: "asc" }, { category: { name: "desc" } }],
+        ["category", "title"],
+      ],
       ["category.name:asc", ["category"]],
       ["title", ["title"]],
       [["documentId:asc", "locale:asc"], []],

@@ -48,11 +48,7 @@ function readFields(attributes, { localized }) {
 
 /** A value as compared: dates by their ISO form (Date#toJSON), null and undefined alike. */
 const comparable = (value) => JSON.stringify(value ?? null);
-const idsOf = (row, attribute) =>
-  (row?.related?.[attribute] ?? [])
-    .map(String)
-    .sort()
-    .join(" ");
+const idsOf = (row, attribute) => (row?.related?.[attribute] ?? []).map(String).sort().join(" ");
 
 /** The attributes whose value differs between two published rows of one document in one locale. */
 function changedFields(fields, was, is) {

@@ -111,7 +111,12 @@ async function linkedArticles(attribute, documentId) {
 /** The locales of the published articles by an author. */
 async function linkedArticleLocales(author) {
   const query = new URLSearchParams({ locale: "*", "filters[author][documentId][$eq]": author, "fields[0]": "locale" });
-  const { body } = await call("GET", `/api/articles?${query}&pagination[pageSize]=100`, undefined, `Bearer ${cms.token}`);
+  const { body } = await call(
+    "GET",
+    `/api/articles?${query}&pagination[pageSize]=100`,
+    undefined,
+    `Bearer ${cms.token}`,
+  );
   return [...new Set(body.data.map((a) => a.locale))];
 }
 

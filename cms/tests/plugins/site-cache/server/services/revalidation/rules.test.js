@@ -374,7 +374,14 @@ test("mergeLinks: before ∪ after; over the bound when either was or the union 
     { uid, attribute: "category", documentIds: ["a", "b"], overBound: false, changedLocales: [], locales: ["en"] },
   ]);
   assert.deepEqual(mergeLinks([group(["a"], ["a en"])], [group(["a", "c"], ["a en", "c de"])]), [
-    { uid, attribute: "category", documentIds: ["a", "c"], overBound: false, changedLocales: ["de"], locales: ["en", "de"] },
+    {
+      uid,
+      attribute: "category",
+      documentIds: ["a", "c"],
+      overBound: false,
+      changedLocales: ["de"],
+      locales: ["en", "de"],
+    },
   ]);
   // a removal (nothing read after): every link is gone
   assert.deepEqual(mergeLinks([group(["a"], ["a en"])], []), [
