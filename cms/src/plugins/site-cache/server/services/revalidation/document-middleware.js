@@ -1,7 +1,7 @@
 "use strict";
 
 const { REVERSE_BOUND } = require("./declarations");
-const { changedFields } = require("./fields");
+const { sharedFieldChanged } = require("./fields");
 const { documentTagFor, listChanges, prefixedPath, removesEntry, shouldRevalidate, writeInput } = require("./payload");
 const { holdAnswerUntil } = require("../../middlewares/hold-answer");
 const { revalidationSuppressed } = require("../../utils/suppress");
@@ -25,11 +25,11 @@ const isPublishLike = (action, params) =>
  * not answered: recorded as a failure, sent on; service.js, middlewares/hold-answer.js). So a
  * visitor who asks right after the editor's answer never gets the old page.
  *
- * What is sent (writeInput, rules C1–C6) comes from the document's published rows in the write's
- * locale before and after the write (paths, order fields, related documents), its neighbours in
- * the declared order (before the write, and after it, where its place changed) and the published
- * documents of other declared types that link to it (before and after, bounded): read here, one
- * call per write.
+ * What is sent (writeInput, rules C1–C7) comes from the document's published rows in the
+ * write's locale before and after the write (its fields, related documents and media), its
+ * neighbours in the declared order (before the write, and after it, where its place changed) and
+ * the published documents of other declared types that link to it (before and after, bounded):
+ * read here, one call per write.
  *
  * Registered before the page-hierarchy middleware, so it is the outer one. For a page publish the
  * published paths of every page are read before the write (to detect moves): a publish that moves
@@ -273,16 +273,6 @@ async function inputAfter(reading, { uid, action, params }, declaration, before,
     defaultLocale,
     extraPaths,
     extraTags,
-  });
-}
-
-/** Did an attribute that Strapi's i18n copies to the document's other locales change (C7)? */
-function sharedFieldChanged(declaration, before, after) {
-  const { shared } = declaration.fields;
-  if (!declaration.localized || shared.length === 0) return false;
-  return after.some((is) => {
-    const was = before.find((row) => row.locale === is.locale);
-    return was && changedFields(declaration.fields, was, is).some((attribute) => shared.includes(attribute));
   });
 }
 

@@ -96,4 +96,14 @@ function fieldChanges(declaration, { before = [], after = [], sharedLocales = []
   return changes;
 }
 
-module.exports = { readFields, changedFields, fieldChanges };
+/** Did an attribute that Strapi's i18n copies to the document's other locales change (C7)? */
+function sharedFieldChanged(declaration, before, after) {
+  const { shared } = declaration.fields;
+  if (!declaration.localized || shared.length === 0) return false;
+  return after.some((is) => {
+    const was = before.find((row) => row.locale === is.locale);
+    return was && changedFields(declaration.fields, was, is).some((attribute) => shared.includes(attribute));
+  });
+}
+
+module.exports = { readFields, changedFields, fieldChanges, sharedFieldChanged };

@@ -7,7 +7,7 @@ const { fieldChanges } = require("./fields");
 /**
  * Pure helpers of the revalidation service (unit-tested in cms/tests/plugins/site-cache/): the tags
  * (docs/cms-contract.md, "Tags"), when a write is revalidated (the trigger policy), what it sends
- * (writeInput: rules C1–C6, from the type's declaration, declarations.js) and the payload sent to
+ * (writeInput: rules C1–C7, from the type's declaration, declarations.js) and the payload sent to
  * the front end's POST /api/cms-revalidate.
  */
 
@@ -156,7 +156,7 @@ function listChanges(declaration, before = [], after = []) {
 }
 
 /**
- * What a write of one document of a declared type sends (docs/cms-contract.md, C1–C6), the
+ * What a write of one document of a declared type sends (docs/cms-contract.md, C1–C7), the
  * service's input `{ uid, fullPaths?, tags }`:
  * - C1 a single type: its tag, nothing else;
  * - C2 the document's tag and its paths before and after the write (`path` declared);

@@ -6,7 +6,10 @@ const assert = require("node:assert/strict");
 const {
   readDeclarations,
 } = require("../../../../../../src/plugins/site-cache/server/services/revalidation/declarations");
-const { readFields } = require("../../../../../../src/plugins/site-cache/server/services/revalidation/fields");
+const {
+  readFields,
+  sharedFieldChanged,
+} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/fields");
 const {
   fieldTagFor,
   MAX_TAGS,
@@ -135,6 +138,13 @@ test("C7: an attribute i18n copies to every locale: its tag in every locale the 
     fieldTags(OPENING, { before: [row()], after: [row({ remote: true })], sharedLocales: ["en", "de", "fr"] }),
     sorted([...["en", "de", "fr"].flatMap((locale) => both("api::opening.opening", locale, "remote")), ...always()]),
   );
+});
+
+test("the other locales are read only when an attribute i18n copies changed", () => {
+  assert.equal(sharedFieldChanged(OPENING, [row()], [row({ remote: true })]), true);
+  assert.equal(sharedFieldChanged(OPENING, [row()], [row({ title: "Lead engineer" })]), false);
+  assert.equal(sharedFieldChanged(OPENING, [], [row({ remote: true })]), false);
+  assert.equal(sharedFieldChanged(TEAM, [{ documentId: "t1", name: "a" }], [{ documentId: "t1", name: "b" }]), false);
 });
 
 test("C7: the documents that link to a changed one: their relation's tag in their locales; over the bound the type's tag", () => {

@@ -21,7 +21,7 @@ const {
 } = require("../../../../../../src/plugins/site-cache/server/services/revalidation/document-middleware");
 
 /**
- * The tag contract's rules C1–C6 (docs/cms-contract.md, "What a write sends"), on the
+ * The tag contract's rules C1–C6 (docs/cms-contract.md, "What a write sends"; C7 in field-tags.test.js), on the
  * repository's own declarations: what a write of one document sends, from its published rows
  * before and after the write (rows: `{ documentId, locale, <fields>, related: { attribute: [ids] } }`).
  */
