@@ -25,9 +25,10 @@ const readable = (name, attribute) =>
  * - compared: scalar attributes, compared by value;
  * - linked: relations that hold the link (not `mappedBy`), compared by the documentIds they hold;
  * - media: compared by the ids of the files they hold;
- * - opaque: components, dynamic zones and the other side of a relation (`mappedBy`): reading them
- *   to compare would mean deep or unbounded reads (a category's thousands of articles), so a write
- *   that keeps the document published counts them as changed: coarser, never missing;
+ * - opaque: components, dynamic zones, the other side of a relation (`mappedBy`) and polymorphic
+ *   relations: reading them to compare would mean deep or unbounded reads (a category's thousands
+ *   of articles) or targets with no documentId, so a write that keeps the document published
+ *   counts them as changed: coarser, never missing;
  * - shared: of a localized type, the attributes that are not localized: Strapi's i18n copies them
  *   to the document's other locales, so a change is sent for each locale it is published in.
  */
@@ -36,7 +37,8 @@ function readFields(attributes, { localized }) {
   for (const [name, attribute] of Object.entries(attributes ?? {})) {
     if (!readable(name, attribute)) continue;
     const { type } = attribute;
-    if (type === "relation" && !attribute.mappedBy) fields.linked.push(name);
+    const morph = typeof attribute.relation === "string" && attribute.relation.startsWith("morph");
+    if (type === "relation" && !attribute.mappedBy && !morph) fields.linked.push(name);
     else if (type === "media") fields.media.push(name);
     else if (type === "relation" || type === "component" || type === "dynamiczone") fields.opaque.push(name);
     else fields.compared.push(name);

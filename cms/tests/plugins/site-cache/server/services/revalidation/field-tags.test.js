@@ -40,6 +40,7 @@ const types = {
       team: { type: "relation", relation: "manyToOne", target: "api::team.team", inversedBy: "openings" },
       owner: { type: "relation", relation: "manyToOne", target: "plugin::users-permissions.user" },
       seo: { type: "component", component: "shared.seo", ...localized },
+      attachments: { type: "relation", relation: "morphToMany" },
       secret: { type: "string", private: true },
       passcode: { type: "password" },
     },
@@ -75,18 +76,19 @@ const fieldTags = (declaration, input) =>
     .sort();
 const both = (uid, locale, attribute) => [fieldTagFor(uid, locale, attribute), fieldTagFor(uid, "*", attribute)];
 const sorted = (tags) => [...new Set(tags)].sort();
-/** What every write of an opening sends besides: its component (not compared) and the team's `openings`. */
+/** What every write of an opening sends besides: what it does not compare, and the team's `openings`. */
 const always = (locale = "en") => [
   ...both("api::opening.opening", locale, "seo"),
+  ...both("api::opening.opening", locale, "attachments"),
   ...both("api::team.team", locale, "openings"),
 ];
 
-test("readFields: scalars by value, owning relations and media by ids, components and other sides opaque; private ones never", () => {
+test("readFields: scalars by value, owning relations and media by ids, components, other sides and morphs opaque; private ones never", () => {
   assert.deepEqual(readFields(types["api::opening.opening"].attributes, { localized: true }), {
     compared: ["title", "slug", "employmentType", "closesAt", "summary", "remote"],
     linked: ["team", "owner"],
     media: ["logo"],
-    opaque: ["seo"],
+    opaque: ["seo", "attachments"],
     shared: ["remote"],
   });
   assert.deepEqual(TEAM.fields, { compared: ["name"], linked: [], media: [], opaque: ["openings"], shared: [] });
