@@ -76,10 +76,13 @@ describe("article queries", () => {
     });
     expect(options.omitUserAuthorization).toBe(true);
     // The populated category and author are not recorded: the CMS revalidates their articles.
+    // The sort's fields are (C7), though the CMS sends the list tag whenever they change.
     expect(tags).toEqual([
       "cms:api::article.article",
       "cms:api::article.article:doc1",
       "cms:api::article.article:list:de:category=cat-news",
+      "cms:api::article.article:field:de:publishDate",
+      "cms:api::article.article:field:de:slug",
     ]);
 
     await listArticles(cms, { locale: "en", page: 1 });
@@ -88,6 +91,8 @@ describe("article queries", () => {
       "cms:api::article.article",
       "cms:api::article.article:doc1",
       "cms:api::article.article:list:en",
+      "cms:api::article.article:field:en:publishDate",
+      "cms:api::article.article:field:en:slug",
     ]);
   });
 

@@ -61,10 +61,12 @@ describe("listPublishedPages", () => {
     const timed = fakeCms(3);
     await collect(listPublishedPages(timed.cms, { revalidate: 120 }));
     expect(timed.calls[0]!.options).toMatchObject({ revalidate: 120, skipDataCache: true });
-    // What it records: the list of every locale (and each page listed, which the fake's have no id for).
+    // What it records: the list of every locale and its sort's field (and each page listed, which
+    // the fake's have no id for).
     expect(recordedTags(timed.calls[0]!.options, { data: [] })).toEqual([
       "cms:api::page.page",
       "cms:api::page.page:list:*",
+      "cms:api::page.page:field:*:updatedAt",
     ]);
   });
 
