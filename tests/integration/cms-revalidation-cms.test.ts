@@ -169,7 +169,11 @@ async function settled() {
   return receiver.requests;
 }
 
-/** Waits for n requests and for the CMS to settle; exactly n, all to the right place with the secret. */
+/**
+ * Waits for n requests and for the CMS to settle; exactly n, all to the right place with the
+ * secret. Their bodies without the field tags of C7 (what a republish changed, the other sides of
+ * relations: cms/tests/plugins/site-cache/…/field-tags.test.js and declared-types.test.js).
+ */
 async function expectRequests(n: number) {
   await received(n);
   expect(await settled()).toHaveLength(n);
@@ -177,7 +181,11 @@ async function expectRequests(n: number) {
     expect(request.url).toBe("/api/cms-revalidate");
     expect(request.authorization).toBe(`Bearer ${SECRET}`);
   }
-  return receiver.requests.map((r) => r.body);
+  return receiver.requests.map(({ body }) =>
+    body.next?.tags
+      ? { ...body, next: { ...body.next, tags: (body.next.tags as string[]).filter((t) => !t.includes(":field:")) } }
+      : body,
+  );
 }
 
 beforeAll(async () => {

@@ -147,10 +147,12 @@ describe("/sitemap.xml", () => {
     const before = listRequests(site.cms);
     const { cache, response } = await get("/sitemap.xml");
     expect(cache).toBe("HIT");
-    // The lists of every locale of pages and articles (no article here), and each page listed.
+    // The lists of every locale of pages and articles (no article here), their sort's fields (the
+    // pages' `fullPath` among the page tags left out), and each page listed.
     const tags = response.headers.get("cache-tag")?.split(",") ?? [];
     expect(tags.filter((tag) => !/^cms:api::page\.page:(?!list:)/.test(tag)).sort()).toEqual([
       "cms:api::article.article",
+      "cms:api::article.article:field:*:slug",
       "cms:api::article.article:list:*",
       "cms:api::page.page",
       "cms:api::page.page:list:*",

@@ -150,10 +150,12 @@ describe("a sitemap larger than one file", () => {
     const again = await get("/sitemap/2.xml?page=1&utm_source=x");
     expect(again.cache).toBe("HIT");
     expect(again.text).toBe(first.text);
-    // The lists of every locale of pages and articles (no article here), and each page listed.
+    // The lists of every locale of pages and articles (no article here), their sort's fields (the
+    // pages' `fullPath` among the page tags left out), and each page listed.
     const tags = again.response.headers.get("cache-tag")?.split(",") ?? [];
     expect(tags.filter((tag) => !/^cms:api::page\.page:(?!list:)/.test(tag)).sort()).toEqual([
       "cms:api::article.article",
+      "cms:api::article.article:field:*:slug",
       "cms:api::article.article:list:*",
       "cms:api::page.page",
       "cms:api::page.page:list:*",
