@@ -142,9 +142,10 @@ describe("sitemap part files through the real Strapi", () => {
     await publishPage(slug("count"));
     await admin.revalidationsSettled();
     cmsRequests.length = 0;
-    expect((await get("/sitemap/999999999.xml")).status).toBe(404);
+    // A number nobody asked for yet (no cached answer of any kind).
+    expect((await get("/sitemap/999999998.xml")).status).toBe(404);
     expect(cmsRequests.length).toBeLessThanOrEqual(2);
-    for (const request of cmsRequests) expect(request).toContain("pagination[pageSize]=1");
+    for (const request of cmsRequests) expect(request).toMatch(/[?&]pagination\[pageSize\]=1(&|$)/);
   }, 60_000);
 
   it("pages published to need one more file: that part answers at once, the index lists it", async () => {
