@@ -104,6 +104,8 @@ export function createPageCache(config: Env, redis: RedisClients, log: CacheLog)
     invalidations,
     remote: commands ? redisRemoteCache(commands, cachedResponseCodec) : undefined,
     onError: (key, error) => log.error(`[cache] regenerating ${key} failed; serving the stale page ${String(error)}`),
+    // A publish at an address whose cached answer is a 404 is shown to the next visitor (decision 0010).
+    expiresWhenInvalidated: isNotFound,
   });
 
   return {

@@ -287,3 +287,65 @@ describe("ISR cache: expiring invalidations (takedowns)", () => {
     expect((await cache.get("/a", "/a", immediate("back"))).value).toBe("back");
   });
 });
+
+describe("ISR cache: a not-found answer hit by an invalidation (a publish at its address)", () => {
+  function withNotFound() {
+    let now = 1_000_000;
+    const clock = { now: () => now, advance: (ms: number) => (now += ms) };
+    const invalidations = new Invalidations(clock.now);
+    const store = new MemoryStore<string>(1_000_000);
+    const cache = new IsrCache<string>({
+      store,
+      invalidations,
+      now: clock.now,
+      expiresWhenInvalidated: (value) => value.startsWith("404"),
+    });
+    return { clock, invalidations, cache };
+  }
+
+  it("the next caller after a path or tag revalidation gets the new render (MISS), never the 404 STALE", async () => {
+    const { cache, invalidations } = withNotFound();
+    await cache.get("/new", "/new", immediate("404 not found", { tags: ["cms:api::page.page"] }));
+    expect((await cache.get("/new", "/new", immediate("unused"))).status).toBe("HIT");
+    invalidations.revalidatePath("/new");
+    expect(await cache.get("/new", "/new", immediate("200 the new page"))).toMatchObject({
+      status: "MISS",
+      value: "200 the new page",
+    });
+    expect(cache.counters.expired).toBe(1);
+
+    await cache.get("/blog?page=9", "/blog", immediate("404 no such page", { tags: ["cms:list"] }));
+    invalidations.revalidateTag("cms:list");
+    expect((await cache.get("/blog?page=9", "/blog", immediate("200 page 9"))).value).toBe("200 page 9");
+  });
+
+  it("a found page stays stale-while-revalidate; a 404 past its interval alone is served stale as before", async () => {
+    const { cache, invalidations, clock } = withNotFound();
+    await cache.get("/a", "/a", immediate("200 old"));
+    invalidations.revalidatePath("/a");
+    expect(await cache.get("/a", "/a", immediate("200 new"))).toMatchObject({ status: "STALE", value: "200 old" });
+    await cache.get("/gone", "/gone", immediate("404 not found"));
+    clock.advance(300_000);
+    expect(await cache.get("/gone", "/gone", immediate("404 again"))).toMatchObject({
+      status: "STALE",
+      value: "404 not found",
+    });
+  });
+
+  it("a caller after the publish does not join a render of the path begun before it", async () => {
+    const { cache, invalidations } = withNotFound();
+    const before = controlledRender(["404 rendered before the publish"]);
+    const early = cache.get("/new", "/new", before.render);
+    invalidations.revalidatePath("/new");
+    const after = controlledRender(["200 the new page"]);
+    const late = cache.get("/new", "/new", after.render);
+    await before.finishAll();
+    await after.finishAll();
+    expect((await early).value).toBe("404 rendered before the publish");
+    expect(await late).toMatchObject({ status: "MISS", value: "200 the new page" });
+    expect(await cache.get("/new", "/new", immediate("unused"))).toMatchObject({
+      status: "HIT",
+      value: "200 the new page",
+    });
+  });
+});

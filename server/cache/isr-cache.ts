@@ -13,6 +13,11 @@ import type { CacheEntry, CacheStore } from "./types.ts";
  * for all the callers who wait (MISS); a failed render is answered as such, not with the old
  * entry. Work begun before the expiry (a render in flight) is not joined by callers who come
  * after it, and its result is not stored (docs/decisions/0010-takedowns-expire.md).
+ *
+ * A value that `expiresWhenInvalidated` picks (a not-found answer) is expired by any invalidation
+ * of what it depends on, not only by an expiring one: a publish at an address whose cached answer
+ * was a 404 must be shown to the next visitor, not that 404 once more (STALE). Its render is cheap
+ * and nobody loses a page if it waits for it. Past its interval alone it is stale, as any entry.
  */
 
 export type CacheStatus = "HIT" | "STALE" | "MISS";
@@ -56,6 +61,11 @@ export interface IsrCacheOptions<V> {
   remote?: RemoteCache<V>;
   /** How long one instance may hold a key's regeneration lock (ms). */
   lockMs?: number;
+  /**
+   * Values an invalidation expires rather than marks stale (not-found answers): hit by a
+   * publish's path or tags, they are rendered again before anyone is answered.
+   */
+  expiresWhenInvalidated?: (value: V) => boolean;
 }
 
 export interface Served<V> {
@@ -86,7 +96,9 @@ export class IsrCache<V> {
 
   /** Fresh, stale or expired (never to be served again). */
   stateOf(entry: CacheEntry<V>): EntryState {
-    return entryState(entry, this.now(), this.options.invalidations);
+    const state = entryState(entry, this.now(), this.options.invalidations);
+    if (state !== "stale" || !this.options.expiresWhenInvalidated?.(entry.value)) return state;
+    return this.options.invalidations.isInvalidated(entry) ? "expired" : state;
   }
 
   isStale(entry: CacheEntry<V>): boolean {
@@ -146,8 +158,15 @@ export class IsrCache<V> {
     }
     this.counters.misses++;
     const running = this.inFlight.get(key);
-    // Join a render under way, unless it began before an expiring invalidation.
-    if (running && !this.options.invalidations.expiredSince(running.seen)) {
+    // Join a render under way, unless it began before an expiring invalidation, or before an
+    // invalidation of this path (a publish there: its result may be the old 404, and this caller
+    // asked after the publish).
+    const { invalidations } = this.options;
+    if (
+      running &&
+      !invalidations.expiredSince(running.seen) &&
+      !invalidations.isInvalidated({ tags: [], path, seen: running.seen })
+    ) {
       const result = await running.work;
       return { ...result, status: this.overtaken(result.entry) ? "STALE" : "MISS" };
     }

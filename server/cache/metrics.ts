@@ -1,10 +1,10 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Histogram } from "prom-client";
 
-import type { IsrCache } from "./isr-cache.ts";
+import type { CacheCounters } from "./isr-cache.ts";
 import type { CacheStore } from "./types.ts";
 
 export interface CacheMetricsSource {
-  pageCache: IsrCache<unknown>;
+  pageCache: { readonly counters: CacheCounters };
   pageStore: CacheStore<unknown>;
   bypasses: () => number;
   evictions: () => number;

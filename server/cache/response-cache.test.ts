@@ -114,6 +114,15 @@ describe("response cache middleware", () => {
     expect(seen.at(-1)).toBe("better-auth.session_token=abc");
   });
 
+  it("never stores a render that says Cache-Control: no-store (a sitemap part that does not exist)", async () => {
+    const { get } = await serve(page("no such part", { status: 404, headers: { "cache-control": "no-store" } }));
+    for (let i = 0; i < 2; i++) {
+      const answer = await get("/sitemap/999.xml");
+      expect(answer).toMatchObject({ status: 404, cache: "BYPASS" });
+      expect(answer.response.headers.get("cache-control")).toBe("private, no-store");
+    }
+  });
+
   it("never stores a 5xx", async () => {
     const { get } = await serve(page("down", { status: 503 }));
     expect(await get("/x")).toMatchObject({ status: 503, cache: "MISS" });

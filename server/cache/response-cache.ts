@@ -302,7 +302,13 @@ async function renderShared(
   const body = Buffer.from(await response.arrayBuffer());
   const headers = [...response.headers].filter(([name]) => !HOP_BY_HOP.has(name) && name !== "cache-control");
   const value: CachedResponse = { status: response.status, headers, body, personal: dynamic || undefined };
-  const cacheable = !dynamic && STORABLE_STATUS.has(response.status) && !response.headers.has("set-cookie");
+  // A route that says no-store (a sitemap part that does not exist: one per number a stranger
+  // may invent) is answered and kept by nobody.
+  const cacheable =
+    !dynamic &&
+    STORABLE_STATUS.has(response.status) &&
+    !response.headers.has("set-cookie") &&
+    !/\bno-store\b/i.test(response.headers.get("cache-control") ?? "");
   const allTags = [...new Set([...tags, pathTag(path)])];
   if (cacheable) {
     if (body.length >= 1024) {

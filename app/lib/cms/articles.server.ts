@@ -274,7 +274,8 @@ export type ArticleRef = z.output<typeof articleRefAnswer>["data"][number];
 
 /**
  * Every published article in every locale (the sitemap), 100 at a time, in a stable order; records
- * the list of every locale and each article; not kept in the data cache (one answer uses them).
+ * the list of every locale and each article; kept in the data cache (the sitemap's index and every
+ * part read the same answers).
  */
 export function listAllArticles(cms: CmsClient): AsyncGenerator<ArticleRef> {
   return articleRefs(cms, ["locale:asc", "slug:asc"], CMS_REVALIDATE.pageData);
@@ -300,7 +301,6 @@ async function* articleRefs(cms: CmsClient, sort: string[], revalidate: number):
       },
       type: ARTICLE_UID,
       revalidate,
-      skipDataCache: true,
       omitUserAuthorization: true,
     });
     pageCount = answer.meta.pagination.pageCount;

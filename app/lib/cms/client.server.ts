@@ -150,12 +150,6 @@ export interface CmsFetchOptions {
   /** Browser-side only: go through the front end's CMS proxy, which attaches the session's JWT. */
   useProxy?: boolean;
   /**
-   * Fetch afresh even when there is a data cache, yet record `revalidate` and the tags for the
-   * render that makes the call: for answers only one cached response uses (the sitemap's page
-   * listing), which would crowd page data out of the data cache for nothing.
-   */
-  skipDataCache?: boolean;
-  /**
    * The site path this data is shown at (`/en/careers`): revalidating that path, or a
    * wildcard above it, refreshes the cached response.
    */
@@ -258,7 +252,7 @@ export function createCmsClient(config: CmsClientConfig): CmsClient {
         record.tags = recordedTags(call, body);
         return parseCmsAnswer(schema, body, path);
       }
-      if (perUser || !config.dataCache || revalidate <= 0 || options.skipDataCache) {
+      if (perUser || !config.dataCache || revalidate <= 0) {
         const body = await http.json({ path, query, credential: perUser ? { userJWT } : apiToken, signal });
         record.tags = recordedTags(call, body);
         return parseCmsAnswer(schema, body, path);

@@ -190,8 +190,9 @@ export interface ListPagesOptions {
   /** CMS requests in flight at once after the first (which tells how many there are). */
   concurrency?: number;
   /**
-   * 0 (default): read afresh, outside any render. Otherwise the interval the render that lists
-   * the pages gets (the sitemap's); the answers are still not kept in the data cache.
+   * 0 (default): read afresh, outside any render (the warm start), never from or into the data
+   * cache. Otherwise the interval of the answers in the data cache and of the render that lists
+   * the pages (the sitemap's: its index and every part read the same answers).
    */
   revalidate?: number;
 }
@@ -207,7 +208,6 @@ export async function* listPublishedPages(cms: CmsClient, options: ListPagesOpti
       type: CONTENT_TYPES.page,
       query: { fields: ["fullPath", "locale", "updatedAt"], locale: "*", sort, pagination: { page, pageSize } },
       revalidate,
-      skipDataCache: true,
       omitUserAuthorization: true,
     });
   const first = await fetchPage(1);

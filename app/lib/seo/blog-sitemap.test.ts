@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { blogSitemapPages } from "./blog-sitemap.ts";
+import { blogSitemapEntriesBound, blogSitemapPages } from "./blog-sitemap.ts";
 
 describe("the blog's sitemap entries", () => {
   it("lists per locale the listing (newest lastmod), each article and each category with articles", () => {
@@ -59,5 +59,29 @@ describe("the blog's sitemap entries", () => {
 
   it("refuses a page size that is not a positive whole number", () => {
     expect(() => blogSitemapPages([], { perPage: 0 })).toThrow(RangeError);
+  });
+});
+
+describe("blogSitemapEntriesBound: the most entries a number of articles can make", () => {
+  it("is never below blogSitemapPages's count, whatever the locales and categories", () => {
+    let seed = 11;
+    const random = (below: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % below);
+    for (let round = 0; round < 300; round += 1) {
+      const locales = ["en", "de", "fr"].slice(0, 1 + random(3));
+      const perPage = 1 + random(12);
+      const articles = Array.from({ length: random(60) }, (_, index) => {
+        const categories = random(4) === 0 ? index : random(5);
+        return {
+          slug: `a${index}`,
+          locale: locales[random(locales.length)]!,
+          category: random(3) === 0 ? null : { slug: `c${categories}` },
+        };
+      });
+      const made = blogSitemapPages(articles, { perPage }).length;
+      expect(blogSitemapEntriesBound(articles.length, { perPage, locales: locales.length })).toBeGreaterThanOrEqual(
+        made,
+      );
+    }
+    expect(blogSitemapEntriesBound(0, { perPage: 10, locales: 2 })).toBe(0);
   });
 });

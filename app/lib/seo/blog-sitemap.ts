@@ -60,3 +60,16 @@ export function blogSitemapPages(
     ...[...categories.values()].flatMap(withLaterPages),
   ];
 }
+
+/**
+ * The most sitemap entries `articles` published articles (every locale) can make, whatever their
+ * locales and categories: each article's page; each locale's listing with its later pages (together
+ * at most articles / perPage, plus one a locale the site serves: `locales`); each category's page with
+ * its later pages (together at most articles / perPage, plus one a category, of which no more list
+ * an article than there are articles).
+ */
+export function blogSitemapEntriesBound(articles: number, { perPage, locales }: { perPage: number; locales: number }) {
+  if (articles <= 0) return 0;
+  const laterPages = Math.ceil(articles / perPage);
+  return articles + (laterPages + locales) + (laterPages + articles);
+}

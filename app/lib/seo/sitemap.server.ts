@@ -1,23 +1,26 @@
 import type { RouterContextProvider } from "react-router";
+import * as z from "zod";
 
 import { CMS_REVALIDATE, type CmsClient } from "../cms/client.server.ts";
-import { ARTICLES_PER_PAGE, listAllArticles, type ArticleRef } from "../cms/articles.server.ts";
-import { listPublishedPages, type PageRef } from "../cms/content.server.ts";
-import { blogSitemapPages } from "./blog-sitemap.ts";
+import { ARTICLE_UID, ARTICLES_PER_PAGE, listAllArticles, type ArticleRef } from "../cms/articles.server.ts";
+import { CONTENT_TYPES, listPublishedPages, type PageRef } from "../cms/content.server.ts";
+import { blogSitemapEntriesBound, blogSitemapPages } from "./blog-sitemap.ts";
 import { CmsError } from "../cms/errors.server.ts";
 import type { LocaleConfig } from "../locale-path.ts";
 import { localeConfigOf } from "../locales.server.ts";
 import { logger } from "../logger.server.ts";
 import { cmsContext, configContext } from "../request-context.server.ts";
-import { planSitemap, type SitemapPart } from "./sitemap.ts";
+import { planSitemap, sitemapPartsBound, type SitemapPart } from "./sitemap.ts";
 
 /**
  * What /sitemap.xml and /sitemap/<n>.xml both start from: every published page, listed in a
- * stable order, and the plan that cuts its URLs into files (SITEMAP_MAX_URLS a file). Each
- * request lists the pages anew; its CMS requests record the lists of every locale
- * (`cms:api::page.page:list:*`, the articles' too) and every document listed, so a page or
- * article joining, leaving or changing revalidates the index and every part. See
- * docs/decisions/0012-seo-head-and-sitemap.md.
+ * stable order, and the plan that cuts its URLs into files (SITEMAP_MAX_URLS a file). The
+ * listing's CMS requests go through the data cache (the index and every part read the same
+ * answers) and record the lists of every locale (`cms:api::page.page:list:*`, the articles' too)
+ * and every document listed, so a page or article joining, leaving or changing revalidates the
+ * index, every part and those answers. A part file is first checked against how many files the
+ * site can need at most (sitemapPartsCeiling: two counts, also through the data cache), so a
+ * number past it costs no listing. See docs/decisions/0012-seo-head-and-sitemap.md.
  */
 
 export interface SitemapSource {
@@ -53,6 +56,50 @@ async function publishedArticles(cms: CmsClient): Promise<ArticleRef[]> {
     throw error;
   }
   return articles;
+}
+
+const countAnswer = z.object({ meta: z.object({ pagination: z.object({ total: z.number() }) }) });
+
+/**
+ * How many published documents of a type there are, every locale (0 for a type the CMS does not
+ * have): one row asked for, the total read from the pagination. Recorded as the type's list of
+ * every locale (rule S4), so whatever joins or leaves it revalidates the count.
+ */
+async function publishedCount(cms: CmsClient, path: string, type: string): Promise<number> {
+  try {
+    const answer = await cms.get(path, countAnswer, {
+      type,
+      query: { fields: ["locale"], locale: "*", pagination: { page: 1, pageSize: 1 } },
+      revalidate: CMS_REVALIDATE.pageData,
+      omitUserAuthorization: true,
+    });
+    return answer.meta.pagination.total;
+  } catch (error) {
+    if (error instanceof CmsError && error.kind === "not-found") return 0;
+    throw error;
+  }
+}
+
+/**
+ * The most sitemap files the published pages and articles can need (sitemapPartsBound), from their
+ * counts alone: a part number past it does not exist, and is answered without listing anything.
+ * Undefined when the CMS could not be asked (the caller then lists, and answers 503 if that fails).
+ */
+export async function sitemapPartsCeiling(context: Readonly<RouterContextProvider>): Promise<number | undefined> {
+  const cms = context.get(cmsContext);
+  const config = context.get(configContext);
+  try {
+    const [pages, articles] = await Promise.all([
+      publishedCount(cms, "/api/pages", CONTENT_TYPES.page),
+      publishedCount(cms, "/api/articles", ARTICLE_UID),
+    ]);
+    const locales = localeConfigOf(config).locales.length;
+    const urls = pages + blogSitemapEntriesBound(articles, { perPage: ARTICLES_PER_PAGE, locales });
+    return sitemapPartsBound(urls, { maxUrls: config.SITEMAP_MAX_URLS });
+  } catch (error) {
+    if (!(error instanceof CmsError)) throw error;
+    return undefined;
+  }
 }
 
 /** The pages and the plan, or a 503 to answer with when the CMS failed or listed nothing. */

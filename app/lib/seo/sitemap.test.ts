@@ -6,11 +6,13 @@ import {
   lastmodOf,
   planSitemap,
   SITEMAP_HEAD,
+  SITEMAP_MAX_LOC_BYTES,
   SITEMAP_MAX_URLS,
   SITEMAP_TAIL,
   sitemapEntry,
   sitemapIndex,
   sitemapPartNumber,
+  sitemapPartsBound,
   sitemapStream,
   type SitemapPage,
 } from "./sitemap.ts";
@@ -225,5 +227,42 @@ describe("part file names", () => {
     expect(isSitemapPartPath("/sitemap/2.xml/")).toBe(false);
     expect(isSitemapPartPath("/de/sitemap/2.xml")).toBe(false);
     expect(isSitemapPartPath("/sitemap.xml")).toBe(false);
+  });
+});
+
+describe("sitemapPartsBound: how many files a number of URLs can need, from the count alone", () => {
+  it("leaves out a URL the protocol refuses (2,048 characters or more, as written)", () => {
+    const room = SITEMAP_MAX_LOC_BYTES - origin.length - 1;
+    expect(sitemapEntry({ fullPath: `/${"a".repeat(room)}`, locale: "en" }, origin, config)).toContain("<loc>");
+    expect(sitemapEntry({ fullPath: `/${"a".repeat(room + 1)}`, locale: "en" }, origin, config)).toBe("");
+    // Measured escaped: `&` is five bytes in the file.
+    expect(sitemapEntry({ fullPath: `/${"&".repeat(Math.ceil(room / 5) + 1)}`, locale: "en" }, origin, config)).toBe(
+      "",
+    );
+  });
+
+  it("is never below the parts planSitemap makes, whatever the URLs' lengths and the limits", () => {
+    let seed = 7;
+    const random = (below: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % below);
+    for (let round = 0; round < 200; round += 1) {
+      const count = 1 + random(40);
+      const pages = Array.from({ length: count }, (_, index) => ({
+        fullPath: `/${index}-${"x".repeat(random(3) === 0 ? random(SITEMAP_MAX_LOC_BYTES) : random(40))}`,
+        locale: "en",
+        updatedAt: random(2) ? "2026-01-01T00:00:00.000Z" : null,
+      }));
+      const limits = { maxUrls: 1 + random(10), maxBytes: 200 + random(20_000) };
+      const planned = planSitemap(pages, origin, config, limits).length;
+      expect(sitemapPartsBound(count, limits), JSON.stringify(limits)).toBeGreaterThanOrEqual(planned);
+    }
+  });
+
+  it("with the protocol's limits: one file up to 24,777 URLs of any length, then a file for each 24,777 at most", () => {
+    expect(sitemapPartsBound(0)).toBe(0);
+    expect(sitemapPartsBound(1)).toBe(1);
+    expect(sitemapPartsBound(24_777)).toBe(1);
+    expect(sitemapPartsBound(24_778)).toBe(2);
+    expect(sitemapPartsBound(1_000_000)).toBe(41);
+    expect(sitemapPartsBound(10, { maxUrls: 3 })).toBe(4);
   });
 });

@@ -58,13 +58,32 @@ const NAMESPACE = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 export const SITEMAP_HEAD = `${XML_DECLARATION}<urlset ${NAMESPACE}>\n`;
 export const SITEMAP_TAIL = "</urlset>\n";
 
-/** One `<url>` element, or "" for a page no site URL leads to (a locale the site does not serve...). */
+/**
+ * The longest `<loc>` a sitemap lists, in bytes as written (escaped, UTF-8): the protocol refuses URLs
+ * of 2,048 characters or more. It also bounds an entry's size, so how many files a number of URLs
+ * can need is known without listing them (sitemapPartsBound).
+ */
+export const SITEMAP_MAX_LOC_BYTES = 2_047;
+/** The largest `<url>` entry: the longest loc, the longest lastmod (an ISO date with a six-digit year). */
+const MAX_ENTRY_BYTES =
+  "<url><loc></loc><lastmod>+275760-09-13T00:00:00.000Z</lastmod></url>\n".length + SITEMAP_MAX_LOC_BYTES;
+
+const encoder = new TextEncoder();
+
+/** UTF-8 bytes of a string: its length when every character is ASCII (a URL almost always). */
+const utf8Bytes = (text: string) => (/^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).byteLength);
+
+/**
+ * One `<url>` element, or "" for a page no site URL leads to (a locale the site does not serve...)
+ * and for a URL longer than the protocol allows (SITEMAP_MAX_LOC_BYTES).
+ */
 export function sitemapEntry(page: SitemapPage, origin: string, config: LocaleConfig): string {
   const url = canonicalPageUrl(origin, page.fullPath, page.locale, config);
   if (!url) return "";
-  const loc = listingPagePath(url, page.page ?? 1);
+  const loc = escapeXml(listingPagePath(url, page.page ?? 1));
+  if (utf8Bytes(loc) > SITEMAP_MAX_LOC_BYTES) return "";
   const lastmod = lastmodOf(page.updatedAt);
-  return `<url><loc>${escapeXml(loc)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ""}</url>\n`;
+  return `<url><loc>${loc}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ""}</url>\n`;
 }
 
 /**
@@ -87,8 +106,6 @@ function* entriesOf(
     yield { xml, lastmod: lastmodOf(page.updatedAt) };
   }
 }
-
-const encoder = new TextEncoder();
 
 /**
  * How the sitemap is cut into files: consecutive slices of at most `maxUrls` URLs and
@@ -155,6 +172,22 @@ export function sitemapStream(
       controller.enqueue(encoder.encode(chunk));
     },
   });
+}
+
+/**
+ * The most files `urls` URLs can need (0 for none; 1: the plain sitemap, no part file): every file
+ * but the last holds at least `maxUrls` URLs, or as many of the largest entry as `maxBytes` takes.
+ * What /sitemap/<n>.xml answers from a count alone: a part beyond it does not exist, whatever the
+ * URLs are (routes/sitemap.$part.ts).
+ */
+export function sitemapPartsBound(
+  urls: number,
+  { maxUrls = SITEMAP_MAX_URLS, maxBytes = SITEMAP_MAX_BYTES }: SitemapLimits = {},
+): number {
+  if (urls <= 0) return 0;
+  const frame = encoder.encode(SITEMAP_HEAD + SITEMAP_TAIL).byteLength;
+  const perFile = Math.max(1, Math.min(maxUrls, Math.floor((maxBytes - frame) / MAX_ENTRY_BYTES)));
+  return Math.ceil(urls / perFile);
 }
 
 /** The path of part file `number` (1-based): `/sitemap/1.xml`. */

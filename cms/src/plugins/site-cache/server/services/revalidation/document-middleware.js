@@ -18,7 +18,9 @@ const isPublishLike = (action, params) =>
  * (declarations.js: the `site-cache` block of its schema) that the trigger policy selects
  * (payload.js), the revalidation service is called — after the write has committed; no error of
  * the revalidation reaches the editor. A publish or save is fire-and-forget: the editor's answer
- * never waits for the front end. An unpublish or delete is a takedown: it is sent with
+ * never waits for the front end, but for a first publish (no published row of the document in the
+ * write's locale before it), which may open an address whose 404 the site has cached: answered
+ * once the site has heard of it, within `service.takedownWaitMs`. An unpublish or delete is a takedown: it is sent with
  * `expire: true` (the site serves nothing rendered before it, not even once stale), then purged
  * from the CDN once the site has answered 200; the editor's request is answered only once the
  * site has answered (and the purge is done), or after `service.takedownWaitMs` (a site that had
@@ -54,6 +56,10 @@ function registerRevalidationMiddleware(strapi, service, { hierarchy, siteTypes,
     }
     const result = await next();
     const takedown = removesEntry(action);
+    // A first publish opens an address whose 404 the site may have cached: answered, like a
+    // takedown, once the site has heard of it, so the editor's next look is the new page (decision 0010).
+    const opens = !takedown && firstPublish(action, params, declaration, before);
+    const publishWait = opens && service.holdsPublishes !== true ? { waitMs: service.takedownWaitMs } : {};
     await afterCommit(
       strapi,
       service,
@@ -61,13 +67,22 @@ function registerRevalidationMiddleware(strapi, service, { hierarchy, siteTypes,
         const input = await inputAfter(reading, context, declaration, before, result);
         if (!input) return;
         if (takedown) await service.revalidate({ ...input, expire: true }, { waitMs: service.takedownWaitMs });
-        else await service.revalidate(input);
+        else await service.revalidate(input, publishWait);
       },
       // A publish too, when the service bounds it (publishWaitMs; decision 0028).
-      { holdAnswer: takedown || service.holdsPublishes === true },
+      { holdAnswer: takedown || opens || service.holdsPublishes === true },
     );
     return result;
   });
+}
+
+/**
+ * Whether a write makes a document visible where it had no published row in the write's locale
+ * (read before the write: `before.rows`): a publish, or a create of a type without drafts.
+ */
+function firstPublish(action, params, declaration, before) {
+  if (!before || before.rows.length > 0) return false;
+  return isPublishLike(action, params) || (!declaration.draftAndPublish && action === "create");
 }
 
 /** The locale a write's rows are read in: null for every locale (not localized, or `*`). */
@@ -308,4 +323,11 @@ async function afterCommit(strapi, service, fn, { holdAnswer = false } = {}) {
   run();
 }
 
-module.exports = { registerRevalidationMiddleware, isPublishLike, mergeLinks, neighboursOf, reverseLinks };
+module.exports = {
+  registerRevalidationMiddleware,
+  firstPublish,
+  isPublishLike,
+  mergeLinks,
+  neighboursOf,
+  reverseLinks,
+};

@@ -10,6 +10,9 @@ const {
   answerAfterHeldWork,
   holdAnswerUntil,
 } = require("../../../../../../src/plugins/site-cache/server/middlewares/hold-answer");
+const {
+  firstPublish,
+} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/document-middleware");
 const { fakeStrapi, frontEnd, SERVICE_CONFIG } = require("./stand-ins");
 
 // An editor's takedown is answered once the site has answered it (decision 0010): the service's
@@ -138,4 +141,18 @@ test("the Koa middleware answers a request once what it held has settled; a hold
   assert.equal(await isSettled(failed), false);
   releaseFailed();
   await assert.rejects(failed, /after the commit/);
+});
+
+test("a first publish is held like a takedown (its address may have a cached 404); a later publish is not", () => {
+  const pages = { draftAndPublish: true };
+  const categories = { draftAndPublish: false };
+  const none = { rows: [] };
+  const published = { rows: [{ documentId: "d1", locale: "en" }] };
+  assert.equal(firstPublish("publish", {}, pages, none), true);
+  assert.equal(firstPublish("create", { status: "published" }, pages, none), true);
+  assert.equal(firstPublish("create", {}, categories, none), true);
+  assert.equal(firstPublish("publish", {}, pages, published), false, "a republish: no new address");
+  assert.equal(firstPublish("update", {}, pages, none), false, "a draft save: nothing visible");
+  assert.equal(firstPublish("update", {}, categories, none), false);
+  assert.equal(firstPublish("publish", {}, pages, null), false, "rows not read: not held");
 });
