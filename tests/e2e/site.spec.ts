@@ -128,7 +128,8 @@ test("hashed assets are cached for a year, and security headers are set", async 
   expect(response.headers()["content-security-policy"]).toContain("default-src 'self'");
   expect(response.headers()["x-powered-by"]).toBeUndefined();
 
-  await page.goto("/");
+  // A page that links the stylesheet (content pages carry it inline: decision 0035).
+  await page.goto("/sign-in");
   const stylesheet = await page.locator('link[rel="stylesheet"]').first().getAttribute("href");
   expect(stylesheet).toMatch(/^\/assets\//);
   const asset = await request.get(stylesheet ?? "");
