@@ -1,26 +1,19 @@
-import {
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteLoaderData,
-} from "react-router";
+import { isRouteErrorResponse, Links, Meta, Outlet, useRouteLoaderData } from "react-router";
 
 import type { Route } from "./+types/root";
+import { PageScripts, PageStylesheet } from "./components/page-assets.tsx";
 import { SiteFooter, SiteHeader } from "./components/site-chrome.tsx";
 import { errorPageText, errorPayloadText } from "./lib/cms/error-page.ts";
+import { usePageHydrates } from "./lib/hydration.ts";
 import { findFooter, findNavbar, type Navigation } from "./lib/cms/content.server.ts";
 import { CmsError } from "./lib/cms/errors.server.ts";
 import { localizedPath, parseLocalePath } from "./lib/locale-path.ts";
 import { localeConfigOf } from "./lib/locales.server.ts";
 import { logger } from "./lib/logger.server.ts";
 import { cmsContext, configContext, markDynamic, visitorContext } from "./lib/request-context.server.ts";
-import stylesheet from "./styles.css?url";
 
+// The stylesheet is not here: content pages carry it inline (app/components/page-assets.tsx).
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
   // From public/ (copied into build/client). The .ico is for browsers without SVG icons; its
   // `sizes` keeps Chromium from preferring it to the SVG.
   { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
@@ -60,12 +53,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const chrome = useRouteLoaderData<typeof loader>("root");
   // Without the root's data (it failed): the default locale only, no switcher.
   const locale = chrome?.locale ?? "en";
+  // Content pages are HTML and CSS only; the auth pages hydrate (app/lib/hydration.ts).
+  const hydrates = usePageHydrates();
   return (
     <html lang={locale}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        <PageStylesheet hydrates={hydrates} />
         <Links />
       </head>
       <body>
@@ -78,8 +74,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         />
         <main id="main">{children}</main>
         <SiteFooter links={chrome?.footer.links ?? []} note={chrome?.footer.note} locale={locale} />
-        <ScrollRestoration />
-        <Scripts />
+        <PageScripts hydrates={hydrates} />
       </body>
     </html>
   );

@@ -1,7 +1,8 @@
 /**
  * The CSS each page type downloads, raw and compressed: `npm run bench:css` (builds the site first
- * unless BENCH_SITE_BUILT=1). No server needed: a page's style sheets are the root's (the
- * `<link rel="stylesheet">` of app/root.tsx, in the root's client module) plus any its route
+ * unless BENCH_SITE_BUILT=1). No server needed: a page's style sheets are the root's (the one of
+ * app/components/page-assets.tsx, named in the root's client module: linked on the auth pages,
+ * inline on content pages, decision 0035) plus any its route
  * modules import (their `css` in React Router's client manifest). Compressed sizes as the site
  * serves them (server/index.ts: `compression()`, gzip level 6, brotli quality 4) and at brotli's
  * maximum (11, for a CDN or pre-compressed assets).

@@ -16,7 +16,8 @@ interface LocaleProps {
  * The header's account links. Pages are cached and shared, so the server renders them from
  * whether the visitor carries a session cookie (`signedIn`, one cache variant each) and
  * never with a name: "Account" and a Sign out button, or "Sign in". That works without
- * JavaScript. In the browser, once hydrated, the session is read and the name is shown.
+ * JavaScript. On a page that hydrates (the auth pages: app/lib/hydration.ts) the browser then
+ * reads the session and shows the name; content pages keep "Account".
  */
 export function AccountLink({ signedIn, ...locale }: { signedIn: boolean } & LocaleProps) {
   const hydrated = useHydrated();

@@ -11,7 +11,8 @@ export interface ChromeLink {
 }
 
 function NavLinkItem({ link }: { link: ChromeLink }) {
-  // Internal links navigate client-side when JavaScript is on; external ones are plain anchors.
+  // Internal links navigate client-side on a page that hydrated (app/lib/hydration.ts); external
+  // ones are plain anchors.
   return link.url.startsWith("/") && !link.url.startsWith("//") ? (
     <Link to={link.url}>{link.label}</Link>
   ) : (
@@ -35,8 +36,8 @@ export function SiteHeader({
   locale: string;
   localeConfig: LocaleConfig;
 }) {
-  // A client-side navigation (JavaScript on) renders a new checkbox, so the phone menu closes as a
-  // page load closes it.
+  // A client-side navigation (from a page that hydrated) renders a new checkbox, so the phone menu
+  // closes as a page load closes it.
   const { pathname } = useLocation();
   return (
     <header className="site-header">

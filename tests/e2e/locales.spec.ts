@@ -56,8 +56,10 @@ test("the German sign-in page shows a German error, then signs in and lands on a
   await page.getByRole("button", { name: "Anmelden", exact: true }).click();
   await expect(page).toHaveURL(/\/de\/company$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Unternehmen");
-  // The German header's account link leads to the German account page. With JavaScript the header
-  // reads the session once hydrated (and shows the name): let that read finish first.
+  // The German header's account link leads to the German account page. With JavaScript the sign-in
+  // page hydrated and its redirect was followed in the browser, which renders this page there and
+  // reads the session (the name; a page load of a content page would say "Konto": decision 0035):
+  // let that read finish first.
   const account = page.getByTestId("signed-in-as");
   await expect(account).toHaveText(info.project.name === "js-on" ? email : "Konto");
   await account.click();

@@ -83,7 +83,7 @@ test("on a phone, the Menu button opens the main navigation, with or without Jav
   await main.getByRole("link", { name: "Jobs" }).click();
   await expect(page).toHaveURL(/\/jobs$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Open positions");
-  // The next page starts with the menu closed, after a client-side navigation too.
+  // The next page starts with the menu closed (a page load: content pages do not hydrate).
   await expect(main).toBeHidden();
 });
 
@@ -128,7 +128,8 @@ test("hashed assets are cached for a year, and security headers are set", async 
   expect(response.headers()["content-security-policy"]).toContain("default-src 'self'");
   expect(response.headers()["x-powered-by"]).toBeUndefined();
 
-  await page.goto("/");
+  // A page that links the stylesheet (content pages carry it inline: decision 0035).
+  await page.goto("/sign-in");
   const stylesheet = await page.locator('link[rel="stylesheet"]').first().getAttribute("href");
   expect(stylesheet).toMatch(/^\/assets\//);
   const asset = await request.get(stylesheet ?? "");
@@ -149,8 +150,9 @@ test("a signed-in visitor gets cached pages that show they are signed in, and ca
   expect(response?.headers()["x-cache"]).toBe("HIT");
   const header = page.locator("header");
   await expect(header.getByRole("button", { name: "Sign out" })).toBeVisible();
-  // With JavaScript the name is filled in by the browser; without it, the shared page says "Account".
-  await expect(header.getByTestId("signed-in-as")).toHaveText(info.project.name === "js-on" ? email : "Account");
+  // The shared page says "Account", JavaScript on or off: content pages do not hydrate, so nothing
+  // reads the session in the browser there (docs/decisions/0035-no-javascript-on-content-pages.md).
+  await expect(header.getByTestId("signed-in-as")).toHaveText("Account");
   expect(await response?.text()).not.toContain(email);
 
   await header.getByRole("button", { name: "Sign out" }).click();

@@ -244,10 +244,12 @@ describe("a page built from sections, through the real Strapi", () => {
     expect(html).toContain(
       '<details class="faq-item"><summary>Remote?</summary><div class="faq-answer"><p class="section-text">Yes.</p></div></details>',
     );
-    // The sections' styles are part of the site's one stylesheet (app/styles/sections.css): one <link>.
-    const stylesheets = [...page.text.matchAll(/<link rel="stylesheet" href="([^"]+)"\/>/g)].map((m) => m[1]!);
-    expect(stylesheets).toHaveLength(1);
-    const css = await (await fetch(`${site.app.url}${stylesheets[0]}`)).text();
+    // The sections' styles are part of the site's one stylesheet (app/styles/sections.css), which a
+    // content page carries inline (decision 0035): one <style>, no <link>.
+    expect(page.text).not.toContain('rel="stylesheet"');
+    const styles = [...page.text.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
+    expect(styles).toHaveLength(1);
+    const css = styles[0]!;
     expect(css).toContain(".section-hero");
     expect(css).toContain(".faq-item");
   });
