@@ -3,15 +3,22 @@ import { describe, expect, it } from "vitest";
 import { AUTH_PAGES, type AuthPage } from "./auth/paths.ts";
 import { routesHydrate } from "./hydration.ts";
 
-const root = { handle: undefined };
+const root = { handle: undefined, loaderData: { locale: "en" } };
 
 describe("routesHydrate", () => {
   it("content routes (no auth page in their handle) do not hydrate, nor their errors", () => {
     expect(routesHydrate([root])).toBe(false);
-    expect(routesHydrate([root, { handle: undefined }])).toBe(false);
+    expect(routesHydrate([root, { handle: undefined, loaderData: undefined }])).toBe(false);
     // The blog's handle declares its cached query parameter, no auth page.
-    expect(routesHydrate([root, { handle: { cacheQuery: {} } }])).toBe(false);
-    expect(routesHydrate([root, { handle: { authPage: "no-such-page" } }])).toBe(false);
+    expect(routesHydrate([root, { handle: { cacheQuery: {} }, loaderData: undefined }])).toBe(false);
+    expect(routesHydrate([root, { handle: { authPage: "no-such-page" }, loaderData: undefined }])).toBe(false);
+    expect(routesHydrate([root, { handle: undefined, loaderData: { page: {}, preview: null } }])).toBe(false);
+  });
+
+  it("a page in preview (its loader data carries preview) hydrates", () => {
+    const preview = { page: {}, preview: { exitHref: "/api/preview/exit?path=%2F" } };
+    expect(routesHydrate([root, { handle: undefined, loaderData: preview }])).toBe(true);
+    expect(routesHydrate([root, { handle: { cacheQuery: {} }, loaderData: preview }])).toBe(true);
   });
 
   // The table is keyed by what the route modules say they are: each auth page's module must say it,
@@ -24,7 +31,7 @@ describe("routesHydrate", () => {
       expect(load, `no route module for ${path}`).toBeDefined();
       const module = await load!();
       expect(module.handle?.authPage).toBe(page);
-      expect(routesHydrate([root, { handle: module.handle }])).toBe(true);
+      expect(routesHydrate([root, { handle: module.handle, loaderData: undefined }])).toBe(true);
     },
   );
 });

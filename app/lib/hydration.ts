@@ -14,9 +14,13 @@ import type { AuthPage } from "./auth/paths.ts";
  * first field in error; the header reads the session and shows the account's name. They are never
  * cached (server/app.ts isCacheablePath), so their hydration data costs no shared cache.
  *
+ * A page in preview (a route whose loader data carries `preview`: the draft, never cached) hydrates
+ * too: the editor's preview is where the client listens to the CMS (live preview), and its
+ * hydration data reaches no shared cache.
+ *
  * Every other route is a content page: CMS pages, the blog, its articles and categories, their
- * 404 and error pages, and the same pages in preview. They are sent as HTML and CSS only, with
- * the speculation rules (app/lib/speculation-rules.ts) instead of a client router.
+ * 404 and error pages. They are sent as HTML and CSS only, with the speculation rules
+ * (app/lib/speculation-rules.ts) instead of a client router.
  */
 const AUTH_PAGES_HYDRATE = {
   signIn: true,
@@ -31,13 +35,21 @@ const AUTH_PAGES_HYDRATE = {
   accountTwoFactor: true,
 } as const satisfies Record<AuthPage, boolean>;
 
-/** Whether a render of these matched routes (root first) hydrates: the deepest auth page decides. */
-export function routesHydrate(matches: readonly Pick<UIMatch, "handle">[]): boolean {
+/**
+ * Whether a render of these matched routes (root first) hydrates: a page in preview does; otherwise
+ * the deepest auth page decides.
+ */
+export function routesHydrate(matches: readonly Pick<UIMatch, "handle" | "loaderData">[]): boolean {
+  if (matches.some((match) => isPreviewData(match.loaderData))) return true;
   for (const match of [...matches].reverse()) {
     const page = (match.handle as { authPage?: AuthPage } | undefined)?.authPage;
     if (page && Object.hasOwn(AUTH_PAGES_HYDRATE, page)) return AUTH_PAGES_HYDRATE[page];
   }
   return false;
+}
+
+function isPreviewData(data: unknown): boolean {
+  return typeof data === "object" && data !== null && Boolean((data as { preview?: unknown }).preview);
 }
 
 /**

@@ -105,10 +105,10 @@ describe("content pages: HTML and CSS only", () => {
     expectNoClient(page.text);
   });
 
-  it("a page in preview (the draft, uncached): the same, as visitors will get it", async () => {
+  it("a page in preview (the draft, uncached) hydrates: the client is where live preview listens", async () => {
     const page = await getPage(site.app.url, "/company", { cookie: previewCookie() });
     expect(page.text).toContain("Preview: draft");
-    expectNoClient(page.text);
+    expect(page.text).toContain('<script type="module"');
   });
 
   it("a signed-in visitor's page: the same, the account link and a plain sign-out form", async () => {
