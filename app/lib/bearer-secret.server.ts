@@ -3,8 +3,8 @@ import { createHash, timingSafeEqual } from "node:crypto";
 /**
  * Whether `given` is `secret`. Both sides are hashed first so the comparison takes the same
  * time whatever the lengths, and timingSafeEqual compares the digests in constant time. The one
- * comparison of secrets in the site: bearer headers, the preview secret (signed values compare
- * their MACs in app/lib/signed-value.server.ts).
+ * comparison of secrets in the site: bearer headers (signed values, the preview links among them,
+ * compare their MACs in app/lib/signed-value.server.ts).
  */
 export function secretMatches(given: string | null | undefined, secret: string): boolean {
   const a = createHash("sha256")

@@ -2,7 +2,8 @@ import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 
 /**
  * The one way the site signs a value it hands to a browser and reads back (the bot check's form
- * token, the known-device cookie, the preview cookie): `<payload, base64url>.<expiry, Unix ms,
+ * token, the known-device cookie, the preview cookie), and checks the CMS's preview links
+ * (app/lib/preview/preview-link.server.ts; cms/src/preview/signed-link.js makes them the same way): `<payload, base64url>.<expiry, Unix ms,
  * base36>.<HMAC-SHA256 of both, base64url>`.
  *
  * The HMAC key is derived per purpose (HKDF-SHA256 from the secret, info = the purpose): a value
@@ -13,7 +14,8 @@ import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
  */
 
 /** Every purpose a value is signed for; a new one gets its own name here (and so its own key). */
-export type SignedValuePurpose = "auth-form-token/v1" | "known-device/v1" | "known-device-account/v1" | "preview/v1";
+export type SignedValuePurpose =
+  "auth-form-token/v1" | "known-device/v1" | "known-device-account/v1" | "preview/v1" | "preview-link/v1";
 
 export interface VerifiedValue {
   payload: string;

@@ -13,5 +13,8 @@ module.exports = [
   "strapi::body",
   "strapi::session",
   "strapi::favicon",
+  // Nothing uploaded runs on the CMS's origin: sandboxed, never sniffed, saved unless a medium or a
+  // PDF (src/middlewares/uploads-sandbox.js; docs/security.md, finding 41).
+  "global::uploads-sandbox",
   "strapi::public",
 ];

@@ -9,6 +9,8 @@ const {
   parseEmailConfirmation,
 } = require("../src/plugins/accounts/server/services/auth-settings/settings");
 
+const { ACCEPTED_TYPES, REFUSED_TYPES } = require("../src/uploads/upload-policy");
+
 const CMS_ROOT = path.resolve(__dirname, "..");
 
 /**
@@ -137,6 +139,13 @@ module.exports = ({ env }) => ({
   },
   email: {
     config: emailConfig(env),
+  },
+  // Images, video, audio and PDF only, checked by Strapi on the declared type, the extension and the
+  // content; src/uploads/upload-policy.js adds what its check misses (docs/security.md, finding 41).
+  upload: {
+    config: {
+      security: { allowedTypes: ACCEPTED_TYPES, deniedTypes: REFUSED_TYPES },
+    },
   },
   "users-permissions": {
     config: {

@@ -125,6 +125,9 @@ async function startStack(project: string, dir: string, { serveAdmin }: { serveA
       E2E_PREVIEW_SECRET: PREVIEW_SECRET,
       E2E_MAIL_DIR: mailDir,
       E2E_CDN_URL: cdn.url,
+      // Where the CMS keeps uploaded files (tests/support/cms-server.ts): a spec puts a file there
+      // as an older database would have it, past the upload check.
+      E2E_CMS_UPLOADS_DIR: path.join(`${cms.dbFile}.public`, "uploads"),
     };
     for (const [name, value] of Object.entries(values)) process.env[e2eEnvKey(name, project)] = value;
     return async () => {

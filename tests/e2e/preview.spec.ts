@@ -2,13 +2,13 @@ import { expect, test } from "@playwright/test";
 
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { e2eEnv } from "../support/e2e-env.ts";
+import { previewLink } from "../support/preview-link.ts";
 
 // Draft preview in a browser (docs/cms-contract.md, "Preview"), JavaScript on and off: the URL
 // the CMS's Preview makes sets the preview cookie and leads to the page, which shows the draft
 // under a "Preview: draft" bar; its exit link ends the preview and shows the published page.
 const cmsUrl = () => e2eEnv("E2E_CMS_URL");
-const previewUrl = (path: string) =>
-  `/api/preview?${new URLSearchParams({ secret: e2eEnv("E2E_PREVIEW_SECRET"), path, locale: "en", status: "draft" })}`;
+const previewUrl = (path: string) => previewLink(e2eEnv("E2E_PREVIEW_SECRET"), { path, locale: "en", status: "draft" });
 
 test("preview shows the draft under a bar; its exit link returns to the published page", async ({
   page,

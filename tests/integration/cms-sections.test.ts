@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { previewLink } from "../support/preview-link.ts";
 import { getPage } from "../support/site-requests.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { strapiSite } from "../support/strapi-site.ts";
@@ -347,9 +348,7 @@ describe("a page built from sections, through the real Strapi", () => {
         { __component: "sections.faq", heading: "Draft FAQ", items: [{ question: "Draft?", answer: "Yes." }] },
       ],
     });
-    const enter = await get(
-      `/api/preview?${new URLSearchParams({ secret: secrets.CMS_PREVIEW_SECRET, path: `/${pageSlug}`, locale: "en" })}`,
-    );
+    const enter = await get(previewLink(secrets.CMS_PREVIEW_SECRET, { path: `/${pageSlug}` }));
     const cookie = enter.headers.get("set-cookie")?.split(";")[0];
     expect(cookie, `no preview cookie: ${enter.status} ${enter.text.slice(0, 200)}`).toMatch(/^site_preview=/);
     const preview = await get(`/${pageSlug}`, { cookie: cookie! });

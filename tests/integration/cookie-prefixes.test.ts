@@ -2,6 +2,7 @@ import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";
+import { previewLink } from "../support/preview-link.ts";
 import { StandInCms } from "../support/stand-in-cms.ts";
 
 // Security finding 31: cookies a sibling subdomain can plant. Any host under the same registrable
@@ -131,11 +132,11 @@ describe("on https", () => {
   });
 
   it("preview cookies are __Host- cookies; planted under another name, they neither bypass the cache nor let the CMS frame the page", async () => {
-    const enter = await get(https, `/api/preview?secret=${PREVIEW_SECRET}&path=/company&status=draft`);
+    const enter = await get(https, previewLink(PREVIEW_SECRET, { path: "/company", status: "draft" }));
     expect(enter.status).toBe(307);
     expect(enter.setCookies.map(nameOf)).toEqual(["__Host-site_preview", "__Host-site_preview_published"]);
     for (const setCookie of enter.setCookies) expectHostCookie(setCookie);
-    const published = await get(https, `/api/preview?secret=${PREVIEW_SECRET}&path=/company&status=published`);
+    const published = await get(https, previewLink(PREVIEW_SECRET, { path: "/company", status: "published" }));
     expect(published.setCookies.find((cookie) => cookie.startsWith("__Host-site_preview_published=1;"))).toBeDefined();
     for (const setCookie of published.setCookies) expectHostCookie(setCookie);
 
@@ -161,7 +162,7 @@ describe("on http (development)", () => {
     );
     for (const setCookie of setCookies) expect(setCookie).not.toMatch(/^__|; Secure/);
     expect((await get(http, "/account", cookieHeader(setCookies))).status).toBe(200);
-    const enter = await get(http, `/api/preview?secret=${PREVIEW_SECRET}&path=/company&status=draft`);
+    const enter = await get(http, previewLink(PREVIEW_SECRET, { path: "/company", status: "draft" }));
     expect(enter.setCookies.map(nameOf)).toEqual(["site_preview", "site_preview_published"]);
   });
 });

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { signPreviewCookie } from "../../app/lib/preview/preview-cookie.server.ts";
+import { adminWithRole, superAdminToken } from "../support/admin-users.ts";
+import { previewLink } from "../support/preview-link.ts";
 import { getPage } from "../support/site-requests.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { strapiSite } from "../support/strapi-site.ts";
@@ -29,38 +31,56 @@ async function get(pagePath: string, cookie?: string) {
   return { ...answer, header: (name: string) => answer.headers.get(name) };
 }
 
-/** The `name=value` part of a preview answer's Set-Cookie, and the whole header. */
+/**
+ * The `name=value` part of a preview answer's Set-Cookie, and the whole header: for a link the CMS
+ * made (its query, with its signature), or one signed here for a path, locale and status.
+ */
 async function enterPreview(query: Record<string, string>) {
-  const answer = await get(`/api/preview?${new URLSearchParams({ secret: SECRET, ...query })}`);
+  const link = query.signature
+    ? `/api/preview?${new URLSearchParams(query)}`
+    : previewLink(SECRET, query as Record<string, string> & { path: string });
+  const answer = await get(link);
   expect(answer.status).toBe(307);
   // The draft cookie first, then the published-view one (app/lib/preview/preview-cookie.server.ts).
   const [setCookie = "", setPublishedView = ""] = answer.response.headers.getSetCookie();
   return { answer, setCookie, setPublishedView, cookie: setCookie.split(";")[0]! };
 }
 
+/** What a link the CMS made carries besides path, locale and status: never the secret. */
+const signedFor = (type: string, document: string) => ({
+  type,
+  document,
+  expires: expect.stringMatching(/^\d{13}$/),
+  signature: expect.stringMatching(/^[\w-]{43}$/),
+});
+
 const frameAncestors = (answer: { header: (name: string) => string | null }) =>
   /frame-ancestors ([^;]*)/.exec(answer.header("content-security-policy") ?? "")?.[1];
 
 describe("GET /api/preview: bad input", () => {
-  it("a wrong or missing secret is 401 with a message, and sets no cookie", async () => {
-    for (const secret of [undefined, "wrong-secret-0123456789"]) {
-      const query = new URLSearchParams({ path: "/", locale: "en", ...(secret ? { secret } : {}) });
-      const answer = await get(`/api/preview?${query}`);
-      expect(answer.status).toBe(401);
-      expect(answer.text).toMatch(/Wrong or missing preview secret.*CMS_PREVIEW_SECRET/);
+  it("an unsigned link, one signed with another secret, or the secret itself is 401 with a message, and sets no cookie", async () => {
+    for (const link of [
+      `/api/preview?${new URLSearchParams({ path: "/", locale: "en" })}`,
+      previewLink("wrong-secret-0123456789", { path: "/" }),
+      `/api/preview?${new URLSearchParams({ secret: SECRET, path: "/", locale: "en" })}`,
+    ]) {
+      const answer = await get(link);
+      expect(answer.status, link).toBe(401);
+      expect(answer.text).toMatch(/preview link.*Open the preview again from the CMS/is);
       expect(answer.header("set-cookie")).toBeNull();
+      expect(answer.header("location")).toBeNull();
       expect(answer.header("cache-control")).toBe("private, no-store");
     }
   });
 
   it("a path that is not a site path is 400; a locale the site does not serve is 404", async () => {
     for (const bad of ["https://evil.example/x", "//evil.example", "/a/../b", "/api/cms-revalidate"]) {
-      const answer = await get(`/api/preview?${new URLSearchParams({ secret: SECRET, path: bad })}`);
+      const answer = await get(previewLink(SECRET, { path: bad }));
       expect(answer.status, bad).toBe(400);
       expect(answer.text).toMatch(/path must be/);
       expect(answer.header("location")).toBeNull();
     }
-    const french = await get(`/api/preview?${new URLSearchParams({ secret: SECRET, path: "/", locale: "fr" })}`);
+    const french = await get(previewLink(SECRET, { path: "/", locale: "fr" }));
     expect(french.status).toBe(404);
     expect(french.text).toMatch(/no locale "fr".*en, de/);
     expect(french.header("set-cookie")).toBeNull();
@@ -142,10 +162,10 @@ describe("preview of a draft", () => {
     const url = new URL(data.url);
     expect(`${url.origin}${url.pathname}`).toBe(`${site.app.url}/api/preview`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      secret: SECRET,
       path: "/company",
       locale: "de",
       status: "draft",
+      ...signedFor("api::page.page", documentId),
     });
 
     const { answer, cookie } = await enterPreview(Object.fromEntries(url.searchParams));
@@ -204,10 +224,10 @@ describe("preview of an article, a category; none for a redirect", () => {
     });
     expect(url && `${url.origin}${url.pathname}`).toBe(`${site.app.url}/api/preview`);
     expect(Object.fromEntries(url!.searchParams)).toEqual({
-      secret: SECRET,
       path: `/blog/${slug}`,
       locale: "en",
       status: "draft",
+      ...signedFor("api::article.article", data.documentId),
     });
     const { answer, cookie } = await enterPreview(Object.fromEntries(url!.searchParams));
     expect(answer.header("location")).toBe(`/blog/${slug}`);
@@ -290,6 +310,78 @@ describe("preview of an article, a category; none for a redirect", () => {
       await cmsPreviewUrl("api::redirect.redirect", { documentId: redirect.data.documentId, status: "draft" }),
     ).toBeNull();
   }, 30_000);
+});
+
+describe("preview links are signed, not the secret (issue 30, point 5; docs/security.md, finding 42)", () => {
+  /** The URL an admin with this token gets from the CMS's Preview handler, as the admin panel asks. */
+  async function previewUrlAs(token: string, uid: string, query: Record<string, string>) {
+    const response = await fetch(`${site.cms.url}/content-manager/preview/url/${uid}?${new URLSearchParams(query)}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(200);
+    return new URL(((await response.json()) as { data: { url: string } }).data.url);
+  }
+
+  it("an Author reads a preview URL through the real Strapi: no secret in it, a signature for that document that expires within minutes", async () => {
+    const author = await adminWithRole(site.cms.url, await superAdminToken(site.cms.url), "strapi-author", "Author");
+    const documentId = await admin.pageDocumentId("/company", "en");
+    const before = Date.now();
+    const url = await previewUrlAs(author, "api::page.page", { documentId, locale: "en", status: "draft" });
+    expect(url.href).not.toContain(SECRET);
+    expect(url.href).not.toContain(encodeURIComponent(SECRET));
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      path: "/company",
+      locale: "en",
+      status: "draft",
+      ...signedFor("api::page.page", documentId),
+    });
+    const expires = Number(url.searchParams.get("expires"));
+    expect(expires).toBeGreaterThan(before);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 10 * 60_000);
+    // It opens that page's preview, as the admin's iframe does.
+    const { answer } = await enterPreview(Object.fromEntries(url.searchParams));
+    expect(answer.header("location")).toBe("/company");
+  }, 60_000);
+
+  it("a link for document A cannot open document B: another path, document, locale or status is 401, no cookie", async () => {
+    const slugA = `preview-a-${Date.now().toString(36)}`;
+    const slugB = `preview-b-${Date.now().toString(36)}`;
+    const a = await admin.pageWithDraft(slugA, "A published", "A draft");
+    const b = await admin.pageWithDraft(slugB, "B published", "B draft");
+    const linkA = (await cmsPreviewUrl("api::page.page", { documentId: a, locale: "en", status: "draft" }))!;
+    const linkB = (await cmsPreviewUrl("api::page.page", { documentId: b, locale: "en", status: "draft" }))!;
+    const tampered = (changes: Record<string, string>) => {
+      const query = new URLSearchParams(linkA.searchParams);
+      for (const [name, value] of Object.entries(changes)) query.set(name, value);
+      return `/api/preview?${query}`;
+    };
+    for (const link of [
+      tampered({ path: `/${slugB}` }),
+      tampered({ path: `/${slugB}`, document: b }),
+      tampered({ path: `/${slugB}`, document: b, expires: linkB.searchParams.get("expires")! }),
+      tampered({ locale: "de" }),
+      tampered({ status: "published" }),
+      tampered({ expires: String(Number(linkA.searchParams.get("expires")) + 60 * 60_000) }),
+    ]) {
+      const answer = await get(link);
+      expect(answer.status, link).toBe(401);
+      expect(answer.text).toMatch(/This preview link was changed or was not made by this site's CMS/);
+      expect(answer.header("set-cookie"), link).toBeNull();
+      expect(answer.header("location"), link).toBeNull();
+    }
+    // Each link opens its own page.
+    const { cookie } = await enterPreview(Object.fromEntries(linkB.searchParams));
+    expect((await get(`/${slugB}`, cookie)).text).toContain("B draft");
+  }, 60_000);
+
+  it("an expired link is refused (410) with what to do, and sets no cookie", async () => {
+    const answer = await get(previewLink(SECRET, { path: "/company" }, Date.now() - 1));
+    expect(answer.status).toBe(410);
+    expect(answer.text).toMatch(/This preview link has expired\. Open the preview again from the CMS/);
+    expect(answer.header("set-cookie")).toBeNull();
+    expect(answer.header("location")).toBeNull();
+    expect(answer.header("cache-control")).toBe("private, no-store");
+  });
 });
 
 describe("leaving the preview", () => {

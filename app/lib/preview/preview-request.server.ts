@@ -1,15 +1,15 @@
-import { secretMatches } from "../bearer-secret.server.ts";
 import { localizedPath, type LocaleConfig } from "../locale-path.ts";
 import { sameSitePath } from "../redirect-target.ts";
+import { checkPreviewLink } from "./preview-link.server.ts";
 
 /**
- * What GET /api/preview?secret=…&path=…&locale=…&status=draft|published asks for
- * (docs/cms-contract.md, "Preview"), checked in this order: the secret (401), then the status
- * and the path (400), then the locale (404). Only then is the answer a redirect to a path on
- * this site, never anywhere else.
+ * What GET /api/preview?path=…&locale=…&status=draft|published&type=…&document=…&expires=…&signature=…
+ * asks for (docs/cms-contract.md, "Preview"), checked in this order: the link's signature (401:
+ * missing, forged or altered) and expiry (410), then the status and the path (400), then the
+ * locale (404). Only then is the answer a redirect to a path on this site, never anywhere else.
  */
 export type PreviewRequest =
-  { ok: true; enter: boolean; location: string } | { ok: false; status: 400 | 401 | 404 | 503; message: string };
+  { ok: true; enter: boolean; location: string } | { ok: false; status: 400 | 401 | 404 | 410 | 503; message: string };
 
 const MAX_PATH_LENGTH = 2048;
 
@@ -17,22 +17,18 @@ export function readPreviewRequest(
   params: URLSearchParams,
   secret: string | undefined,
   config: LocaleConfig,
+  nowMs = Date.now(),
 ): PreviewRequest {
   if (!secret) {
     return { ok: false, status: 503, message: "Preview is not configured on this site (CMS_PREVIEW_SECRET is unset)." };
   }
-  if (!secretMatches(params.get("secret"), secret)) {
-    return {
-      ok: false,
-      status: 401,
-      message: "Wrong or missing preview secret: the CMS and the site must share the same CMS_PREVIEW_SECRET.",
-    };
-  }
-  const status = params.get("status") ?? "draft";
+  const link = checkPreviewLink(params, secret, nowMs);
+  if (!link.ok) return link;
+  const status = link.fields.status || "draft";
   if (status !== "draft" && status !== "published") {
     return { ok: false, status: 400, message: `status must be draft or published, not ${JSON.stringify(status)}.` };
   }
-  const given = params.get("path");
+  const given = link.fields.path;
   if (!given) return { ok: false, status: 400, message: "path is missing: the page's path, such as /company." };
   const path = given.length <= MAX_PATH_LENGTH ? sameSitePath(given.replace(/[?#].*$/s, "")) : null;
   // Only a page's path as the CMS writes it: `//x`, `/a/../x` or `/x/` are refused, not repaired.
@@ -51,7 +47,7 @@ export function readPreviewRequest(
       message: `path must be a page's path without its locale, such as /company (locale= gives the locale), not ${path}.`,
     };
   }
-  const locale = params.get("locale") || config.defaultLocale;
+  const locale = link.fields.locale || config.defaultLocale;
   if (!config.locales.includes(locale)) {
     return {
       ok: false,

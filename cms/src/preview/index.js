@@ -3,8 +3,10 @@
 /**
  * Strapi's Preview (config/admin.js → `preview`): the admin asks the handler for a front-end URL
  * per document, locale and status, and shows it in an iframe. The URL is the site's
- * `GET /api/preview?secret=…&path=…&locale=…&status=…` (docs/cms-contract.md, "Preview"), which
- * sets the site's preview cookie and redirects to the page.
+ * `GET /api/preview?path=…&locale=…&status=…&type=…&document=…&expires=…&signature=…`
+ * (docs/cms-contract.md, "Preview"): a link signed for that document, locale and status with a short
+ * expiry (./signed-link.js), never the secret. The site checks it, sets its preview cookie and
+ * redirects to the page.
  *
  * - a type with a `path` in its site-cache declaration (plugins/site-cache, revalidation/
  *   declarations.js: pages `{fullPath}`, articles `/blog/{slug}`, categories
@@ -15,6 +17,8 @@
  * - anything else (redirects: `"preview": false`; authors: no path): no preview (null: the admin
  *   shows no Preview button).
  */
+
+const { signedPreviewQuery } = require("./signed-link");
 
 const SHOWN_ON_EVERY_PAGE = new Set(["api::navbar.navbar", "api::footer.footer"]);
 /** The front end's development default is the same (app/lib/env.server.ts). */
@@ -35,15 +39,14 @@ function allowedOrigins(settings) {
   return settings ? [new URL(settings.clientUrl).origin] : [];
 }
 
-/** The site's preview URL for a page path (fullPath) in a locale. */
-function previewUrl(settings, { path, locale, status }) {
-  const params = new URLSearchParams({
-    secret: settings.secret,
-    path,
-    status: status === "published" ? "published" : "draft",
-  });
-  if (locale) params.set("locale", locale);
-  return `${settings.clientUrl}/api/preview?${params}`;
+/** The site's preview URL for a document (type, documentId) shown at a path in a locale, signed. */
+function previewUrl(settings, { type, documentId, path, locale, status }, nowMs = Date.now()) {
+  const query = signedPreviewQuery(
+    settings.secret,
+    { type, document: documentId, path, locale, status: status === "published" ? "published" : "draft" },
+    nowMs,
+  );
+  return `${settings.clientUrl}/api/preview?${query}`;
 }
 
 /** Which page of the site shows this document, or null; and the status to show it in. */
@@ -76,7 +79,9 @@ function createPreviewHandler(getStrapi, settings) {
   return async (uid, params) => {
     if (!settings) return null;
     const target = await previewTarget(getStrapi(), uid, params);
-    return target ? previewUrl(settings, { path: target.path, locale: params.locale, status: target.status }) : null;
+    if (!target) return null;
+    const { documentId, locale } = params;
+    return previewUrl(settings, { type: uid, documentId, path: target.path, locale, status: target.status });
   };
 }
 

@@ -3,7 +3,10 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { allowedOrigins, createPreviewHandler, previewSettings } = require("../../src/preview/index");
+const { createHmac, hkdfSync } = require("node:crypto");
+
+const { allowedOrigins, createPreviewHandler, previewSettings, previewUrl } = require("../../src/preview/index");
+const { PREVIEW_LINK_LIFETIME_MS } = require("../../src/preview/signed-link");
 const siteTypesService = require("../../src/plugins/site-cache/server/services/site-types");
 const { repoContentTypes } = require("../support/content-types");
 
@@ -45,9 +48,14 @@ function fakeStrapi(entries) {
   };
 }
 
+/** A preview URL's base and query, its expiry and signature checked for their form and set apart. */
 const parse = (url) => {
   const parsed = new URL(url);
-  return { base: `${parsed.origin}${parsed.pathname}`, ...Object.fromEntries(parsed.searchParams) };
+  const { expires, signature, ...query } = Object.fromEntries(parsed.searchParams);
+  assert.match(expires, /^\d{13}$/);
+  assert.match(signature, /^[\w-]{43}$/);
+  assert.equal(url.includes(SETTINGS.secret), false, "the secret is in the URL");
+  return { base: `${parsed.origin}${parsed.pathname}`, ...query };
 };
 
 test("a page: the site's /api/preview with its fullPath, locale and status", async () => {
@@ -58,7 +66,8 @@ test("a page: the site's /api/preview with its fullPath, locale and status", asy
   const handler = createPreviewHandler(() => strapi, SETTINGS);
   assert.deepEqual(parse(await handler("api::page.page", { documentId: "d1", locale: "de", status: "draft" })), {
     base: "https://www.example.com/api/preview",
-    secret: "preview-secret-0123456789",
+    type: "api::page.page",
+    document: "d1",
     path: "/unternehmen",
     status: "draft",
     locale: "de",
@@ -67,6 +76,28 @@ test("a page: the site's /api/preview with its fullPath, locale and status", asy
   assert.equal(published.path, "/firma");
   assert.equal(published.status, "published");
   assert.deepEqual(strapi.calls[0].fields, ["fullPath"]);
+});
+
+test("a link is signed for its document, path, locale and status, and expires ten minutes after it was made", () => {
+  const now = 1_800_000_000_000;
+  const fields = { type: "api::page.page", documentId: "d1", path: "/company", locale: "de", status: "draft" };
+  const url = new URL(previewUrl(SETTINGS, fields, now));
+  assert.equal(url.searchParams.get("expires"), String(now + PREVIEW_LINK_LIFETIME_MS));
+  assert.equal(PREVIEW_LINK_LIFETIME_MS, 10 * 60 * 1000);
+  // HMAC-SHA256 keyed by HKDF-SHA256(secret, purpose preview-link/v1) over the site's signed-value
+  // form; the same vector is checked by the site (app/lib/preview/preview-link.server.test.ts).
+  const key = hkdfSync("sha256", SETTINGS.secret, "", "preview-link/v1", 32);
+  const payload = Buffer.from(JSON.stringify(["api::page.page", "d1", "/company", "de", "draft"])).toString(
+    "base64url",
+  );
+  const signed = `${payload}.${(now + PREVIEW_LINK_LIFETIME_MS).toString(36)}`;
+  assert.equal(
+    url.searchParams.get("signature"),
+    createHmac("sha256", Buffer.from(key)).update(signed).digest("base64url"),
+  );
+  assert.equal(url.searchParams.get("signature"), "2n7sYY05Cjiii3Q0YLvdVNXmFr_cvVnipXZIfKGrLpE");
+  const other = new URL(previewUrl(SETTINGS, { ...fields, documentId: "d2" }, now));
+  assert.notEqual(other.searchParams.get("signature"), url.searchParams.get("signature"));
 });
 
 test("a page never published: its published tab shows the draft's path", async () => {
@@ -88,7 +119,8 @@ test("an article: its path from the declaration (/blog/{slug}), the draft's slug
   const draft = parse(await handler("api::article.article", { documentId: "a1", locale: "de", status: "draft" }));
   assert.deepEqual(draft, {
     base: "https://www.example.com/api/preview",
-    secret: "preview-secret-0123456789",
+    type: "api::article.article",
+    document: "a1",
     path: "/blog/neuer-titel",
     status: "draft",
     locale: "de",
