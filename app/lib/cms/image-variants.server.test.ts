@@ -128,6 +128,20 @@ describe("createImageVariants", () => {
     expect(variants.stats().made).toBe(0);
   });
 
+  it("a variant no smaller than the original is not sent: the original is (fewer bytes), and that is remembered", async () => {
+    const variants = createImageVariants({ maxBytes: 1024 * 1024 });
+    // A 1-colour PNG of a few hundred bytes: a lossy WebP of it is larger.
+    const flat = await sharp({ create: { width: 1200, height: 630, channels: 3, background: "#0f172a" } })
+      .png({ compressionLevel: 9, palette: true })
+      .toBuffer();
+    const answer = await variants.variant(spec({ format: "webp", width: 1920, source: "flat" }), async () => flat);
+    expect(answer).toEqual({ kind: "as-is", reason: "larger" });
+    const again = await variants.variant(spec({ format: "webp", width: 1920, source: "flat" }), async () => {
+      throw new Error("read again");
+    });
+    expect(again).toEqual({ kind: "as-is", reason: "larger" });
+  });
+
   it("an original over the size limit is never read: served as it is", async () => {
     const variants = createImageVariants({ maxBytes: 1024 * 1024 });
     expect(await variants.variant(spec(), async () => null)).toEqual({ kind: "as-is", reason: "too-large" });

@@ -11,7 +11,8 @@ import { VARIANT_CONTENT_TYPES, type VariantFormat } from "./image-variants.ts";
  * sharp, once each: a byte-bounded LRU keeps what was made, concurrent requests for one variant
  * share one making, and at most `maxConcurrent` are made at a time (`maxWaiting` more wait; beyond
  * that the original is served as it is, never queued without end). An image sharp cannot convert
- * (corrupt, animated, vector, too many pixels) is remembered as such and served as it is.
+ * (corrupt, animated, vector, too many pixels), or whose variant would not be smaller, is
+ * remembered as such and served as it is.
  * The key the caller gives names the original's version (its Last-Modified and length at the
  * CMS): a file replaced in the CMS has a new key, and its old variants age out of the LRU.
  * docs/decisions/0036.
@@ -19,7 +20,7 @@ import { VARIANT_CONTENT_TYPES, type VariantFormat } from "./image-variants.ts";
 
 export type Variant =
   | { kind: "made"; body: Uint8Array<ArrayBuffer>; contentType: string; etag: string }
-  | { kind: "as-is"; reason: "unconvertible" | "busy" | "too-large" };
+  | { kind: "as-is"; reason: "unconvertible" | "larger" | "busy" | "too-large" };
 
 /** Still images sharp reads; the rest (gif frames, svg, pdf …) are served as they are. */
 const CONVERTIBLE = new Set(["jpeg", "png", "webp", "heif", "tiff", "gif"]);
@@ -80,8 +81,10 @@ export function createImageVariants(options: ImageVariantsOptions) {
       const made = await (
         spec.format === "avif" ? resized.avif({ quality: 50, effort: 2 }) : resized.webp({ quality: 75 })
       ).toBuffer();
-      const body = new Uint8Array(made.buffer as ArrayBuffer, made.byteOffset, made.length);
       counts.made++;
+      // A flat graphic can be smaller as a PNG than as a WebP: the visitor gets the fewer bytes.
+      if (made.length >= source.length) return { kind: "as-is", reason: "larger" };
+      const body = new Uint8Array(made.buffer as ArrayBuffer, made.byteOffset, made.length);
       const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;
       return { kind: "made", body, contentType: VARIANT_CONTENT_TYPES[spec.format], etag };
     } catch {
