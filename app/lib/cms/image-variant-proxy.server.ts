@@ -1,4 +1,4 @@
-import type { ImageVariants } from "./image-variants.server.ts";
+import type { ImageVariants, Variant } from "./image-variants.server.ts";
 import type { VariantRequest } from "./image-variants.ts";
 import {
   askCms,
@@ -43,8 +43,12 @@ export async function proxyVariant(
   const lastModified = upstream.headers.get("last-modified");
   const length = Number(upstream.headers.get("content-length") ?? Number.NaN);
   const originalType = upstream.headers.get("content-type") ?? "application/octet-stream";
-  const asIs = (body: BodyInit | null) =>
-    answer(request, body, { "content-type": originalType, "cache-control": AS_IS_CACHE_CONTROL });
+  const asIs = (body: Uint8Array<ArrayBuffer> | ReadableStream | null) =>
+    answer(request, body, {
+      "content-type": originalType,
+      "cache-control": AS_IS_CACHE_CONTROL,
+      ...(body instanceof Uint8Array ? { "content-length": String(body.length) } : {}),
+    });
   // Without both, versions of the file cannot be told apart: nothing is made that could outlive it.
   if (!lastModified || !Number.isSafeInteger(length)) {
     if (request.method === "HEAD") await upstream.body?.cancel();
@@ -52,14 +56,20 @@ export async function proxyVariant(
   }
 
   const read: { bytes: Uint8Array<ArrayBuffer> | null } = { bytes: null };
-  const variant = await config.variants.variant(
-    { source: `${path}|${lastModified}|${length}`, width: wanted.width, format: wanted.format },
-    async () => {
-      if (length > config.variants.maxSourceBytes) return null;
-      read.bytes = new Uint8Array(await upstream.arrayBuffer());
-      return read.bytes;
-    },
-  );
+  let variant: Variant;
+  try {
+    variant = await config.variants.variant(
+      { source: `${path}|${lastModified}|${length}`, width: wanted.width, format: wanted.format },
+      async () => {
+        if (length > config.variants.maxSourceBytes) return null;
+        read.bytes = new Uint8Array(await upstream.arrayBuffer());
+        return read.bytes;
+      },
+    );
+  } catch {
+    // The request that was reading the original went away (or the CMS broke off): this one sends its own copy.
+    variant = { kind: "as-is", reason: "unconvertible" };
+  }
   // The CMS's body, when nobody read it and nobody will, is let go (its connection with it).
   if (read.bytes === null && (variant.kind === "made" || request.method === "HEAD")) await upstream.body?.cancel();
   if (variant.kind === "as-is") return asIs(read.bytes ?? upstream.body);
