@@ -2,6 +2,7 @@ import express from "express";
 import { createRequestHandler, type RouterContextProvider } from "react-router";
 
 import { createAuthServices } from "../app/lib/auth/auth.server.ts";
+import { createImageVariants } from "../app/lib/cms/image-variants.server.ts";
 import { isAuthPagePath } from "../app/lib/auth/paths.ts";
 import { getServerSession } from "../app/lib/auth/session.server.ts";
 import { cookieNamesFor } from "../app/lib/cookie-names.ts";
@@ -57,6 +58,12 @@ export interface App {
   isCanonical: (url: string) => boolean;
 }
 
+/**
+ * What made image variants may take in memory (docs/decisions/0036): a page's images are a few
+ * KB each as AVIF, so this holds thousands; a CDN in front keeps them for a year anyway.
+ */
+const IMAGE_VARIANT_CACHE_BYTES = 64 * 1024 * 1024;
+
 /** Per-user CMS calls take the JWT of the request's session (and so mark the render personal). */
 const sessionJWTOf = (request: Request) => async (context: RouterContextProvider) =>
   (await getServerSession(request, context)).session?.cmsJWT;
@@ -70,6 +77,7 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   const services: SharedServices = {
     dataCache: cache.dataCache,
     auth: createAuthServices(config, redis.commands()),
+    imageVariants: createImageVariants({ maxBytes: IMAGE_VARIANT_CACHE_BYTES, registry: cache.metrics }),
   };
   const declaredQuery = keyInputsOf(serverBuild.routes);
 

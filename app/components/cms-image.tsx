@@ -3,10 +3,16 @@ import type { ComponentProps } from "react";
 
 import type { ImageAttributes, MediaFile } from "../lib/cms/media.ts";
 
-/** An `<img>` of a CMS image, with the attributes app/lib/cms/media.ts worked out. */
-export function CmsImage({ media }: { media: ImageAttributes }) {
-  return (
+/**
+ * A CMS image with the attributes app/lib/cms/media.ts worked out: a `<picture>` whose AVIF and
+ * WebP sources the browser picks by type, around the `<img>` of the original (every browser's
+ * fallback, and what carries the box, alt and loading). The page's first image is fetched first
+ * (`fetchpriority="high"`, not lazy); the others lazily, decoded off the main thread.
+ */
+export function CmsImage({ media, className }: { media: ImageAttributes; className?: string }) {
+  const img = (
     <img
+      className={className}
       src={media.src}
       srcSet={media.srcSet}
       sizes={media.sizes}
@@ -14,8 +20,18 @@ export function CmsImage({ media }: { media: ImageAttributes }) {
       height={media.height}
       alt={media.alt}
       loading={media.loading}
-      decoding="async"
+      fetchPriority={media.fetchPriority}
+      decoding={media.fetchPriority ? undefined : "async"}
     />
+  );
+  if (!media.sources?.length) return img;
+  return (
+    <picture>
+      {media.sources.map((source) => (
+        <source key={source.type} type={source.type} srcSet={source.srcSet} sizes={media.sizes} />
+      ))}
+      {img}
+    </picture>
   );
 }
 

@@ -3,6 +3,7 @@ import { createContext, RouterContextProvider } from "react-router";
 import { createCmsClient, type CmsCallRecord, type CmsClient, type CmsDataCache } from "./cms/client.server.ts";
 import { authContext, type AuthServices } from "./auth/auth.server.ts";
 import type { Env } from "./env.server.ts";
+import type { ImageVariants } from "./cms/image-variants.server.ts";
 
 /**
  * Per-request dependencies, handed to loaders and actions through React Router's context
@@ -29,9 +30,13 @@ export const renderFlagsContext = createContext<{ dynamic: boolean }>();
  */
 export const visitorContext = createContext<{ signedIn: boolean }>({ signedIn: false });
 
+/** The process's image variant maker (app/lib/cms/image-variants.server.ts): one cache for every request. */
+export const imageVariantsContext = createContext<ImageVariants>();
+
 export interface SharedServices {
   dataCache?: CmsDataCache;
   auth: AuthServices;
+  imageVariants: ImageVariants;
 }
 
 /**
@@ -47,6 +52,7 @@ export function createRequestContext(
   const context = new RouterContextProvider();
   context.set(configContext, env);
   context.set(authContext, services.auth);
+  context.set(imageVariantsContext, services.imageVariants);
   context.set(visitorContext, visitor);
   const calls: CmsCallRecord[] = [];
   context.set(cmsCallsContext, calls);

@@ -2,7 +2,7 @@ import { BlocksRenderer } from "@strapi/blocks-react-renderer";
 import { data, Link } from "react-router";
 
 import type { Route } from "./+types/blog.$slug";
-import { BODY_BLOCKS } from "../components/cms-image.tsx";
+import { BODY_BLOCKS, CmsImage } from "../components/cms-image.tsx";
 import { PreviewBar } from "../components/preview-bar.tsx";
 import { blogPath } from "../lib/blog/paths.ts";
 import { blogWords, formatArticleDate } from "../lib/blog/words.ts";
@@ -48,6 +48,9 @@ export async function loader({ request, context, url, params }: Route.LoaderArgs
         config,
       });
       const href = (path: string) => localizedPath(path, locale, config);
+      const cover = article.cover
+        ? imageAttributes(article.cover, { base: mediaBase, lazy: false, sizes: BODY_IMAGE_SIZES })
+        : null;
       const link = (other: { title: string; slug: string } | null) =>
         other && { title: other.title, href: href(blogPath({ slug: other.slug })) };
       return data(
@@ -65,10 +68,9 @@ export async function loader({ request, context, url, params }: Route.LoaderArgs
               name: article.category.name,
               href: href(blogPath({ category: article.category.slug })),
             },
-            cover: article.cover
-              ? imageAttributes(article.cover, { base: mediaBase, lazy: false, sizes: BODY_IMAGE_SIZES })
-              : null,
-            body: withBodyMedia(article.body, mediaBase),
+            cover,
+            // The cover is the page's first image: the body's come after it, lazily.
+            body: withBodyMedia(article.body, mediaBase, cover ? 1 : 0),
           },
           previous: link(adjacent.previous),
           next: link(adjacent.next),
@@ -117,7 +119,7 @@ export default function BlogArticle({ loaderData }: Route.ComponentProps) {
           </>
         )}
       </p>
-      {article.cover && <img className="article-cover" {...article.cover} alt={article.cover.alt} decoding="async" />}
+      {article.cover && <CmsImage media={article.cover} className="article-cover" />}
       <BlocksRenderer content={article.body} blocks={BODY_BLOCKS} />
       {(previous || next) && (
         <nav className="article-adjacent" aria-label={words.blog}>

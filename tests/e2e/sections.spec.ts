@@ -10,11 +10,36 @@ test("the home page's hero: heading, links, and its image loaded from the site's
   await expect(hero.getByRole("heading", { level: 2 })).toHaveText("Ship with confidence");
   await expect(hero.getByRole("link", { name: "See open positions" })).toHaveAttribute("href", "/jobs");
   const image = hero.locator("img");
-  await expect(image).toHaveAttribute("src", /^\/uploads\/acme_share_\w+\.png$/);
+  await expect(image).toHaveAttribute("src", /^\/uploads\/acme_share_\w+\.png\?v=[0-9a-z]+$/);
   await expect(image).toHaveAttribute("alt", "The Acme logo: a white A on dark blue");
   await expect
     .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBeGreaterThan(0);
+});
+
+test("the hero's image is the AVIF variant at a declared width, fetched first, never wider than the original", async ({
+  page,
+  baseURL,
+}) => {
+  const variants: Array<{ url: string; type: string | undefined }> = [];
+  page.on("response", (response) => {
+    if (/^\/uploads\/_w\d+\//.test(new URL(response.url()).pathname)) {
+      variants.push({ url: response.url(), type: response.headers()["content-type"] });
+    }
+  });
+  await page.goto("/");
+  const image = page.getByRole("region", { name: "Ship with confidence" }).locator("picture img");
+  await expect(image).toHaveAttribute("fetchpriority", "high");
+  await expect(image).not.toHaveAttribute("loading", "lazy");
+  await expect
+    .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0);
+  // Chromium shows AVIF: the first <source> wins, with or without JavaScript (the markup is the server's).
+  const chosen = await image.evaluate((img: HTMLImageElement) => img.currentSrc);
+  expect(chosen).toMatch(new RegExp(`^${baseURL}/uploads/_w\\d+/acme_share_\\w+\\.png\\.avif\\?v=[0-9a-z]+$`));
+  expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeLessThanOrEqual(1200);
+  const served = variants.find((variant) => variant.url === chosen);
+  expect(served?.type).toBe("image/avif");
 });
 
 test("a card's link leads to its page", async ({ page }) => {

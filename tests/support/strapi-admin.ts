@@ -68,6 +68,23 @@ export class StrapiAdmin {
     );
   }
 
+  /**
+   * Replaces an uploaded file's bytes, as the media library's "Replace media" does (multipart
+   * POST /upload?id=…): Strapi keeps its URL and hash. Returns the file as Strapi now has it.
+   */
+  async replaceFile(id: number, file: { bytes: Uint8Array; name: string; type: string }): Promise<{ url: string }> {
+    const form = new FormData();
+    form.append("files", new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+    form.append("fileInfo", JSON.stringify({ name: file.name }));
+    const response = await fetch(`${this.cmsUrl}/upload?id=${id}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${this.token}` },
+      body: form,
+    });
+    if (!response.ok) throw new Error(`Replacing file ${id}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as { url: string };
+  }
+
   /** The documentId of the page at fullPath in locale (draft or published). */
   async pageDocumentId(fullPath: string, locale: string): Promise<string> {
     const query = new URLSearchParams({ locale, "filters[fullPath][$eq]": fullPath });

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 
 import type { ArticleCard } from "../../lib/blog/cards.ts";
+import { CmsImage } from "../cms-image.tsx";
 
 /** A list of articles: cover, title (a link), date, category, excerpt. Headings at `level`. */
 export function ArticleList({ articles, level = 2 }: { articles: readonly ArticleCard[]; level?: 2 | 3 }) {
@@ -9,7 +10,7 @@ export function ArticleList({ articles, level = 2 }: { articles: readonly Articl
     <ul className="article-list">
       {articles.map((article) => (
         <li key={article.href} className="article-card">
-          {article.image && <img {...article.image} alt={article.image.alt} decoding="async" />}
+          {article.image && <CmsImage media={article.image} />}
           <Heading>
             <Link to={article.href}>{article.title}</Link>
           </Heading>

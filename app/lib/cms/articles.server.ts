@@ -24,7 +24,7 @@ export const AUTHOR_UID = "api::author.author";
 /** Articles on one page of a listing. */
 export const ARTICLES_PER_PAGE = 10;
 
-const MEDIA_FIELDS = ["url", "alternativeText", "width", "height", "formats", "mime"];
+const MEDIA_FIELDS = ["url", "alternativeText", "width", "height", "formats", "mime", "updatedAt"];
 
 const categoryRefSchema = z.object({ name: z.string(), slug: z.string() });
 const authorSchema = z.object({ name: z.string(), role: z.string().nullish() });

@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
 
-import { MEDIA_CACHE_CONTROL, MEDIA_CSP, proxyUpload, uploadPathOf } from "./media-proxy.server.ts";
+import {
+  MEDIA_CACHE_CONTROL,
+  MEDIA_CSP,
+  MEDIA_UNVERSIONED_CACHE_CONTROL,
+  proxyUpload,
+  uploadPathOf,
+} from "./media-proxy.server.ts";
 
 const CMS = "http://cms.internal:1337";
 
@@ -44,7 +50,7 @@ describe("uploadPathOf", () => {
 });
 
 describe("proxyUpload", () => {
-  it("streams the CMS's file with a year's immutable caching, its type and length, and a sandboxing CSP", async () => {
+  it("streams the CMS's file with a year's immutable caching (a versioned address), its type and length, and a sandboxing CSP", async () => {
     const { asked, config } = cmsAnswering(
       () =>
         new Response("PNGDATA", {
@@ -59,7 +65,9 @@ describe("proxyUpload", () => {
         }),
     );
     const response = await proxyUpload(
-      site("/uploads/a.png", { headers: { cookie: "session=secret", authorization: "Bearer x", range: "bytes=0-3" } }),
+      site("/uploads/a.png?v=mfq3k2x1", {
+        headers: { cookie: "session=secret", authorization: "Bearer x", range: "bytes=0-3" },
+      }),
       config,
     );
     expect(asked).toHaveLength(1);
@@ -76,6 +84,16 @@ describe("proxyUpload", () => {
       "last-modified": "Mon, 23 Nov 2026 10:00:00 GMT",
     });
     expect(await response.text()).toBe("PNGDATA");
+  });
+
+  it("an address without a version (or a malformed one) is kept 5 minutes, not a year: Strapi keeps the URL of a replaced file", async () => {
+    for (const target of ["/uploads/a.png", "/uploads/a.png?v=%3Cx%3E"]) {
+      const { config } = cmsAnswering(() => new Response("PNG", { headers: { "content-type": "image/png" } }));
+      const response = await proxyUpload(site(target), config);
+      expect(response.headers.get("cache-control"), target).toBe(MEDIA_UNVERSIONED_CACHE_CONTROL);
+      expect(MEDIA_UNVERSIONED_CACHE_CONTROL).toBe("public, max-age=300");
+      expect(response.headers.get("content-security-policy"), target).toBe(MEDIA_CSP);
+    }
   });
 
   it("hands over the body as it arrives: the first bytes are readable while the CMS is still sending", async () => {

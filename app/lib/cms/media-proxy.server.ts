@@ -1,6 +1,7 @@
 import { CmsError } from "./errors.server.ts";
 import { createCmsHttp } from "./http.server.ts";
 import { logger } from "../logger.server.ts";
+import { hasVersion } from "./image-variants.ts";
 
 /**
  * `GET /uploads/*`: the CMS's uploaded files, streamed through the site (app/routes/uploads.$.ts).
@@ -8,11 +9,18 @@ import { logger } from "../logger.server.ts";
  * them on its own origin, so the CMS need not be public and the CSP's img-src 'self' covers them
  * (docs/decisions/0017). Only paths under /uploads/ are ever asked of the CMS; everything else
  * is a 404. The body is piped through as it arrives, never held whole in memory. Not in the page
- * cache (server/app.ts isCacheablePath): browsers and CDNs keep the files, for a year, since
- * Strapi names each upload with a hash of its own and never reuses a name.
+ * cache (server/app.ts isCacheablePath): browsers and CDNs keep them, for a year when the address
+ * carries the file's version. Variants (`/uploads/_w640/…avif`) are app/lib/cms/image-variant-proxy.server.ts's.
  */
 
+/**
+ * An address with the file's version (`?v=`, its `updatedAt`: app/lib/cms/image-variants.ts) names
+ * one content for good: kept for a year. Strapi keeps a file's URL when an editor replaces it in
+ * the media library, so an address without one is kept as long as a page is before it is
+ * checked again (PAGE_REVALIDATE_SECONDS), then revalidated.
+ */
 export const MEDIA_CACHE_CONTROL = "public, max-age=31536000, immutable";
+export const MEDIA_UNVERSIONED_CACHE_CONTROL = "public, max-age=300";
 
 /**
  * An uploaded file is shown, never run: an SVG or an HTML file opened at its address on the
@@ -68,16 +76,50 @@ export function uploadPathOf(pathname: string): string | null {
   return `${prefix}${segments.join("/")}`;
 }
 
-function plain(status: number, message: string, headers: Record<string, string> = {}): Response {
+export function plain(status: number, message: string, headers: Record<string, string> = {}): Response {
   return new Response(`${message}\n`, {
     status,
     headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers },
   });
 }
 
+const logOf = (config: MediaProxyConfig) => config.log ?? ((line: string) => logger().error(line));
+
+/**
+ * The CMS's answer for an upload path, or the site's answer when the CMS gave none in time (503).
+ * The timeout covers the CMS's first answer only: a large file may stream for longer. The
+ * visitor going away (the request's signal) ends the transfer at any point.
+ */
+export async function askCms(
+  path: string,
+  ask: { method: "GET" | "HEAD"; headers: Record<string, string>; signal: AbortSignal },
+  config: MediaProxyConfig,
+): Promise<{ upstream: Response } | { answer: Response }> {
+  const cms = createCmsHttp({ baseUrl: config.cmsUrl, timeoutMs: config.timeoutMs, fetch: config.fetch });
+  try {
+    const upstream = await cms.send({ path, ...ask, redirect: "manual", timeoutCovers: "headers" });
+    return { upstream };
+  } catch (error) {
+    if (!(error instanceof CmsError)) throw error;
+    logOf(config)(`[media] ${path}: the CMS did not answer (${error.timedOut ? "timeout" : String(error.cause)})`);
+    return {
+      answer: plain(503, "The file service is temporarily unavailable. Please try again in a moment.", {
+        "retry-after": "30",
+      }),
+    };
+  }
+}
+
+/** The site's answer for a CMS status it does not pass on: its 404 stays a 404, anything else is a 502. */
+export async function unusable(upstream: Response, path: string, config: MediaProxyConfig): Promise<Response> {
+  await upstream.body?.cancel();
+  if (upstream.status === 404) return plain(404, "There is no file at this address.");
+  logOf(config)(`[media] ${path}: the CMS answered ${upstream.status}`);
+  return plain(502, "The file service sent an answer we could not use. Please try again later.");
+}
+
 /** Answers one GET or HEAD request for an uploaded file. */
 export async function proxyUpload(request: Request, config: MediaProxyConfig): Promise<Response> {
-  const log = config.log ?? ((line: string) => logger().error(line));
   if (request.method !== "GET" && request.method !== "HEAD") {
     return plain(405, "Uploaded files can only be read (GET or HEAD).", { allow: "GET, HEAD" });
   }
@@ -89,34 +131,19 @@ export async function proxyUpload(request: Request, config: MediaProxyConfig): P
     const value = request.headers.get(name);
     if (value !== null) headers[name] = value;
   }
-  const cms = createCmsHttp({ baseUrl: config.cmsUrl, timeoutMs: config.timeoutMs, fetch: config.fetch });
-  let upstream: Response;
-  try {
-    // The timeout covers the CMS's first answer only: a large file may stream for longer. The
-    // visitor going away (the request's signal) ends the transfer at any point.
-    upstream = await cms.send({
-      path,
-      method: request.method === "HEAD" ? "HEAD" : "GET",
-      headers,
-      redirect: "manual",
-      signal: request.signal,
-      timeoutCovers: "headers",
-    });
-  } catch (error) {
-    if (!(error instanceof CmsError)) throw error;
-    log(`[media] ${path}: the CMS did not answer (${error.timedOut ? "timeout" : String(error.cause)})`);
-    return plain(503, "The file service is temporarily unavailable. Please try again in a moment.", {
-      "retry-after": "30",
-    });
-  }
-
-  if (!PASSED_STATUSES.has(upstream.status)) {
-    await upstream.body?.cancel();
-    if (upstream.status === 404) return plain(404, "There is no file at this address.");
-    log(`[media] ${path}: the CMS answered ${upstream.status}`);
-    return plain(502, "The file service sent an answer we could not use. Please try again later.");
-  }
-  const answer = new Headers({ "cache-control": MEDIA_CACHE_CONTROL, "content-security-policy": MEDIA_CSP });
+  const asked = await askCms(
+    path,
+    { method: request.method === "HEAD" ? "HEAD" : "GET", headers, signal: request.signal },
+    config,
+  );
+  if ("answer" in asked) return asked.answer;
+  const { upstream } = asked;
+  if (!PASSED_STATUSES.has(upstream.status)) return unusable(upstream, path, config);
+  const versioned = hasVersion(new URL(request.url));
+  const answer = new Headers({
+    "cache-control": versioned ? MEDIA_CACHE_CONTROL : MEDIA_UNVERSIONED_CACHE_CONTROL,
+    "content-security-policy": MEDIA_CSP,
+  });
   for (const name of FORWARDED_RESPONSE_HEADERS) {
     const value = upstream.headers.get(name);
     if (value !== null) answer.set(name, value);

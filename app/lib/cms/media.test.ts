@@ -6,6 +6,7 @@ import {
   imageAttributes,
   mediaSrc,
   mediaSrcSet,
+  variantSources,
   withBodyMedia,
   type MediaFile,
 } from "./media.ts";
@@ -142,17 +143,25 @@ describe("mediaSrcSet", () => {
 });
 
 describe("imageAttributes", () => {
-  it("gives alt, the box, srcset and sizes, and lazy loading when asked", () => {
+  it("gives alt, the box, srcset and sizes, AVIF and WebP sources, and lazy loading when asked", () => {
     expect(imageAttributes(photo, { base: null, lazy: true })).toEqual({
       src: "/uploads/team_1a2b3c.png",
       srcSet: mediaSrcSet(photo, null),
       sizes: BODY_IMAGE_SIZES,
+      sources: variantSources(photo, "/uploads/team_1a2b3c.png"),
       width: 1200,
       height: 630,
       alt: "The team at the offsite",
       loading: "lazy",
     });
-    expect(imageAttributes(photo, { base: null, lazy: false })?.loading).toBe("eager");
+  });
+
+  it("the page's first image (not lazy): eager and fetched first; a lazy one never has the high priority", () => {
+    expect(imageAttributes(photo, { base: null, lazy: false })).toMatchObject({
+      loading: "eager",
+      fetchPriority: "high",
+    });
+    expect(imageAttributes(photo, { base: null, lazy: true })).not.toHaveProperty("fetchPriority");
   });
 
   it("gives an empty alt when the editor wrote none, and no box when a dimension is missing", () => {
@@ -160,7 +169,23 @@ describe("imageAttributes", () => {
       { url: "/uploads/a.png", alternativeText: null, width: 100, height: null },
       { base: null, lazy: false },
     );
-    expect(attributes).toEqual({ src: "/uploads/a.png", alt: "", loading: "eager" });
+    expect(attributes).toEqual({ src: "/uploads/a.png", alt: "", loading: "eager", fetchPriority: "high" });
+  });
+
+  it("puts the file's version (its updatedAt) on every address the site serves: the original, each format, each variant", () => {
+    const updatedAt = "2026-11-28T09:28:08.942Z";
+    const version = Date.parse(updatedAt).toString(36);
+    const attributes = imageAttributes({ ...photo, updatedAt }, { base: null, lazy: true })!;
+    expect(attributes.src).toBe(`/uploads/team_1a2b3c.png?v=${version}`);
+    const urls = [attributes.srcSet!, ...attributes.sources!.map((source) => source.srcSet)]
+      .flatMap((srcSet) => srcSet.split(", "))
+      .map((candidate) => candidate.split(" ")[0]!);
+    expect(urls).toHaveLength(5 + 2 * 6);
+    for (const url of urls) expect(url, url).toMatch(new RegExp(`^/uploads/[^?]+\\?v=${version}$`));
+    // Elsewhere (CMS_MEDIA_URL, a cloud provider) the site neither versions nor converts.
+    const elsewhere = imageAttributes({ ...photo, updatedAt }, { base: "https://media.example.com", lazy: true })!;
+    expect(elsewhere.src).toBe("https://media.example.com/uploads/team_1a2b3c.png");
+    expect(elsewhere.sources).toBeUndefined();
   });
 
   it("is null for an image with no usable address", () => {
@@ -183,5 +208,49 @@ describe("withBodyMedia", () => {
     expect(result[2]?.media).toMatchObject({ src: "/uploads/team_1a2b3c.png", loading: "eager" });
     expect(result[3]?.media).toMatchObject({ src: "/uploads/second.png", loading: "lazy" });
     expect(body[2]).not.toHaveProperty("media");
+  });
+
+  it("after an image above the body (an article's cover, a section's): every body image is lazy, none fetched first", () => {
+    const body = [{ type: "image", image: photo }];
+    const [first] = withBodyMedia(body, null, 1) as Array<Record<string, any>>;
+    expect(first?.media).toMatchObject({ loading: "lazy" });
+    expect(first?.media).not.toHaveProperty("fetchPriority");
+  });
+});
+
+describe("variantSources (the <picture>'s AVIF and WebP)", () => {
+  const sourceOf = (file: MediaFile) => variantSources(file, file.url);
+  const widthsOf = (srcSet: string) => srcSet.split(", ").map((candidate) => candidate.split(" ")[1]);
+
+  it("AVIF first, then WebP, at every declared width narrower than the original, then the original's own width", () => {
+    const [avif, webp] = sourceOf(photo);
+    expect(avif?.type).toBe("image/avif");
+    expect(webp?.type).toBe("image/webp");
+    expect(avif?.srcSet.split(", ")).toEqual([
+      "/uploads/_w160/team_1a2b3c.png.avif 160w",
+      "/uploads/_w320/team_1a2b3c.png.avif 320w",
+      "/uploads/_w480/team_1a2b3c.png.avif 480w",
+      "/uploads/_w640/team_1a2b3c.png.avif 640w",
+      "/uploads/_w960/team_1a2b3c.png.avif 960w",
+      // Made at 1200 px (the server never enlarges), and the browser is told so.
+      "/uploads/_w1280/team_1a2b3c.png.avif 1200w",
+    ]);
+    expect(widthsOf(webp!.srcSet)).toEqual(widthsOf(avif!.srcSet));
+  });
+
+  it("never offers more than the original has: a 960 px cover tops out at 960w, a 100 px logo has one candidate", () => {
+    expect(widthsOf(sourceOf({ ...photo, width: 960 })[0]!.srcSet)).toEqual(["160w", "320w", "480w", "640w", "960w"]);
+    expect(sourceOf({ ...photo, width: 100 })[0]!.srcSet).toBe("/uploads/_w160/team_1a2b3c.png.avif 100w");
+    // A photo wider than the widest slot stops at 1920.
+    expect(widthsOf(sourceOf({ ...photo, width: 4000 })[0]!.srcSet).at(-1)).toBe("1920w");
+  });
+
+  it("none for what sharp should not convert or the site does not serve: GIF, SVG, unknown type or width, another origin", () => {
+    expect(sourceOf({ ...photo, mime: "image/gif" })).toEqual([]);
+    expect(sourceOf({ ...photo, mime: "image/svg+xml" })).toEqual([]);
+    expect(sourceOf({ ...photo, mime: null })).toEqual([]);
+    expect(sourceOf({ ...photo, width: null })).toEqual([]);
+    expect(variantSources(photo, "https://media.example.com/uploads/team_1a2b3c.png")).toEqual([]);
+    expect(sourceOf({ ...photo, mime: "image/jpeg", url: "/uploads/a.jpg" })).toHaveLength(2);
   });
 });

@@ -1,3 +1,13 @@
+import {
+  CONVERTIBLE_MIMES,
+  offeredWidths,
+  VARIANT_CONTENT_TYPES,
+  VARIANT_FORMATS,
+  variantPath,
+  versionOf,
+  withVersion,
+} from "./image-variants.ts";
+
 /**
  * CMS media as the site gives it out: the one place that turns a Strapi file (a body image
  * block, a media field such as the SEO share image) into addresses a browser can load and into
@@ -10,6 +20,11 @@
  * are put after it. Absolute http(s) URLs (S3, Cloudinary and other cloud providers) are left
  * as they are. Anything else (`//host/x`, `javascript:`, a path outside /uploads/ with no base)
  * is no address: null, and the image is left out.
+ *
+ * Files the site serves itself get the file's version in their addresses (`?v=`: Strapi keeps a
+ * file's URL when it is replaced) and, when sharp can convert them, a `<picture>` with AVIF and
+ * WebP sources at the declared widths up to the original's own (app/lib/cms/image-variants.ts,
+ * docs/decisions/0036).
  */
 
 /** One of Strapi's generated sizes (`formats.small` …): exists only when the original is larger. */
@@ -28,6 +43,8 @@ export interface MediaFile {
   height?: number | null;
   mime?: string | null;
   formats?: Record<string, unknown> | null;
+  /** Changes when an editor replaces the file (its URL does not): the addresses' version (`?v=`). */
+  updatedAt?: string | null;
 }
 
 /** Strapi's default breakpoints, smallest first (`thumbnail` is fitted into 245 × 156). */
@@ -79,10 +96,16 @@ function formatOf(value: unknown): MediaFormat | null {
 }
 
 /** An address a `srcset` can carry: no whitespace or comma (they separate its candidates). */
-function srcSetCandidate(url: string, base: MediaBase): string | null {
+function srcSetCandidate(url: string, base: MediaBase, version: string | null): string | null {
   const src = mediaSrc(url, base);
-  return src !== null && !/[\s,]/.test(src) ? src : null;
+  return src !== null && !/[\s,]/.test(src) ? served(src, version) : null;
 }
+
+/** Whether the site answers this address itself (app/routes/uploads.$.ts): only then can it version it or make variants. */
+const servedBySite = (src: string) => src.startsWith(UPLOADS_PREFIX);
+
+/** A site-served address with the file's version; any other as it is. */
+const served = (src: string, version: string | null) => (servedBySite(src) ? withVersion(src, version) : src);
 
 /**
  * A `srcset` of the original and every generated format (`url 500w, …`, narrowest first, one
@@ -92,13 +115,14 @@ function srcSetCandidate(url: string, base: MediaBase): string | null {
  */
 export function mediaSrcSet(file: MediaFile, base: MediaBase): string | null {
   if (!positive(file.width)) return null;
-  const original = srcSetCandidate(file.url, base);
+  const version = versionOf(file.updatedAt);
+  const original = srcSetCandidate(file.url, base, version);
   if (original === null) return null;
   const byWidth = new Map<number, string>([[file.width, original]]);
   const formats = file.formats ?? {};
   for (const name of MEDIA_FORMATS) {
     const format = formatOf(formats[name]);
-    const src = format && srcSetCandidate(format.url, base);
+    const src = format && srcSetCandidate(format.url, base, version);
     if (!format?.width || !src || byWidth.has(format.width)) continue;
     byWidth.set(format.width, src);
   }
@@ -109,38 +133,70 @@ export function mediaSrcSet(file: MediaFile, base: MediaBase): string | null {
     .join(", ");
 }
 
-/** What an `<img>` of a CMS image is rendered with. */
+/** A `<source>` of a `<picture>`: one format at the declared widths. */
+export interface ImageSource {
+  type: string;
+  srcSet: string;
+}
+
+/** What an `<img>` of a CMS image is rendered with (in a `<picture>` when there are `sources`). */
 export interface ImageAttributes {
   src: string;
   srcSet?: string;
   sizes?: string;
+  /** AVIF, then WebP: the browser takes the first type it can show (no `Vary: Accept` anywhere). */
+  sources?: ImageSource[];
   width?: number;
   height?: number;
   /** `alternativeText`; empty (a decorative image) when the editor left it out. */
   alt: string;
   loading: "lazy" | "eager";
+  /** The page's first image (its likely LCP): asked for before the others. */
+  fetchPriority?: "high";
 }
 
 export interface ImageOptions {
   base: MediaBase;
-  /** Below the fold: loaded when the visitor scrolls near it. */
+  /** Below the fold: loaded when the visitor scrolls near it. Not lazy: the page's first image, asked for first. */
   lazy: boolean;
   sizes?: string;
 }
 
-/** The `<img>` attributes of a CMS image, or null when it has no usable address. */
+/**
+ * The AVIF and WebP sources of a file the site serves and sharp can convert, at the declared
+ * widths up to the original's (never wider: the last candidate is the original's own width);
+ * none when its width or type is unknown.
+ */
+export function variantSources(file: MediaFile, src: string): ImageSource[] {
+  if (!servedBySite(src) || !positive(file.width) || !file.mime || !CONVERTIBLE_MIMES.has(file.mime)) return [];
+  if (/[\s,?#]/.test(src)) return [];
+  const version = versionOf(file.updatedAt);
+  const widths = offeredWidths(file.width);
+  return VARIANT_FORMATS.map((format) => ({
+    type: VARIANT_CONTENT_TYPES[format],
+    srcSet: widths
+      .map(({ width, actual }) => `${withVersion(variantPath(src, width, format), version)} ${actual}w`)
+      .join(", "),
+  }));
+}
+
+/** The `<img>` (and `<picture>` sources) of a CMS image, or null when it has no usable address. */
 export function imageAttributes(file: MediaFile, options: ImageOptions): ImageAttributes | null {
   const src = mediaSrc(file.url, options.base);
   if (src === null) return null;
   const srcSet = mediaSrcSet(file, options.base);
+  const sources = variantSources(file, src);
   // Both or neither: the browser reserves the box from their ratio (no layout shift).
   const box = positive(file.width) && positive(file.height) ? { width: file.width, height: file.height } : {};
   return {
-    src,
-    ...(srcSet ? { srcSet, sizes: options.sizes ?? BODY_IMAGE_SIZES } : {}),
+    src: served(src, versionOf(file.updatedAt)),
+    ...(srcSet ? { srcSet } : {}),
+    ...(srcSet || sources.length > 0 ? { sizes: options.sizes ?? BODY_IMAGE_SIZES } : {}),
+    ...(sources.length > 0 ? { sources } : {}),
     ...box,
     alt: file.alternativeText?.trim() ?? "",
     loading: options.lazy ? "lazy" : "eager",
+    ...(options.lazy ? {} : { fetchPriority: "high" as const }),
   };
 }
 
@@ -163,12 +219,12 @@ function isMediaFile(value: unknown): value is MediaFile {
 }
 
 /**
- * The body with each image block given its `<img>` attributes (`media`). The first image is
- * loaded at once (it may well be in view); every later one lazily. Done in the loader so the
- * server's HTML and the browser's render agree.
+ * The body with each image block given its `<img>` attributes (`media`). The page's first image
+ * (none before the body: `imagesBefore` 0) is loaded at once and first (it may well be in view);
+ * every later one lazily. Done in the loader so the server's HTML and the browser's render agree.
  */
-export function withBodyMedia<Body extends readonly BodyNode[]>(body: Body, base: MediaBase): Body {
-  let images = 0;
+export function withBodyMedia<Body extends readonly BodyNode[]>(body: Body, base: MediaBase, imagesBefore = 0): Body {
+  let images = imagesBefore;
   return body.map((node) => {
     if (node.type !== "image") return node;
     const media = isMediaFile(node.image) ? imageAttributes(node.image, { base, lazy: images > 0 }) : null;

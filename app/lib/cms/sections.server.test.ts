@@ -128,8 +128,14 @@ describe("prepareSections", () => {
       height: 630,
       alt: "The team at the summer meet-up",
       loading: "eager",
+      fetchPriority: "high",
+      sources: [
+        { type: "image/avif", srcSet: expect.stringMatching(/^\/uploads\/_w160\/team_abc\.png\.avif 160w, /) },
+        { type: "image/webp", srcSet: expect.stringMatching(/^\/uploads\/_w160\/team_abc\.png\.webp 160w, /) },
+      ],
     });
     expect(grid.cards[0].image).toMatchObject({ loading: "lazy", sizes: SECTION_IMAGE_SIZES.card });
+    expect(grid.cards[0].image).not.toHaveProperty("fetchPriority");
     // After a body image, even the first section image waits.
     const [afterBody] = prepareSections(sections, { ...options, imagesBefore: 1 }) as any[];
     expect(afterBody.image.loading).toBe("lazy");

@@ -18,8 +18,8 @@ import { imageAttributes, withBodyMedia, type MediaBase, type MediaFile } from "
  * validation as `{ __component, unknown: true }`, is logged once per type and renders nothing.
  */
 
-/** The media fields a section's image needs (srcset, box, alt). */
-const MEDIA_FIELDS = ["url", "alternativeText", "width", "height", "formats", "mime"];
+/** The media fields a section's image needs (srcset, variants, box, alt, version). */
+const MEDIA_FIELDS = ["url", "alternativeText", "width", "height", "formats", "mime", "updatedAt"];
 const media = { fields: MEDIA_FIELDS };
 const nested = (populate: Record<string, unknown>) => ({ populate });
 
@@ -51,6 +51,7 @@ export const mediaSchema = z
     height: z.number().nullish(),
     mime: z.string().nullish(),
     formats: z.record(z.string(), z.unknown()).nullish(),
+    updatedAt: z.string().nullish(),
   })
   .nullish()
   .transform((file): MediaFile | null => file ?? null);
@@ -244,11 +245,10 @@ export function prepareSections(sections: readonly CmsSection[], options: Prepar
       case "sections.hero":
         return { ...section, image: image(section.image, SECTION_IMAGE_SIZES.full), links: links(section.links) };
       case "sections.rich-text": {
-        const body = withBodyMedia(section.body, options.base);
-        // withBodyMedia makes the first image of a body eager: later on the page, every one is lazy.
-        const lazyBody = images > 0 ? lazyImages(body) : body;
+        // Eager and first only when nothing above it on the page had an image.
+        const body = withBodyMedia(section.body, options.base, images);
         images += body.filter((node) => node.type === "image" && "media" in node && node.media).length;
-        return { ...section, body: lazyBody };
+        return { ...section, body };
       }
       case "sections.media-with-text":
         return { ...section, image: image(section.image, SECTION_IMAGE_SIZES.half), link: link(section.link) };
@@ -286,12 +286,5 @@ export function prepareSections(sections: readonly CmsSection[], options: Prepar
           blog: options.blogHref ? { href: options.blogHref, label: blogWords(options.locale).allArticles } : null,
         };
     }
-  });
-}
-
-function lazyImages(body: BlocksContent): BlocksContent {
-  return body.map((node) => {
-    const media = (node as { media?: { loading: string } | null }).media;
-    return node.type === "image" && media ? ({ ...node, media: { ...media, loading: "lazy" } } as typeof node) : node;
   });
 }
