@@ -6,7 +6,16 @@ import path from "node:path";
 import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { adminCall, adminOk, adminRoleId, adminWithRole, superAdminToken, type Json } from "../support/admin-users.ts";
+import {
+  adminCall,
+  adminContentTypes,
+  adminOk,
+  adminRoleGrants,
+  adminRoleId,
+  adminWithRole,
+  superAdminToken,
+  type Json,
+} from "../support/admin-users.ts";
 import { registerCmsUser, runOnCmsDatabase } from "../support/cms-accounts.ts";
 import { startCms, type CmsHandle } from "../support/cms-server.ts";
 
@@ -41,27 +50,8 @@ const startTheCms = (fresh: boolean) => startCms({ port: PORT, dbFile: path.join
 const call = (method: string, apiPath: string, token: string, body?: unknown) =>
   adminCall(cms.url, method, apiPath, { token, body });
 
-/** Every content type Strapi has, as the Content Manager lists them (hidden ones included). */
-async function contentTypes(): Promise<Record<string, Json>> {
-  const { data } = await adminOk(cms.url, "GET", `${CM}/content-types`, tokens.superAdmin);
-  return Object.fromEntries(
-    (data as Json[]).map((type) => [
-      type.uid,
-      { pluginOptions: { "content-manager": { visible: type.isDisplayed === true } } },
-    ]),
-  );
-}
-
-/** Every admin role's grants: `<role> <action> <subject>` for each. */
-async function roleGrants(): Promise<Array<{ role: string; grant: Json }>> {
-  const { data: all } = await adminOk(cms.url, "GET", "/admin/roles", tokens.superAdmin);
-  const held = [];
-  for (const role of all as Json[]) {
-    const { data } = await adminOk(cms.url, "GET", `/admin/roles/${role.id}/permissions`, tokens.superAdmin);
-    for (const grant of data as Json[]) held.push({ role: role.code as string, grant });
-  }
-  return held;
-}
+const contentTypes = () => adminContentTypes(cms.url, tokens.superAdmin);
+const roleGrants = () => adminRoleGrants(cms.url, tokens.superAdmin);
 
 const describeGrant = ({ role, grant }: { role: string; grant: Json }) =>
   `${role} ${grant.action} ${grant.subject ?? "-"} ${JSON.stringify(grant.conditions ?? [])}`;

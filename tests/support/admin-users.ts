@@ -67,3 +67,28 @@ export async function adminWithRole(cmsUrl: string, superToken: string, roleId: 
   if (registered.status !== 200) throw new Error(`register ${name}: ${registered.status}`);
   return registered.body.data.token as string;
 }
+
+/**
+ * Every content type Strapi has, as the Content Manager lists them (hidden ones included), in the
+ * shape cms/src/admin-grants.js reads: whether the Content Manager shows it.
+ */
+export async function adminContentTypes(cmsUrl: string, superToken: string): Promise<Record<string, Json>> {
+  const { data } = await adminOk(cmsUrl, "GET", "/content-manager/content-types", superToken);
+  return Object.fromEntries(
+    (data as Json[]).map((type) => [
+      type.uid,
+      { pluginOptions: { "content-manager": { visible: type.isDisplayed === true } } },
+    ]),
+  );
+}
+
+/** Every admin role's grants, each with its role's code. */
+export async function adminRoleGrants(cmsUrl: string, superToken: string) {
+  const { data: roles } = await adminOk(cmsUrl, "GET", "/admin/roles", superToken);
+  const held: Array<{ role: string; grant: Json }> = [];
+  for (const role of roles as Json[]) {
+    const { data } = await adminOk(cmsUrl, "GET", `/admin/roles/${role.id}/permissions`, superToken);
+    for (const grant of data as Json[]) held.push({ role: role.code as string, grant });
+  }
+  return held;
+}
