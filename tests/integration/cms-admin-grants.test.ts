@@ -16,7 +16,7 @@ import {
   superAdminToken,
   type Json,
 } from "../support/admin-users.ts";
-import { registerCmsUser, runOnCmsDatabase } from "../support/cms-accounts.ts";
+import { oauthSyncInCms, registerCmsUser, runOnCmsDatabase } from "../support/cms-accounts.ts";
 import { startCms, type CmsHandle } from "../support/cms-server.ts";
 
 /**
@@ -46,7 +46,9 @@ const tokens = { superAdmin: "", editor: "", author: "" };
 const roles = { editor: 0, author: 0 };
 let victimId = 0;
 
-const startTheCms = (fresh: boolean) => startCms({ port: PORT, dbFile: path.join(dir, "cms.db"), fresh });
+const OAUTH_SYNC_SECRET = "test-oauth-sync-secret-0123456789abcdef";
+const startTheCms = (fresh: boolean) =>
+  startCms({ port: PORT, dbFile: path.join(dir, "cms.db"), fresh, env: { CMS_OAUTH_SYNC_SECRET: OAUTH_SYNC_SECRET } });
 const call = (method: string, apiPath: string, token: string, body?: unknown) =>
   adminCall(cms.url, method, apiPath, { token, body });
 
@@ -134,7 +136,18 @@ describe("admin roles × content types (cms/src/admin-grants.js)", () => {
 
 describe("an Author or Editor cannot reach the site's accounts (finding 39)", () => {
   it("an Author cannot link a provider account to a user, list the links, the users or their fields, or record a failure", async () => {
-    expect(await accountAttempts(tokens.author)).toEqual(ALL_REFUSED);
+    const byAuthor = await accountAttempts(tokens.author);
+    // The site's OAuth sync for that provider account (what signing in with it sends): a new user of
+    // its own, not the victim's JWT (which it answered when the Author's link was created).
+    const signedIn = await oauthSyncInCms(cms.url, OAUTH_SYNC_SECRET, {
+      provider: "github",
+      subject: "31337",
+      email: "attacker@example.com",
+      emailVerified: true,
+    });
+    expect(signedIn.user.email).toBe("attacker@example.com");
+    expect(signedIn.user.id).not.toBe(victimId);
+    expect(byAuthor).toEqual(ALL_REFUSED);
     expect(await accountAttempts(tokens.editor)).toEqual(ALL_REFUSED);
     // Not even the Super Admin writes the plugins' rows: only the plugins' code does.
     const superAdmin = await accountAttempts(tokens.superAdmin);
