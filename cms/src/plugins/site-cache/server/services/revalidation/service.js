@@ -39,9 +39,10 @@ function within(promise, deadline) {
  * end did not accept is kept in the database (content type "Revalidation failure", hidden from
  * the Content Manager; the "Site cache" page lists it), signed (failure-signature.js), and retried
  * every retryIntervalMs (config/index.js) until it is delivered (then the row is deleted); a row
- * whose signature does not verify is never sent (marked rejected). 401 (secret mismatch) and other 4xx rows are kept but
- * not retried periodically; 401 rows are retried once at the next start (the secret may have
- * been fixed in the meantime). CMS_REVALIDATE_SECRET unset: revalidation is off (logged once).
+ * whose signature does not verify is never sent (marked rejected). 401 (secret mismatch) and
+ * other 4xx rows are kept but not retried periodically; 401 rows are retried once at the next
+ * start (the secret may have been fixed in the meantime). CMS_REVALIDATE_SECRET unset:
+ * revalidation is off (logged once).
  *
  * A takedown (`expire: true`: unpublish, delete, or asked for) is also purged from the CDN in
  * front of the site, in this order: the site first (it expires the pages, on every instance,
@@ -333,7 +334,9 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
         where: { id: row.id, state: row.state },
         data: { state: "rejected", lastError: UNVERIFIED, lastTriedAt: new Date(), sendingUntil: null },
       });
-      strapi.log.error(`[revalidate] failure #${row.id} refused, not sent: its signature does not verify`);
+      // count 0: another instance refused it first.
+      if (count > 0)
+        strapi.log.error(`[revalidate] failure #${row.id} refused, not sent: its signature does not verify`);
       return count > 0;
     } catch (error) {
       strapi.log.error(`[revalidate] could not mark failure #${row.id} rejected: ${error.message}`);
