@@ -1,4 +1,5 @@
 const { registerPublishDate } = require("./articles/publish-date");
+const { removeUndecidedGrants } = require("./remove-undecided-grants");
 const { alignReadOnlyToken } = require("./read-only-token");
 const { seedDemoSite, shouldSeed } = require("./seed");
 
@@ -15,6 +16,9 @@ module.exports = {
     registerPublishDate(strapi);
   },
   async bootstrap({ strapi }) {
+    // Who may do what on each content type is src/admin-grants.js; grants a database holds beyond it
+    // on the types it reserves (the plugins' own, the site's accounts) go, on every start.
+    await removeUndecidedGrants(strapi);
     const siteCache = strapi.plugin("site-cache");
     // The Editor role gets the site-cache admin actions once (an admin's later removal sticks);
     // here, not in the plugin's bootstrap: the admin's bootstrap, which creates the roles, runs after it.

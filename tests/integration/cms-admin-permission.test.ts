@@ -263,7 +263,11 @@ describe("the admin's Site cache page: recorded revalidation failures", () => {
 
     frontEnd.revalidateStatus = 200;
     frontEnd.requests.length = 0;
-    expect((await ok("POST", `${FAILURES}/retry`, {}, tokens.editor)).data).toEqual({ retried: 1, delivered: 1 });
+    expect((await ok("POST", `${FAILURES}/retry`, {}, tokens.editor)).data).toEqual({
+      retried: 1,
+      delivered: 1,
+      refused: 0,
+    });
     // Delivered, then the CDN purged, as for every revalidation when a purge is configured (decision 0028).
     expect(frontEnd.requests.map((r) => r.url)).toEqual(["/api/cms-revalidate", "/api/cdn-purge"]);
     expect(await ok("GET", FAILURES, undefined, tokens.editor)).toEqual({ data: [], meta: { total: 0, inFlight: 0 } });

@@ -60,7 +60,10 @@ const SiteCachePage = () => {
   const retry = () =>
     act(
       () => post("/site-cache/failures/retry", {}),
-      (result) => `Retried ${result?.retried ?? 0}, delivered ${result?.delivered ?? 0}`,
+      (result) =>
+        `Retried ${result?.retried ?? 0}, delivered ${result?.delivered ?? 0}` +
+        // Rows the CMS did not record as they are: marked rejected, never sent (decision 0030).
+        (result?.refused ? `, refused ${result.refused} whose signature does not verify` : ""),
       "Retry failed",
     );
   const purgeEverything = () =>

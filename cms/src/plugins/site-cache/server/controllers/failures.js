@@ -19,6 +19,19 @@ module.exports = ({ strapi }) => ({
     ctx.body = { data: rows.map(describeFailure), meta: { total, inFlight } };
   },
 
+  /**
+   * DELETE /site-cache/failures/:id: removes one recorded failure (a rejected one, kept for a look,
+   * or one an admin gives up on); the type is not in the Content Manager. 404 when there is none.
+   */
+  async remove(ctx) {
+    const id = Number(ctx.params.id);
+    if (!Number.isSafeInteger(id) || id < 1) return ctx.badRequest("The failure id must be a positive integer");
+    const removed = await strapi.db.query(FAILURE).delete({ where: { id } });
+    if (!removed) return ctx.notFound(`No revalidation failure #${id}`);
+    strapi.log.info(`[revalidate] failure #${id} removed by admin ${ctx.state.user.email}`);
+    ctx.body = { data: { id } };
+  },
+
   /** POST /site-cache/failures/retry: every pending and unauthorized failure again now (rejected ones stay). */
   async retry(ctx) {
     const service = revalidationOn(strapi, ctx);

@@ -35,6 +35,12 @@ module.exports = {
       config: { policies: requires(PERMISSIONS.revalidate) },
     },
     {
+      method: "DELETE",
+      path: "/failures/:id",
+      handler: "failures.remove",
+      config: { policies: requires(PERMISSIONS.revalidate) },
+    },
+    {
       method: "POST",
       path: "/failures/retry",
       handler: "failures.retry",

@@ -10,7 +10,10 @@ const { createRevalidationService } = require("./service");
  * pages (one way: the hierarchy never calls the revalidation).
  */
 module.exports = ({ strapi }) => {
-  const service = createRevalidationService(strapi, { config: strapi.config.get("plugin::site-cache") });
+  const service = createRevalidationService(strapi, {
+    // Strapi's APP_KEYS sign the recorded failures (failure-signature.js).
+    config: { ...strapi.config.get("plugin::site-cache"), signingKeys: strapi.config.get("server.app.keys") },
+  });
   return {
     ...service,
     registerDocumentMiddleware() {

@@ -3,10 +3,14 @@
 const { forwardPurge } = require("../cdn-purge/forward");
 const { createBatcher } = require("./batch");
 const { createRevalidationClient } = require("./client");
+const { createFailureSigner } = require("./failure-signature");
 const { buildPayload } = require("./payload");
 const { claimFailure, takeRetryTurn } = require("./retry-turns");
 
 const FAILURE = "plugin::site-cache.revalidation-failure";
+/** Why the retry refused a recorded failure (failure-signature.js): shown on the failures page. */
+const UNVERIFIED =
+  "Not sent: its signature does not verify, so the CMS did not record it as it is (written by hand or changed since; or recorded under other APP_KEYS). Revalidate by hand if it is needed.";
 
 /** What `within` resolves to when the time ran out first. */
 const LATE = Symbol("late");
@@ -32,11 +36,13 @@ function within(promise, deadline) {
 /**
  * The revalidation service: `revalidate({ uid, fullPaths?, locale?, tags? })` builds the
  * payload and sends it (client.js: timeout, retries with backoff). A revalidation the front
- * end did not accept is kept in the database (content type "Revalidation failure", visible in
- * the admin's Content Manager) and retried every retryIntervalMs (config/index.js) until it is
- * delivered (then the row is deleted). 401 (secret mismatch) and other 4xx rows are kept but
- * not retried periodically; 401 rows are retried once at the next start (the secret may have
- * been fixed in the meantime). CMS_REVALIDATE_SECRET unset: revalidation is off (logged once).
+ * end did not accept is kept in the database (content type "Revalidation failure", hidden from
+ * the Content Manager; the "Site cache" page lists it), signed (failure-signature.js), and retried
+ * every retryIntervalMs (config/index.js) until it is delivered (then the row is deleted); a row
+ * whose signature does not verify is never sent (marked rejected). 401 (secret mismatch) and
+ * other 4xx rows are kept but not retried periodically; 401 rows are retried once at the next
+ * start (the secret may have been fixed in the meantime). CMS_REVALIDATE_SECRET unset:
+ * revalidation is off (logged once).
  *
  * A takedown (`expire: true`: unpublish, delete, or asked for) is also purged from the CDN in
  * front of the site, in this order: the site first (it expires the pages, on every instance,
@@ -77,6 +83,8 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
   const publishWaitMs = purgeSecret ? (config.publishWaitMs ?? 0) : 0;
   const purgeRetries = config.purgeRetries ?? 2;
   const pause = sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  // config.signingKeys: Strapi's APP_KEYS (index.js).
+  const signer = createFailureSigner(config.signingKeys);
   const client = createRevalidationClient({
     clientUrl,
     secret,
@@ -135,8 +143,9 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
 
   /** Records a failure: the new row, or null when it could not be written (logged). */
   async function record(payload, result) {
-    const data = { uid: payload.uid, payload, ...failureFields(result) };
+    let data;
     try {
+      data = { uid: payload.uid, payload, signature: signer.sign(payload.uid, payload), ...failureFields(result) };
       const row = await strapi.db.query(FAILURE).create({ data });
       strapi.log.error(
         `[revalidate] not delivered (${result.error ?? result.status}); ` +
@@ -318,9 +327,26 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
       });
   }
 
+  /** Marks a row whose signature does not verify rejected (never retried again); whether it did. */
+  async function refuse(row) {
+    try {
+      const { count } = await strapi.db.query(FAILURE).updateMany({
+        where: { id: row.id, state: row.state },
+        data: { state: "rejected", lastError: UNVERIFIED, lastTriedAt: new Date(), sendingUntil: null },
+      });
+      // count 0: another instance refused it first.
+      if (count > 0)
+        strapi.log.error(`[revalidate] failure #${row.id} refused, not sent: its signature does not verify`);
+      return count > 0;
+    } catch (error) {
+      strapi.log.error(`[revalidate] could not mark failure #${row.id} rejected: ${error.message}`);
+      return false;
+    }
+  }
+
   /** Retries the recorded failures (state pending; also unauthorized when includeUnauthorized). */
   async function retryFailures({ includeUnauthorized = false } = {}) {
-    if (!enabled()) return { retried: 0, delivered: 0 };
+    if (!enabled()) return { retried: 0, delivered: 0, refused: 0 };
     if (retrying) return retrying;
     retrying = (async () => {
       const states = includeUnauthorized ? ["pending", "unauthorized"] : ["pending"];
@@ -329,14 +355,20 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
         .findMany({ where: { state: { $in: states } }, orderBy: { id: "asc" }, limit: 100 });
       let retried = 0;
       let delivered = 0;
+      let refused = 0;
       for (const row of rows) {
+        // Only what this CMS recorded is sent with the secret: see failure-signature.js.
+        if (!signer.verify(row)) {
+          if (await refuse(row)) refused += 1;
+          continue;
+        }
         // Another instance sending it (retry-turns.js): skipped, not counted.
         if (!(await claimFailure(strapi, row, { sendMs: config.timeoutMs }))) continue;
         retried += 1;
         const result = await settle(row.payload, await client.send(row.payload, { retries: 0 }), { row });
         if (result.ok) delivered += 1;
       }
-      return { retried, delivered };
+      return { retried, delivered, refused };
     })().finally(() => {
       retrying = null;
     });
@@ -389,4 +421,4 @@ function createRevalidationService(strapi, { config, fetch, sleep }) {
   };
 }
 
-module.exports = { createRevalidationService, FAILURE };
+module.exports = { createRevalidationService, FAILURE, UNVERIFIED };

@@ -111,6 +111,7 @@ const SERVICE_CONFIG = Object.freeze({
   cdnPurgeSecret: "purge-secret",
   clientUrl: "http://site.test",
   retries: 0,
+  signingKeys: ["test-app-key"],
 });
 
 module.exports = { quiet, matches, fakeStrapi, frontEnd, SERVICE_CONFIG };

@@ -171,7 +171,7 @@ test("a takedown the site did not accept is not purged; it is purged once a retr
     authorization: "Bearer purge-secret",
   });
   site.answer(501, { error: "No CDN" });
-  assert.deepEqual(await retried, { retried: 1, delivered: 1 });
+  assert.deepEqual(await retried, { retried: 1, delivered: 1, refused: 0 });
   assert.equal(failures.length, 0);
 });
 
@@ -220,5 +220,5 @@ test("a purge the site refuses (4xx but 429) is recorded once, not retried: send
   assert.equal(site.calls.length, 2, "no second purge request");
   assert.equal(failures.length, 1);
   assert.equal(failures[0].state, "rejected");
-  assert.deepEqual(await service.retryFailures(), { retried: 0, delivered: 0 });
+  assert.deepEqual(await service.retryFailures(), { retried: 0, delivered: 0, refused: 0 });
 });
