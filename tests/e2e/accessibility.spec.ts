@@ -4,6 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { registerInCms, signInInBrowser } from "../support/accounts.ts";
 import { totpCode } from "../support/totp.ts";
 import { withinOneStep } from "../support/totp-step.ts";
+import { extendDeadline } from "../support/clock-deadline.ts";
 
 // axe-core on every page type of the site, in the light and the dark colour scheme: no serious or
 // critical violation of WCAG 2.1 A/AA or axe's best practices. axe runs as a script in the page,
@@ -83,7 +84,6 @@ test("the phone menu, open, has no serious or critical accessibility violation",
 test("the account pages, two-factor set-up and its sign-in step have no serious or critical violation", async ({
   page,
 }, info) => {
-  test.setTimeout(60_000);
   const email = `e2e-a11y-${info.project.name}-${Date.now()}-${counter++}@example.com`;
   await registerInCms(email, PASSWORD);
   await signInInBrowser(page, email, PASSWORD);
@@ -99,7 +99,7 @@ test("the account pages, two-factor set-up and its sign-in step have no serious 
   await expectAccessible(page, "two-factor, QR code");
 
   const secret = (await page.getByTestId("two-factor-secret").textContent()) ?? "";
-  await withinOneStep(20_000);
+  await withinOneStep(20_000, extendDeadline);
   await page.getByLabel("Code from your app").fill(totpCode(secret));
   await page.getByRole("button", { name: "Turn on" }).click();
   await expect(page.getByTestId("recovery-codes").locator("li")).toHaveCount(10);
