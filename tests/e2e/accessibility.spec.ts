@@ -99,7 +99,7 @@ test("the account pages, two-factor set-up and its sign-in step have no serious 
   await expectAccessible(page, "two-factor, QR code");
 
   const secret = (await page.getByTestId("two-factor-secret").textContent()) ?? "";
-  await withinOneStep(20_000, extendDeadline);
+  await withinOneStep(10_000, extendDeadline);
   await page.getByLabel("Code from your app").fill(totpCode(secret));
   await page.getByRole("button", { name: "Turn on" }).click();
   await expect(page.getByTestId("recovery-codes").locator("li")).toHaveCount(10);

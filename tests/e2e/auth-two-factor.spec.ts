@@ -36,9 +36,11 @@ async function enrol(page: Page) {
   const secret = (await page.getByTestId("two-factor-secret").textContent()) ?? "";
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
 
-  // The codes of this step and the next ones must stay valid while the test goes on; the wait
-  // for the step's boundary is added to the test's deadline.
-  await withinOneStep(20_000, extendDeadline);
+  // The codes of this step and the next one must stay valid while the test goes on: with 10 s
+  // left in this step, the CMS (one step either side) takes this step's code for 40 s more and
+  // the next one's for 70 s, longer than any test here runs after it. The wait for the step's
+  // boundary, when there is one, is added to the test's deadline.
+  await withinOneStep(10_000, extendDeadline);
   const enrolledAt = Date.now();
   await page.getByLabel("Code from your app").fill(totpCode(secret, enrolledAt));
   await page.getByRole("button", { name: "Turn on" }).click();

@@ -66,7 +66,7 @@ describe("enrolment", () => {
       expect(refused.status).toBe(400);
       expect((await json(refused)).code).toBe("TWO_FACTOR_WRONG_CODE");
 
-      await withinOneStep(20_000);
+      await withinOneStep(10_000);
       const enabled = await client.postJson("/api/auth/two-factor-enable-cms", { code: totpCode(secret) }, before);
       expect(enabled.status, await enabled.clone().text()).toBe(200);
       recoveryCodes = (await json(enabled)).recoveryCodes as string[];
@@ -78,7 +78,7 @@ describe("enrolment", () => {
       expect(await client.emailOf(before)).toBeNull();
       expect(await client.emailOf(other)).toBeNull();
     },
-    waitingForStep(20_000),
+    waitingForStep(10_000),
   );
 });
 
