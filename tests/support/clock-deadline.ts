@@ -4,7 +4,7 @@ import { test } from "@playwright/test";
  * An end-to-end test that waits for a clock (a TOTP step boundary, a sign-in growing old) adds
  * that wait to its deadline, so that the rest of the test keeps the budget of a flow that waits
  * for events only (playwright.config.ts's `timeout`), whatever the wait turned out to be. The
- * same for work the test itself does once it is done (axe's scans: accessibility.spec.ts).
+ * same for heavy work the test itself does, by its own budget (axe's scans: accessibility.spec.ts).
  */
 export function extendDeadline(waitMs: number): void {
   const info = test.info();
