@@ -3,13 +3,15 @@ import { expect, test, type Page } from "@playwright/test";
 import { SITE_SECRET_HEADERS } from "../support/site-secret.ts";
 import { e2eEnv } from "../support/e2e-env.ts";
 import { signInInBrowser } from "../support/accounts.ts";
+import { expectFullPageScreenshot } from "../support/full-page-screenshot.ts";
 
 // Screenshots of the main page types at a phone and a desktop width, light and dark, compared with
 // the committed baselines (visual.spec.ts-snapshots/; `npx playwright test tests/e2e/visual.spec.ts
 // --update-snapshots` after an intended change, then look at the new PNGs before committing them).
 // Deterministic: the seeded content, a fixed account, system fonts (no downloads), animations and the
-// caret off (toHaveScreenshot's defaults), images waited for. js-on only (playwright.config.ts): the
-// js-off pages are the same markup.
+// caret off (toHaveScreenshot's defaults), images waited for. A whole page may come out one pixel
+// taller or shorter (tests/support/full-page-screenshot.ts: the baselines leave out its last pixel
+// row). js-on only (playwright.config.ts): the js-off pages are the same markup.
 
 const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 const SCHEMES = ["light", "dark"] as const;
@@ -64,7 +66,7 @@ for (const [size, viewport] of Object.entries(WIDTHS)) {
           await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
           if (signedIn) await expect(page.getByTestId("signed-in-as")).toHaveText(EMAIL);
           await settled(page);
-          await expect(page).toHaveScreenshot(`${name}-${size}-${colorScheme}.png`, { fullPage: true });
+          await expectFullPageScreenshot(page, `${name}-${size}-${colorScheme}.png`);
         });
       }
 

@@ -76,9 +76,11 @@ describe("a content type added with one schema and one route", () => {
     ]);
   });
 
+  // The project's whole typecheck: CPU work, not a wait. `npm run typecheck` took 4 min at load
+  // 30 on the 2-core machine (and ran past the 2 min this test had); its budget is twice that.
   it("the copy with the fixture typechecks (the route's types from React Router's typegen)", () => {
     copy.typecheck();
-  }, 120_000);
+  }, 480_000);
 
   it("the CMS's own tests still pass with the new type (none pins the list of types)", () => {
     copy.cmsTests();

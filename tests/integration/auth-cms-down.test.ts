@@ -17,10 +17,9 @@ let app: AppHandle;
 
 beforeAll(async () => {
   cms = await startCms({ port: CMS_PORT, dbFile, fresh: true });
-  app = await startApp({
-    port: await getPort(),
-    env: { CMS_URL: cms.url, CMS_REST_READONLY_API_KEY: cms.token, CMS_FETCH_TIMEOUT_MS: "2000" },
-  });
+  // The site's default CMS fetch timeout (5 s): a stopped CMS refuses at once, so nothing here
+  // waits for it, while a 2 s one failed the first sign-in (bcrypt, at load 30) with a 503.
+  app = await startApp({ port: await getPort(), env: { CMS_URL: cms.url, CMS_REST_READONLY_API_KEY: cms.token } });
 }, 240_000);
 
 afterAll(async () => {

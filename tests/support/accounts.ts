@@ -1,7 +1,7 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type BrowserContext, type Page } from "@playwright/test";
 
 import { SITE_SECRET_HEADERS } from "./site-secret.ts";
-import { e2eEnv } from "./e2e-env.ts";
+import { e2eEnv, siteOrigin } from "./e2e-env.ts";
 
 /** Account helpers for the end-to-end specs (the CMS is the real Strapi of the run). */
 
@@ -32,6 +32,20 @@ export async function signInInBrowser(page: Page, email: string, password: strin
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+/**
+ * Signs `context` in through the site's JSON sign-in (POST /api/auth/sign-in-cms, as the sign-in
+ * form does with JavaScript): the session cookie lands in the browser context, without rendering
+ * a page. For a test whose subject is not the sign-in itself: a page render and hydration cost
+ * seconds on a busy machine, and the sign-in form has specs of its own (auth.spec.ts).
+ */
+export async function signInByRequest(context: BrowserContext, email: string, password: string) {
+  const response = await context.request.post("/api/auth/sign-in-cms", {
+    headers: { origin: siteOrigin() },
+    data: { email, password },
+  });
+  expect(response.status(), await response.text()).toBe(200);
 }
 
 /**
