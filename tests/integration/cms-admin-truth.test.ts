@@ -74,16 +74,16 @@ describe("the page edit view says what the CMS does", () => {
     expect(data.fullPath).toBe(`/${slug}`);
   });
 
-  it("the parent picker offers neither the page nor a page below it, and lists candidates by path", async () => {
+  it("the parent picker offers neither the page nor a page below it, and lists candidates by path (children: nor above)", async () => {
     const top = await publishedPage(unique("top"));
     const middle = await publishedPage(unique("middle"), top);
     const bottom = await publishedPage(unique("bottom"), middle);
     const other = await publishedPage(unique("other"));
-    const offered = async (documentId: string) => {
+    const offered = async (documentId: string, field = "parent") => {
       const query = new URLSearchParams({ id: documentId, locale: "en", pageSize: "100", _q: "truth-" });
       const { results } = (await (
         await admin()
-      ).call("GET", `/content-manager/relations/api::page.page/parent?${query}`)) as { results: Json[] };
+      ).call("GET", `/content-manager/relations/api::page.page/${field}?${query}`)) as { results: Json[] };
       return results;
     };
 
@@ -101,6 +101,13 @@ describe("the page edit view says what the CMS does", () => {
     expect(forMiddle).toContain(other);
     expect(forMiddle).not.toContain(middle);
     expect(forMiddle).not.toContain(bottom);
+
+    // The children picker, the other way round: not the page, not a page above it.
+    const childrenOfBottom = (await offered(bottom, "children")).map((r) => r.documentId);
+    expect(childrenOfBottom).toContain(other);
+    expect(childrenOfBottom).not.toContain(bottom);
+    expect(childrenOfBottom).not.toContain(middle);
+    expect(childrenOfBottom).not.toContain(top);
   });
 
   it("a save that would make a page its own ancestor is refused with a message, and nothing is written", async () => {

@@ -27,6 +27,34 @@ async function selfAndDescendants(strapi, documentId, locale) {
 }
 
 /**
+ * The documentIds of a page and of every page above it, in `locale` (every locale when none), in
+ * both trees: the pages that would make a cycle if chosen as its children. Each document is
+ * visited once, so a cycle already in the data ends the walk.
+ */
+async function selfAndAncestors(strapi, documentId, locale) {
+  const query = strapi.db.query(PAGE);
+  const inLocale = locale ? { locale } : {};
+  const found = new Set([documentId]);
+  let rows = await query.findMany({
+    where: { documentId, ...inLocale },
+    select: ["id"],
+    populate: { parent: { select: ["id", "documentId"] } },
+  });
+  while (rows.length > 0) {
+    const parents = rows.map((row) => row.parent).filter((parent) => parent && !found.has(parent.documentId));
+    for (const parent of parents) found.add(parent.documentId);
+    rows = parents.length
+      ? await query.findMany({
+          where: { id: { $in: parents.map((parent) => parent.id) } },
+          select: ["id"],
+          populate: { parent: { select: ["id", "documentId"] } },
+        })
+      : [];
+  }
+  return found;
+}
+
+/**
  * The Content Manager's relation query (`GET /content-manager/relations/...`, parsed) with these
  * documentIds left out: `filters[$and]` gains one `documentId $notIn` per CHUNK of them, next to
  * any filter already there. Pure (unit-tested in descendants.test.js).
@@ -40,4 +68,4 @@ function queryWithout(query, documentIds) {
   return { ...query, filters: { $and: [...existing, ...clauses] } };
 }
 
-module.exports = { selfAndDescendants, queryWithout, CHUNK };
+module.exports = { selfAndDescendants, selfAndAncestors, queryWithout, CHUNK };
