@@ -35,6 +35,8 @@ class FrontEnd {
   readonly requests: Array<{ url: string | undefined; authorization: string | undefined }> = [];
   /** The status of its answers to revalidations (503: the site is down, the CMS records a failure). */
   revalidateStatus = 200;
+  /** The status of its answers to CDN purges (501: the site has no CDN, with the site's own message). */
+  purgeStatus = 200;
   private server!: Server;
   url = "";
 
@@ -43,12 +45,15 @@ class FrontEnd {
       req.resume();
       req.on("end", () => {
         this.requests.push({ url: req.url, authorization: req.headers.authorization });
-        res.writeHead(req.url === "/api/cms-revalidate" ? this.revalidateStatus : 200, {
-          "content-type": "application/json",
-        });
+        const purge = req.url === "/api/cdn-purge";
+        res.writeHead(purge ? this.purgeStatus : this.revalidateStatus, { "content-type": "application/json" });
         res.end(
           JSON.stringify(
-            req.url === "/api/cdn-purge" ? { purged: true, provider: "stand-in", requests: [] } : { revalidated: true },
+            !purge
+              ? { revalidated: true }
+              : this.purgeStatus === 501
+                ? { error: "No CDN is configured: set CDN_PROVIDER to cloudflare, fastly or http (see README)." }
+                : { purged: true, provider: "stand-in", requests: [] },
           ),
         );
       });
@@ -162,6 +167,7 @@ afterAll(async () => {
 beforeEach(() => {
   frontEnd.requests.length = 0;
   frontEnd.revalidateStatus = 200;
+  frontEnd.purgeStatus = 200;
 });
 
 describe("CMS admin actions need the right admin role", () => {
@@ -271,5 +277,24 @@ describe("the admin's Site cache page: recorded revalidation failures", () => {
     // Delivered, then the CDN purged, as for every revalidation when a purge is configured (decision 0028).
     expect(frontEnd.requests.map((r) => r.url)).toEqual(["/api/cms-revalidate", "/api/cdn-purge"]);
     expect(await ok("GET", FAILURES, undefined, tokens.editor)).toEqual({ data: [], meta: { total: 0, inFlight: 0 } });
+  });
+});
+
+describe("the admin's purge buttons show only when a CDN purge is set up", () => {
+  it("GET /site-cache/capabilities says so to an admin who may purge; 401 without a token, 403 for an Author", async () => {
+    expect(await ok("GET", "/site-cache/capabilities")).toEqual({ data: { cdnPurge: true } });
+    expect((await call("GET", "/site-cache/capabilities")).status).toBe(401);
+    const refused = await call("GET", "/site-cache/capabilities", undefined, tokens.author);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.name).toBe("PolicyError");
+  });
+
+  it("a site without a CDN (its 501) is refused in an editor's words; the operator's hint goes to the log", async () => {
+    frontEnd.purgeStatus = 501;
+    const refused = await call("POST", "/site-cache/cdn-purge", { everything: true }, tokens.superAdmin);
+    expect(refused.status).toBe(501);
+    expect(refused.body.error.message).toBe("There is no CDN in front of this site, so there is nothing to purge.");
+    expect(JSON.stringify(refused.body)).not.toMatch(/CDN_PROVIDER|CMS_CDN_PURGE_SECRET|front end/);
+    expect(frontEnd.requests.map((r) => r.url)).toEqual(["/api/cdn-purge"]);
   });
 });

@@ -2,13 +2,15 @@
 
 const { carryOverFormerActions, registerAdminActions } = require("./admin-actions");
 const { answerAfterHeldWork } = require("./middlewares/hold-answer");
+const { omitCycleParents } = require("./middlewares/parent-picker");
 
 /**
  * - The admin actions (admin-actions.js), before Strapi's admin bootstrap prunes unregistered
  *   permissions; the grants of their former ids are carried over once the schema is synced.
  * - The document middlewares, in this order: the revalidation is the outer one, so it sees a
  *   page's paths before the hierarchy rewrites them, and acts after the write committed.
- * - The Koa middleware that holds an editor's answer until the site has heard of a takedown.
+ * - The Koa middleware that holds an editor's answer until the site has heard of a takedown, and
+ *   the one that keeps the page parent picker from offering a cycle.
  */
 module.exports = async ({ strapi }) => {
   await registerAdminActions(strapi);
@@ -18,4 +20,5 @@ module.exports = async ({ strapi }) => {
   plugin.service("revalidation").registerDocumentMiddleware();
   plugin.service("page-hierarchy").registerDocumentMiddleware();
   strapi.server.use(answerAfterHeldWork);
+  strapi.server.use(omitCycleParents({ strapi }));
 };

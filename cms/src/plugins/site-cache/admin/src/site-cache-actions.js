@@ -1,6 +1,7 @@
 import { useFetchClient, useNotification, useRBAC } from "@strapi/strapi/admin";
 
 import { PURGE_PERMISSION, REVALIDATE_PERMISSION } from "./permissions.js";
+import { useCdnPurge } from "./use-cdn-purge.js";
 
 /**
  * Two document actions in the Content Manager's edit view of page, navbar, footer and error
@@ -14,7 +15,8 @@ import { PURGE_PERMISSION, REVALIDATE_PERMISSION } from "./permissions.js";
  *   footer and error page their type's tag (every page, or every error page, shows them).
  * Each is hidden for admins whose role lacks its permission (plugin::site-cache.revalidate or
  * plugin::site-cache.purge-cdn, server/admin-actions.js; the endpoints refuse them with 403
- * anyway), and disabled while that is being checked.
+ * anyway), and disabled while that is being checked. "Purge CDN" is hidden too when the CMS has
+ * no CDN purge set up (use-cdn-purge.js): a button that can only fail is not offered.
  */
 const MODELS = {
   "api::page.page": "path",
@@ -38,17 +40,20 @@ export function errorMessage(error) {
 }
 
 /** One site-cache document action: shown per the URL and the permission, posting `body` to `endpoint`. */
-function useSiteCacheAction({ model, permission, canKey, label, endpoint, body, success, failure }) {
+function useSiteCacheAction({ model, permission, canKey, label, endpoint, body, success, failure, needsCdn = false }) {
   const { post } = useFetchClient();
   const { toggleNotification } = useNotification();
   const { allowedActions, isLoading } = useRBAC(permission);
-  if (!MODELS[model] || !enabledByUrl()) return null;
+  const shown = Boolean(MODELS[model]) && enabledByUrl();
+  const cdnPurge = useCdnPurge(needsCdn && shown && !isLoading && Boolean(allowedActions[canKey]));
+  if (!shown) return null;
   if (!isLoading && !allowedActions[canKey]) return null;
+  if (needsCdn && cdnPurge === false) return null;
   return {
     label,
     position: "panel",
     variant: "secondary",
-    disabled: body === null || isLoading,
+    disabled: body === null || isLoading || (needsCdn && cdnPurge !== true),
     onClick: async () => {
       try {
         const { data } = await post(endpoint, body);
@@ -93,6 +98,7 @@ export const PurgeCdnAction = ({ model, document, documentId = document?.documen
     body: tags ? { tags } : null,
     success: () => `CDN purged: ${tags.join(", ")}`,
     failure: "CDN purge failed",
+    needsCdn: true,
   });
 };
 PurgeCdnAction.type = "purge-cdn";

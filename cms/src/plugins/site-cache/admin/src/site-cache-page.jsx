@@ -4,13 +4,15 @@ import { Layouts, Page, useFetchClient, useNotification, useRBAC } from "@strapi
 
 import { PURGE_PERMISSION } from "./permissions.js";
 import { errorMessage } from "./site-cache-actions.js";
+import { useCdnPurge } from "./use-cdn-purge.js";
 
 /**
  * The "Site cache" page of the admin's main menu (registered in index.js): the revalidations the
  * site did not accept (content type "Revalidation failure", recorded by the revalidation
  * service), a "Retry now" for them, and "Purge the whole CDN". The data comes from GET
  * /site-cache/failures (the "Revalidate the site cache" permission); the purge button shows only
- * for admins with the "Purge the CDN" permission (POST /site-cache/cdn-purge checks it again).
+ * for admins with the "Purge the CDN" permission (POST /site-cache/cdn-purge checks it again), and
+ * only when the CMS has a CDN purge set up (use-cdn-purge.js).
  */
 const STATE_TEXT = {
   pending: "pending: retried automatically",
@@ -22,6 +24,7 @@ const SiteCachePage = () => {
   const { get, post } = useFetchClient();
   const { toggleNotification } = useNotification();
   const { allowedActions } = useRBAC(PURGE_PERMISSION);
+  const cdnPurge = useCdnPurge(Boolean(allowedActions.canPurgeCdn));
   const [failures, setFailures] = useState(null);
   const [loadError, setLoadError] = useState(null);
   const [busy, setBusy] = useState(false);
@@ -81,7 +84,7 @@ const SiteCachePage = () => {
         title="Site cache"
         subtitle="Revalidations the site did not accept, and the CDN in front of it"
         primaryAction={
-          allowedActions.canPurgeCdn ? (
+          allowedActions.canPurgeCdn && cdnPurge ? (
             <Button variant="danger-light" onClick={purgeEverything} disabled={busy}>
               Purge the whole CDN
             </Button>

@@ -5,4 +5,5 @@ module.exports = {
   "cdn-purge": require("./cdn-purge"),
   "page-hierarchy": require("./page-hierarchy"),
   failures: require("./failures"),
+  capabilities: require("./capabilities"),
 };

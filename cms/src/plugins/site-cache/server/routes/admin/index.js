@@ -23,6 +23,12 @@ module.exports = {
       config: { policies: requires(PERMISSIONS.purgeCdn) },
     },
     {
+      method: "GET",
+      path: "/capabilities",
+      handler: "capabilities.show",
+      config: { policies: requires(PERMISSIONS.purgeCdn) },
+    },
+    {
       method: "POST",
       path: "/page-hierarchy/recalculate",
       handler: "page-hierarchy.recalculate",

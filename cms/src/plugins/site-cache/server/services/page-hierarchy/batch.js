@@ -89,4 +89,4 @@ async function recalculateAll(strapi) {
   return settleBatch(strapi, before);
 }
 
-module.exports = { publishedPages, settleBatch, recalculateAll, localeInfo, PAGE };
+module.exports = { publishedPages, currentRedirects, settleBatch, recalculateAll, localeInfo, PAGE };

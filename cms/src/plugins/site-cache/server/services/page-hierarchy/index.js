@@ -1,16 +1,21 @@
 "use strict";
 
 const { publishedPages, recalculateAll, settleBatch } = require("./batch");
+const { registerDanglingRedirectRemoval } = require("./deletes");
 const { registerFullPathSync } = require("./full-path-sync");
 
 /**
  * `strapi.plugin("site-cache").service("page-hierarchy")`: a page's fullPath follows its parent
  * chain (full-path-sync.js, a document middleware), moved published pages get redirects
- * (batch.js, moves.js). It never calls the revalidation: it says which paths changed, and the
- * revalidation (or the recalculate controller) sends them.
+ * (batch.js, moves.js), a deleted page's redirects go with it (deletes.js). It never calls the
+ * revalidation: it says which paths changed, and the revalidation (or the recalculate controller)
+ * sends them; a removed redirect is a document delete the revalidation middleware sees.
  */
 module.exports = ({ strapi }) => ({
-  registerDocumentMiddleware: () => registerFullPathSync(strapi),
+  registerDocumentMiddleware: () => {
+    registerFullPathSync(strapi);
+    registerDanglingRedirectRemoval(strapi);
+  },
   publishedPages: () => publishedPages(strapi),
   settleBatch: (before, options) => settleBatch(strapi, before, options),
   recalculateAll: () => recalculateAll(strapi),

@@ -123,6 +123,21 @@ function planRedirects({ moves, redirects, livePaths, touched, locales, defaultL
   return plan;
 }
 
+/**
+ * The redirects left pointing at nothing once pages are gone (a deleted page): those whose
+ * destination is one of `goneKeys` (locale-prefixed paths the pages had) that no live page has
+ * taken. A moved page's chain (A→C and B→C after two moves: planRedirects compacts chains) ends
+ * at its last path, so every link of it goes. → [{ documentId, source, destination }]
+ */
+function redirectsInto({ goneKeys, redirects, livePaths, locales, defaultLocale }) {
+  const live = new Set(livePaths);
+  const gone = new Set(goneKeys.filter((key) => !live.has(key)));
+  if (gone.size === 0) return [];
+  return redirects
+    .filter((r) => gone.has(destinationKey(r.destination, { locales, defaultLocale })))
+    .map(({ documentId, source, destination }) => ({ documentId, source, destination }));
+}
+
 /** Every path a batch must revalidate, in site form: old and new paths of the moves. */
 function movedSitePaths(moves, defaultLocale) {
   const paths = new Set();
@@ -133,4 +148,4 @@ function movedSitePaths(moves, defaultLocale) {
   return [...paths];
 }
 
-module.exports = { diffPaths, planRedirects, destinationKey, siteFromKey, movedSitePaths };
+module.exports = { diffPaths, planRedirects, redirectsInto, destinationKey, siteFromKey, movedSitePaths };

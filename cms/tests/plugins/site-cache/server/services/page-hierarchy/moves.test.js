@@ -165,3 +165,27 @@ test("deep tree moved under another locale keeps locales apart", () => {
     ["/de/a→/de/x/a", "/de/a/b→/de/x/a/b", "/de/a/b/c→/de/x/a/b/c"],
   );
 });
+
+test("redirectsInto: a deleted page's address takes the redirects into it (its moves' chain, any other)", () => {
+  const { redirectsInto } = require("../../../../../../src/plugins/site-cache/server/services/page-hierarchy/moves");
+  const redirects = [
+    { documentId: "r1", source: "/en/first", destination: "/third" },
+    { documentId: "r2", source: "/en/second", destination: "/third" },
+    { documentId: "r3", source: "/en/promo", destination: "/en/third" },
+    { documentId: "r4", source: "/de/erste", destination: "/de/third" },
+    { documentId: "r5", source: "/en/elsewhere", destination: "/jobs" },
+  ];
+  const gone = redirectsInto({ goneKeys: ["/en/third"], redirects, livePaths: ["/en/jobs"], ...L });
+  assert.deepEqual(
+    gone.map((r) => r.documentId),
+    ["r1", "r2", "r3"],
+  );
+  // Another page lives at the address now: its redirects stay.
+  assert.deepEqual(redirectsInto({ goneKeys: ["/en/third"], redirects, livePaths: ["/en/third"], ...L }), []);
+  // The German locale of it went: only the German redirect.
+  assert.deepEqual(
+    redirectsInto({ goneKeys: ["/de/third"], redirects, livePaths: [], ...L }).map((r) => r.documentId),
+    ["r4"],
+  );
+  assert.deepEqual(redirectsInto({ goneKeys: [], redirects, livePaths: [], ...L }), []);
+});
