@@ -5,7 +5,8 @@
  * first start grants its Editor and Author roles every content type the Content Manager shows;
  * anything those grants reach that this table does not list is a decision nobody made.
  *
- * - The site's editorial types: Editors everything, Authors their own entries (Strapi's defaults).
+ * - The site's editorial types: Editors everything, Authors their own entries (Strapi's defaults),
+ *   in every locale (a new database's first start grants them: src/grant-default-locales.js).
  *   A new API type is undecided until it is listed here (tests/integration/cms-admin-grants.test.ts
  *   fails naming it).
  * - `plugin::users-permissions.user`, the site's accounts: the Super Admin only. Email, pending
@@ -32,11 +33,17 @@ const OWN_PLUGINS = ["site-cache", "accounts"];
 
 const explorer = (...verbs) => verbs.map((verb) => `plugin::content-manager.explorer.${verb}`);
 const IS_CREATOR = ["admin::is-creator"];
+/**
+ * On a localized type, a grant reaches only the locales it names (Strapi's i18n); this one names
+ * every locale the CMS has when it is granted (src/grant-default-locales.js, a new database's first
+ * start). A locale added later is the admins' to tick in the role editor, as Strapi has it.
+ */
+const ALL_LOCALES = "all locales";
 
 /** Per role code: the actions it may have, and the conditions each such grant must carry. */
 const EDITORIAL = {
-  [EDITOR]: { actions: explorer("create", "read", "update", "delete", "publish") },
-  [AUTHOR]: { actions: explorer("create", "read", "update", "delete"), conditions: IS_CREATOR },
+  [EDITOR]: { actions: explorer("create", "read", "update", "delete", "publish"), locales: ALL_LOCALES },
+  [AUTHOR]: { actions: explorer("create", "read", "update", "delete"), conditions: IS_CREATOR, locales: ALL_LOCALES },
 };
 /** The Super Admin alone (it holds every action Strapi registers). */
 const SUPER_ADMIN_ONLY = {};
@@ -122,6 +129,7 @@ function isReservedFor(roleCode, subject, contentTypes) {
 }
 
 module.exports = {
+  ALL_LOCALES,
   CONTENT_TYPES,
   OTHER_ACTIONS,
   OWN_PLUGINS,

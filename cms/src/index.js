@@ -1,4 +1,5 @@
 const { registerPublishDate } = require("./articles/publish-date");
+const { grantDefaultRoleLocalesOnce, watchDefaultRoleCreation } = require("./grant-default-locales");
 const { removeUndecidedGrants } = require("./remove-undecided-grants");
 const { alignReadOnlyToken } = require("./read-only-token");
 const { seedDemoSite, shouldSeed } = require("./seed");
@@ -14,6 +15,8 @@ module.exports = {
   register({ strapi }) {
     // An article's publishDate: set on its first publish, kept by later ones (src/articles/publish-date.js).
     registerPublishDate(strapi);
+    // Whether this start's admin bootstrap creates the Editor and Author roles (a new database).
+    watchDefaultRoleCreation(strapi);
   },
   async bootstrap({ strapi }) {
     // Who may do what on each content type is src/admin-grants.js; grants a database holds beyond it
@@ -33,6 +36,9 @@ module.exports = {
     // Demo content once into an empty database, the read-only token on every start; never throws
     // (a failing step is logged and Strapi starts): cms/src/seed/index.js.
     if (shouldSeed()) await seedDemoSite(strapi);
+    // A new database's Editor and Author: src/admin-grants.js's grants on the localized types, in
+    // every locale (Strapi's first start leaves them none): after the seed, which adds its locales.
+    await grantDefaultRoleLocalesOnce(strapi);
     // The front end's read-only token's permissions follow from the content types' declarations, in
     // every environment (production: an operator created the token once; none is logged).
     await alignReadOnlyToken(strapi);
