@@ -92,7 +92,9 @@ async function grantDefaultRoleLocalesOnce(strapi) {
   }
   await store.set({ key: GRANTED_KEY, value: true });
   if (Object.keys(done).length > 0)
-    strapi.log.info(`[admin-grants] default roles' grants on localized types, in ${locales.join(", ")}: ${JSON.stringify(done)}`);
+    strapi.log.info(
+      `[admin-grants] default roles' grants on localized types, in ${locales.join(", ")}: ${JSON.stringify(done)}`,
+    );
   return done;
 }
 

@@ -23,6 +23,8 @@ const LOCALES = ["de", "en"];
 const TYPES = { page: "api::page.page", article: "api::article.article" } as const;
 const CM = "/content-manager/collection-types";
 
+const startTheCms = (fresh: boolean) => startCms({ port: PORT, dbFile: path.join(dir, "cms.db"), fresh });
+
 let dir: string;
 let cms: CmsHandle;
 const tokens = { superAdmin: "", editor: "", author: "" };
@@ -41,7 +43,12 @@ async function draftInBothLocales(kind: keyof typeof TYPES, token: string, name:
   const created = await call("POST", `${CM}/${TYPES[kind]}?locale=en`, token, fieldsOf(kind, "en", name));
   expect(created.status, `create ${kind} en: ${JSON.stringify(created.body)}`).toBe(201);
   const documentId = created.body.data.documentId as string;
-  const localized = await call("PUT", `${CM}/${TYPES[kind]}/${documentId}?locale=de`, token, fieldsOf(kind, "de", name));
+  const localized = await call(
+    "PUT",
+    `${CM}/${TYPES[kind]}/${documentId}?locale=de`,
+    token,
+    fieldsOf(kind, "de", name),
+  );
   expect(localized.status, `create ${kind} de: ${JSON.stringify(localized.body)}`).toBe(200);
   return documentId;
 }
@@ -55,7 +62,7 @@ async function statuses(steps: Array<[string, () => Promise<{ status: number }>]
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "cms-editor-locales-"));
-  cms = await startCms({ port: PORT, dbFile: path.join(dir, "cms.db"), fresh: true });
+  cms = await startTheCms(true);
   tokens.superAdmin = await superAdminToken(cms.url);
   roles.editor = await adminRoleId(cms.url, tokens.superAdmin, "strapi-editor");
   roles.author = await adminRoleId(cms.url, tokens.superAdmin, "strapi-author");
@@ -133,4 +140,36 @@ describe("the default roles on the site's localized types, in every locale", () 
     const { body } = await call("GET", `${theirs}?locale=de`, tokens.superAdmin);
     expect(body.data.title).toBe("Article by-super-for-author de");
   });
+
+  it(
+    "an admin's removal of an Editor's grant in the role editor outlasts a restart",
+    async () => {
+      const permissionsPath = `/admin/roles/${roles.editor}/permissions`;
+      const { data } = await adminOk(cms.url, "GET", permissionsPath, tokens.superAdmin);
+      const isPagePublish = (grant: Json) =>
+        grant.action === "plugin::content-manager.explorer.publish" && grant.subject === TYPES.page;
+      const kept = (data as Json[])
+        .filter((grant) => !isPagePublish(grant))
+        .map(({ action, subject, properties, conditions }) => ({ action, subject, properties, conditions }));
+      await adminOk(cms.url, "PUT", permissionsPath, tokens.superAdmin, { permissions: kept });
+
+      await cms.stop();
+      cms = await startTheCms(false);
+      tokens.superAdmin = await superAdminToken(cms.url);
+      const { data: after } = await adminOk(cms.url, "GET", permissionsPath, tokens.superAdmin);
+      expect((after as Json[]).filter(isPagePublish)).toEqual([]);
+      const documentId = await draftInBothLocales("page", tokens.superAdmin, "after-restart");
+      const publish = await call(
+        "POST",
+        `${CM}/${TYPES.page}/${documentId}/actions/publish?locale=en`,
+        tokens.editor,
+        {},
+      );
+      expect(publish.status).toBe(403);
+      // The rest of the Editor's grants are as they were.
+      const remove = await call("DELETE", `${CM}/${TYPES.page}/${documentId}?locale=en`, tokens.editor);
+      expect(remove.status).toBe(200);
+    },
+    TIMEOUT,
+  );
 });
