@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 
-import getPort from "get-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { projectRoot, startApp, type AppHandle } from "../support/app-server.ts";
-import { startCms, type CmsHandle } from "../support/cms-server.ts";
-import { copyProject, type ProjectCopy } from "../support/project-copy.ts";
+import { projectRoot, type AppHandle } from "../support/app-server.ts";
+import type { CmsHandle } from "../support/cms-server.ts";
+import type { ProjectCopy } from "../support/project-copy.ts";
+import { startProjectCopyStack, type ProjectCopyStack } from "../support/project-copy-stack.ts";
 import { getPage } from "../support/site-requests.ts";
-import { TEST_ACCOUNT_API_SECRET } from "../support/site-secret.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { until } from "../support/wait.ts";
 
@@ -28,42 +25,18 @@ const secrets = { CMS_REVALIDATE_SECRET: "add-a-content-type-secret-0123456789" 
 const run = Date.now().toString(36);
 
 describe("a content type added with one schema and one route", () => {
+  let stack: ProjectCopyStack;
   let copy: ProjectCopy;
   let cms: CmsHandle;
   let app: AppHandle;
-  let dir: string;
   const get = (pagePath: string) => getPage(app.url, pagePath);
 
   beforeAll(async () => {
-    copy = copyProject(fixture, { marker: "Your content types' routes go here" });
-    copy.build();
-    dir = mkdtempSync(path.join(tmpdir(), "add-a-content-type-"));
-    const [cmsPort, appPort] = [await getPort(), await getPort()];
-    cms = await startCms({
-      root: path.join(copy.root, "cms"),
-      port: cmsPort,
-      dbFile: path.join(dir, "cms.db"),
-      fresh: true,
-      env: { CLIENT_URL: `http://127.0.0.1:${appPort}`, CMS_ACCOUNT_API_SECRET: TEST_ACCOUNT_API_SECRET, ...secrets },
-    });
-    app = await startApp({
-      root: copy.root,
-      port: appPort,
-      env: {
-        CMS_URL: cms.url,
-        CMS_REST_READONLY_API_KEY: cms.token,
-        CMS_ACCOUNT_API_SECRET: TEST_ACCOUNT_API_SECRET,
-        ...secrets,
-      },
-    });
+    stack = await startProjectCopyStack(fixture, { name: "add-a-content-type", secrets });
+    ({ copy, cms, app } = stack);
   }, 420_000);
 
-  afterAll(async () => {
-    await app?.stop();
-    await cms?.stop();
-    copy?.remove();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => stack?.stop(), 60_000);
 
   it("the fixture is the type's Strapi API, one route file and its two lines in app/routes.ts: no engine file", () => {
     expect(copy.changed).toEqual([
