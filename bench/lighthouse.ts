@@ -90,19 +90,22 @@ async function measure(url: string, port: number, config: Config | undefined): P
 
 /**
  * A run whose trace Chromium failed to record (NO_NAVSTART, NO_FCP: seen on a loaded machine) is
- * no measurement of the page: run it again, up to three times, and say so on stderr.
+ * no measurement of the page: run it again, up to three attempts, and say so on stderr. A run that
+ * fails three times is left out of its row (null), and counted.
  */
 let retries = 0;
-async function measureWithRetries(url: string, port: number, config: Config | undefined): Promise<Run> {
-  for (let attempt = 1; ; attempt += 1) {
+let dropped = 0;
+async function measureWithRetries(url: string, port: number, config: Config | undefined): Promise<Run | null> {
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
     try {
       return await measure(url, port, config);
     } catch (error) {
-      if (attempt === 3) throw error;
-      retries += 1;
-      console.error(`retrying: ${(error as Error).message}`);
+      console.error(`attempt ${attempt} failed: ${(error as Error).message}`);
+      if (attempt < 3) retries += 1;
     }
   }
+  dropped += 1;
+  return null;
 }
 
 const lighthouseVersion = () =>
@@ -141,7 +144,11 @@ async function main() {
     for (const [preset, config] of Object.entries(PRESETS))
       for (const page of PAGES) {
         const runs: Run[] = [];
-        for (let i = 0; i < RUNS; i += 1) runs.push(await measureWithRetries(`${app.url}${page}`, chrome.port, config));
+        for (let i = 0; i < RUNS; i += 1) {
+          const run = await measureWithRetries(`${app.url}${page}`, chrome.port, config);
+          if (run) runs.push(run);
+        }
+        if (runs.length === 0) throw new Error(`no run of ${page} (${preset}) succeeded`);
         const m = (key: keyof Run) => median(runs.map((run) => run[key]));
         rows.push(
           `| ${page} | ${preset} | ${m("performance")} (${runs.map((run) => run.performance).join(", ")}) | ` +
@@ -154,7 +161,7 @@ async function main() {
     console.log(
       `Lighthouse ${lighthouseVersion()}, ` +
         `${RUNS} runs per row, medians (the performance score of each run in brackets); ` +
-        `${retries} runs repeated for a failed trace.\n`,
+        `${retries} runs repeated for a failed trace, ${dropped} left out after three failures.\n`,
     );
     console.log(
       "| page | preset | performance | LCP ms | TBT ms | CLS | JS KiB | images KiB | a11y | best pr. | SEO |",
