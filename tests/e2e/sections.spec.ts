@@ -65,7 +65,8 @@ test("a section's link: client-side navigation with JavaScript (hydrated without
 
 // Issue 31, point 5 (the design review): in a row of cards every card starts at the same height
 // (a list's `li + li` margin once pushed each card after the first 4 px down), a blog card's title
-// sits close under its cover, and a card's "Read more" link names the card it leads from.
+// sits close under its cover, and a card's "Read more" link names the card it leads from (Chromium
+// puts a space before the visually hidden part: it is positioned out of the line).
 test("cards line up: three in a row on a desktop, tops level, a blog card's title just under its cover", async ({
   page,
 }) => {
@@ -87,6 +88,6 @@ test("cards line up: three in a row on a desktop, tops level, a blog card's titl
   expect(gap).toBeGreaterThan(0);
   expect(gap).toBeLessThanOrEqual(24);
   await expect(
-    page.getByRole("region", { name: "Where to start" }).getByRole("link", { name: "Read more: The company" }),
+    page.getByRole("region", { name: "Where to start" }).getByRole("link", { name: /^Read more ?: The company$/ }),
   ).toHaveAttribute("href", "/company");
 });
