@@ -86,3 +86,32 @@ test("a section's link: a page load with JavaScript on or off (content pages do 
   await expect(page.getByRole("region", { name: "Häufige Fragen" })).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+// Issue 31, point 5 (the design review): in a row of cards every card starts at the same height
+// (a list's `li + li` margin once pushed each card after the first 4 px down), a blog card's title
+// sits close under its cover, and a card's "Read more" link names the card it leads from (Chromium
+// puts a space before the visually hidden part: it is positioned out of the line).
+test("cards line up: three in a row on a desktop, tops level, a blog card's title just under its cover", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  for (const list of [page.locator(".card-grid"), page.locator(".article-list")]) {
+    const tops = await list
+      .locator(":scope > li")
+      .evaluateAll((items) => items.map((item) => Math.round(item.getBoundingClientRect().top)));
+    expect(tops).toHaveLength(3);
+    expect(new Set(tops).size, `card tops ${tops.join(", ")}`).toBe(1);
+  }
+  const card = page.locator(".article-list > li").first();
+  const gap = await card.evaluate((item) => {
+    const cover = item.querySelector("img")!.getBoundingClientRect();
+    const title = item.querySelector("h3")!.getBoundingClientRect();
+    return title.top - cover.bottom;
+  });
+  expect(gap).toBeGreaterThan(0);
+  expect(gap).toBeLessThanOrEqual(24);
+  await expect(
+    page.getByRole("region", { name: "Where to start" }).getByRole("link", { name: /^Read more ?: The company$/ }),
+  ).toHaveAttribute("href", "/company");
+});

@@ -5,7 +5,7 @@ import { e2eEnv } from "../support/e2e-env.ts";
 import { signInInBrowser } from "../support/accounts.ts";
 import { expectFullPageScreenshot } from "../support/full-page-screenshot.ts";
 
-// Screenshots of the main page types at a phone and a desktop width, light and dark, compared with
+// Screenshots of the main page types at a phone, a tablet and a desktop width, light and dark, compared with
 // the committed baselines (visual.spec.ts-snapshots/; `npx playwright test tests/e2e/visual.spec.ts
 // --update-snapshots` after an intended change, then look at the new PNGs before committing them).
 // Deterministic: the seeded content, a fixed account, system fonts (no downloads), animations and the
@@ -13,7 +13,11 @@ import { expectFullPageScreenshot } from "../support/full-page-screenshot.ts";
 // taller or shorter (tests/support/full-page-screenshot.ts: the baselines leave out its last pixel
 // row). js-on only (playwright.config.ts): the js-off pages are the same markup.
 
-const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
+const WIDTHS = {
+  phone: { width: 375, height: 812 },
+  tablet: { width: 768, height: 1024 },
+  desktop: { width: 1280, height: 800 },
+} as const;
 const SCHEMES = ["light", "dark"] as const;
 // A fixed address: its text is on the account page. Each run's CMS starts from a fresh database.
 const EMAIL = "visual-check@example.com";
@@ -44,6 +48,7 @@ async function ensureAccount() {
 const PAGES = [
   { name: "home", path: "/", heading: "Welcome to Acme" },
   { name: "cms-page", path: "/company", heading: "Company" },
+  { name: "blog", path: "/blog", heading: "Blog" },
   { name: "sign-in", path: "/sign-in", heading: "Sign in" },
   { name: "account", path: "/account", heading: "Your account", signedIn: true },
 ];

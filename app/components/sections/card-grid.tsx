@@ -23,7 +23,11 @@ export function CardGrid({ section }: { section: CardGridSection }) {
             <Paragraphs text={card.text} />
             {card.link && (
               <p className="card-link">
-                <SectionLinkView link={card.link} />
+                {/* The card's title in the link's name: a label such as "Read more" alone says not where to. */}
+                <SectionLinkView link={card.link}>
+                  {card.link.label}
+                  <span className="visually-hidden">{`: ${card.title}`}</span>
+                </SectionLinkView>
               </p>
             )}
           </li>

@@ -111,7 +111,10 @@ describe("section components", () => {
     const out = html(section);
     expect(headingLevels(out)).toEqual([2, 3, 3]);
     expect(out).toContain('<ul class="card-grid"><li class="card">' + IMG + '<h3 class="card-title">One</h3>');
-    expect(out).toContain('<p class="card-link"><a href="/de/jobs" data-discover="true">Jobs</a></p>');
+    // The link's name says which card it leads from ("Jobs: One"), whatever its visible label.
+    expect(out).toContain(
+      '<p class="card-link"><a href="/de/jobs" data-discover="true">Jobs<span class="visually-hidden">: One</span></a></p>',
+    );
     expect(headingLevels(html({ ...section, heading: null }))).toEqual([2, 2]);
   });
 

@@ -346,7 +346,7 @@ const articles = [
     en: article(
       "Caching pages & keeping them fresh",
       "caching-pages",
-      "Stale-while-revalidate, tags and <what> they buy us.",
+      "Stale-while-revalidate, tags and what they buy us.",
       ["Our pages are served from memory and re-rendered when an editor publishes."],
     ),
     de: article("Seiten cachen und frisch halten", "seiten-cachen", "Stale-while-revalidate und Tags.", [
