@@ -1,4 +1,5 @@
 const { registerPublishDate } = require("./articles/publish-date");
+const { guardPreviewUrlRoute } = require("./preview/read-permission");
 const { removeUndecidedGrants } = require("./remove-undecided-grants");
 const { alignReadOnlyToken } = require("./read-only-token");
 const { seedDemoSite, shouldSeed } = require("./seed");
@@ -14,6 +15,8 @@ module.exports = {
   register({ strapi }) {
     // An article's publishDate: set on its first publish, kept by later ones (src/articles/publish-date.js).
     registerPublishDate(strapi);
+    // The admin's preview-URL route signs links only for documents the admin may read (src/preview/read-permission.js).
+    guardPreviewUrlRoute(strapi);
   },
   async bootstrap({ strapi }) {
     // Who may do what on each content type is src/admin-grants.js; grants a database holds beyond it
