@@ -8,7 +8,7 @@ const { errors } = require("@strapi/utils");
  * in @strapi/content-manager's preview controller), and its handler (./index.js) is given the uid
  * and the document, not the admin. So any admin, an Author too, got a signed link to anybody's
  * draft (docs/security.md, finding 42). This policy, added to that route, asks what the Content
- * Manager's own findOne asks, with its permission checker: may this admin read this content type,
+ * Manager asks, with its permission checker: may this admin read this content type,
  * and this document (an Author: only entries they created, src/admin-grants.js)? If not: 403.
  */
 
