@@ -58,7 +58,8 @@ export interface ContentPreview {
 }
 
 /**
- * Preview (docs/cms-contract.md, "Preview"): for a request with a valid preview cookie, the draft
+ * Preview (docs/cms-contract.md, "Preview"): for a request with a valid preview cookie opened for
+ * this address (`url`), the draft
  * (read with CMS_PREVIEW_API_TOKEN, else the read-only key), no-store headers and the exit link,
  * and the render marked personal (never stored; the page cache does not answer such a request
  * either: server/cache/cache-key.ts); otherwise null. Every route that shows an entry of a type
@@ -70,7 +71,8 @@ export function contentPreview(
   url: URL,
 ): ContentPreview | null {
   const env = context.get(configContext);
-  if (!isPreviewRequest(request, env.CMS_PREVIEW_SECRET, env.APP_PUBLIC_URL)) return null;
+  // Drafts only on the address the preview link was signed for; the same cookie elsewhere is a visitor's view.
+  if (!isPreviewRequest(request, env.CMS_PREVIEW_SECRET, env.APP_PUBLIC_URL, url.pathname)) return null;
   markDynamic(context);
   return {
     draft: env.CMS_PREVIEW_API_TOKEN

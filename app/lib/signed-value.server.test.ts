@@ -23,9 +23,9 @@ describe("signed values", () => {
     expect(token).toMatch(/^[\w-]+\.[0-9a-z]+\.[\w-]{43}$/);
     expect(verifyValue(SECRET, "known-device/v1", token, NOW)).toEqual({ payload: "a~b", expiresAt: EXPIRES });
     expect(verifyValue(SECRET, "known-device/v1", token, EXPIRES - 1)?.payload).toBe("a~b");
-    const unicode = signValue(SECRET, "preview/v1", "é/✓", EXPIRES);
-    expect(verifyValue(SECRET, "preview/v1", unicode, NOW)?.payload).toBe("é/✓");
-    expect(verifyValue(SECRET, "preview/v1", signValue(SECRET, "preview/v1", "", EXPIRES), NOW)?.payload).toBe("");
+    const unicode = signValue(SECRET, "preview/v2", "é/✓", EXPIRES);
+    expect(verifyValue(SECRET, "preview/v2", unicode, NOW)?.payload).toBe("é/✓");
+    expect(verifyValue(SECRET, "preview/v2", signValue(SECRET, "preview/v2", "", EXPIRES), NOW)?.payload).toBe("");
   });
 
   it("are expired at their expiry and after", () => {
@@ -34,10 +34,10 @@ describe("signed values", () => {
   });
 
   it("are refused for another purpose or another secret", () => {
-    expect(verifyValue(SECRET, "preview/v1", token, NOW)).toBeUndefined();
+    expect(verifyValue(SECRET, "preview/v2", token, NOW)).toBeUndefined();
     expect(verifyValue(SECRET, "auth-form-token/v1", token, NOW)).toBeUndefined();
     expect(verifyValue(`${SECRET}-other`, "known-device/v1", token, NOW)).toBeUndefined();
-    expect(purposeKey(SECRET, "preview/v1").equals(purposeKey(SECRET, "known-device/v1"))).toBe(false);
+    expect(purposeKey(SECRET, "preview/v2").equals(purposeKey(SECRET, "known-device/v1"))).toBe(false);
   });
 
   it("are refused when the payload, the expiry or the MAC was changed", () => {
@@ -81,13 +81,13 @@ describe("signed values", () => {
 
   it("compare the MAC with timingSafeEqual", () => {
     expect(verifyValue(SECRET, "known-device/v1", token, NOW)).toBeDefined();
-    expect(verifyValue(SECRET, "preview/v1", token, NOW)).toBeUndefined();
+    expect(verifyValue(SECRET, "preview/v2", token, NOW)).toBeUndefined();
     expect(crypto.timingSafeEqual).toHaveBeenCalledTimes(2);
   });
 
   it("refuse to sign an expiry that is no time", () => {
     for (const expiry of [Number.NaN, -1, 1.5, Number.POSITIVE_INFINITY]) {
-      expect(() => signValue(SECRET, "preview/v1", "x", expiry)).toThrow(RangeError);
+      expect(() => signValue(SECRET, "preview/v2", "x", expiry)).toThrow(RangeError);
     }
   });
 });

@@ -15,7 +15,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 
 /** Every purpose a value is signed for; a new one gets its own name here (and so its own key). */
 export type SignedValuePurpose =
-  "auth-form-token/v1" | "known-device/v1" | "known-device-account/v1" | "preview/v1" | "preview-link/v1";
+  "auth-form-token/v1" | "known-device/v1" | "known-device-account/v1" | "preview/v2" | "preview-link/v1";
 
 export interface VerifiedValue {
   payload: string;

@@ -6,9 +6,9 @@ import { readPreviewRequest } from "../lib/preview/preview-request.server.ts";
 import { configContext } from "../lib/request-context.server.ts";
 
 /**
- * GET /api/preview?secret=…&path=…&locale=…&status=draft|published: where the CMS admin's
- * Preview (cms/config/admin.js) points. `draft` sets the signed preview cookie and redirects to
- * the page, which then shows its draft; `published` clears it and redirects to the page as
+ * GET /api/preview?path=…&locale=…&status=draft|published&type=…&document=…&expires=…&signature=…:
+ * where the CMS admin's Preview (cms/config/admin.js) points. `draft` sets the signed preview
+ * cookie for that page and redirects to it, which then shows its draft (other pages stay published); `published` clears it and redirects to the page as
  * everybody sees it (with the published-view cookie, so the admin's iframe may still show it).
  * docs/cms-contract.md, "Preview".
  */
@@ -22,7 +22,11 @@ export function loader({ request, context }: Route.LoaderArgs) {
     });
   }
   const headers = new Headers({ ...NO_STORE_ANYWHERE, location: asked.location });
-  const cookies = previewCookies(asked.enter ? "draft" : "published", env.CMS_PREVIEW_SECRET!, env.APP_PUBLIC_URL);
+  // The cookie opens drafts of this one address only: the page the link was signed for.
+  const mode = asked.enter
+    ? { draft: { path: asked.location, type: asked.type, document: asked.document } }
+    : "published";
+  const cookies = previewCookies(mode, env.CMS_PREVIEW_SECRET!, env.APP_PUBLIC_URL);
   for (const cookie of cookies) headers.append("set-cookie", cookie);
   return new Response(null, { status: 307, headers });
 }

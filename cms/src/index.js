@@ -1,5 +1,6 @@
 const { registerPublishDate } = require("./articles/publish-date");
 const { grantDefaultRoleLocalesOnce, watchDefaultRoleCreation } = require("./grant-default-locales");
+const { guardPreviewUrlRoute } = require("./preview/read-permission");
 const { removeUndecidedGrants } = require("./remove-undecided-grants");
 const { alignReadOnlyToken } = require("./read-only-token");
 const { seedDemoSite, shouldSeed } = require("./seed");
@@ -17,6 +18,8 @@ module.exports = {
     registerPublishDate(strapi);
     // Whether this start's admin bootstrap creates the Editor and Author roles (a new database).
     watchDefaultRoleCreation(strapi);
+    // The admin's preview-URL route signs links only for documents the admin may read (src/preview/read-permission.js).
+    guardPreviewUrlRoute(strapi);
   },
   async bootstrap({ strapi }) {
     // Who may do what on each content type is src/admin-grants.js; grants a database holds beyond it

@@ -17,7 +17,8 @@ const site = strapiSite("no-js-pages", { sharedCms: true, appEnv: { CMS_PREVIEW_
 const failing = standInSite({ seed: (cms) => cms.setPage({ fullPath: "/company", title: "Company" }) });
 const session = siteSession(() => site.app.url);
 
-const previewCookie = () => `site_preview=${signPreviewCookie(PREVIEW_SECRET)}`;
+const previewCookie = (path: string) =>
+  `site_preview=${signPreviewCookie(PREVIEW_SECRET, { path, type: "api::page.page", document: "" })}`;
 
 /** Every `<script ...>` start tag of a page. */
 const scriptTags = (html: string) => [...html.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag);
@@ -106,7 +107,7 @@ describe("content pages: HTML and CSS only", () => {
   });
 
   it("a page in preview (the draft, uncached) hydrates: the client is where live preview listens", async () => {
-    const page = await getPage(site.app.url, "/company", { cookie: previewCookie() });
+    const page = await getPage(site.app.url, "/company", { cookie: previewCookie("/company") });
     expect(page.text).toContain("Preview: draft");
     expect(page.text).toContain('<script type="module"');
   });

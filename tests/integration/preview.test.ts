@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { signPreviewCookie } from "../../app/lib/preview/preview-cookie.server.ts";
-import { adminWithRole, superAdminToken } from "../support/admin-users.ts";
+import { PREVIEW_MAX_AGE_SECONDS, signPreviewCookie } from "../../app/lib/preview/preview-cookie.server.ts";
+import { adminCall, adminWithRole, superAdminToken } from "../support/admin-users.ts";
 import { previewLink } from "../support/preview-link.ts";
 import { getPage } from "../support/site-requests.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
@@ -102,9 +102,9 @@ describe("preview of a draft", () => {
 
     const { answer: entered, setCookie, cookie } = await enterPreview({ path: `/${slug}`, locale: "en" });
     expect(entered.header("location")).toBe(`/${slug}`);
-    // The signed value of app/lib/signed-value.server.ts: `draft` (base64url), expiry, HMAC.
+    // The signed value of app/lib/signed-value.server.ts: the page's address (base64url JSON), expiry, HMAC.
     expect(setCookie).toMatch(
-      /^site_preview=ZHJhZnQ\.[0-9a-z]+\.[\w-]{43}; Max-Age=3600; Path=\/; HttpOnly; SameSite=Lax$/,
+      /^site_preview=[\w-]+\.[0-9a-z]+\.[\w-]{43}; Max-Age=1800; Path=\/; HttpOnly; SameSite=Lax$/,
     );
     expect(entered.header("cache-control")).toBe("private, no-store");
     expect(frameAncestors(entered)).toBe(`'self' ${site.cms.url}`);
@@ -185,7 +185,7 @@ describe("preview of a draft", () => {
     const { answer, setCookie, setPublishedView } = await enterPreview(Object.fromEntries(url.searchParams));
     expect(answer.header("location")).toBe("/de");
     expect(setCookie).toMatch(/^site_preview=; Max-Age=0;/);
-    expect(setPublishedView).toMatch(/^site_preview_published=1; Max-Age=3600;/);
+    expect(setPublishedView).toMatch(/^site_preview_published=1; Max-Age=1800;/);
   }, 30_000);
 });
 
@@ -274,8 +274,9 @@ describe("preview of an article, a category; none for a redirect", () => {
     expect(preview.status).toBe(200);
     expect(preview.text).toContain("Unpublished article");
     expect((await get(`/blog/${slug}`)).status).toBe(404);
-    // A 404 in preview is no-store as well.
-    const missing = await get(`/blog/no-such-${slug}`, cookie);
+    // A 404 in preview (a link for an address with no entry) is no-store as well.
+    const { cookie: missingCookie } = await enterPreview({ path: `/blog/no-such-${slug}`, locale: "en" });
+    const missing = await get(`/blog/no-such-${slug}`, missingCookie);
     expect(missing.status).toBe(404);
     expect(missing.header("cache-control")).toBe("private, no-store");
   }, 30_000);
@@ -322,15 +323,23 @@ describe("preview links are signed, not the secret (issue 30, point 5; docs/secu
     return new URL(((await response.json()) as { data: { url: string } }).data.url);
   }
 
-  it("an Author reads a preview URL through the real Strapi: no secret in it, a signature for that document that expires within minutes", async () => {
-    const author = await adminWithRole(site.cms.url, await superAdminToken(site.cms.url), "strapi-author", "Author");
-    const documentId = await admin.pageDocumentId("/company", "en");
+  let author: Promise<string> | undefined;
+  /** One Author for the tests below (its invitation email is unique per CMS). */
+  const authorToken = () =>
+    (author ??= superAdminToken(site.cms.url).then((token) =>
+      adminWithRole(site.cms.url, token, "strapi-author", "Author"),
+    ));
+
+  it("an admin who may read the draft gets a preview URL through the real Strapi: no secret in it, a signature for that document that expires within minutes", async () => {
+    const token = await superAdminToken(site.cms.url);
+    const slug = `preview-reader-${Date.now().toString(36)}`;
+    const documentId = await admin.pageWithDraft(slug, "Reader published", "Reader draft");
     const before = Date.now();
-    const url = await previewUrlAs(author, "api::page.page", { documentId, locale: "en", status: "draft" });
+    const url = await previewUrlAs(token, "api::page.page", { documentId, locale: "en", status: "draft" });
     expect(url.href).not.toContain(SECRET);
     expect(url.href).not.toContain(encodeURIComponent(SECRET));
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      path: "/company",
+      path: `/${slug}`,
       locale: "en",
       status: "draft",
       ...signedFor("api::page.page", documentId),
@@ -340,7 +349,29 @@ describe("preview links are signed, not the secret (issue 30, point 5; docs/secu
     expect(expires).toBeLessThanOrEqual(Date.now() + 10 * 60_000);
     // It opens that page's preview, as the admin's iframe does.
     const { answer } = await enterPreview(Object.fromEntries(url.searchParams));
-    expect(answer.header("location")).toBe("/company");
+    expect(answer.header("location")).toBe(`/${slug}`);
+  }, 60_000);
+
+  it("an Author asking for the preview URL of another admin's draft (or a seeded page) gets 403 and no link", async () => {
+    const token = await authorToken();
+    const slug = `preview-others-${Date.now().toString(36)}`;
+    const others = await admin.pageWithDraft(slug, "Their published", "Their draft");
+    const seeded = await admin.pageDocumentId("/company", "en");
+    for (const [documentId, status] of [
+      [others, "draft"],
+      [others, "published"],
+      [seeded, "draft"],
+    ] as const) {
+      const query = new URLSearchParams({ documentId, locale: "en", status });
+      const refused = await adminCall(site.cms.url, "GET", `/content-manager/preview/url/api::page.page?${query}`, {
+        token,
+      });
+      expect(refused.status, `${documentId} ${status}`).toBe(403);
+      expect(JSON.stringify(refused.body)).toMatch(/You may not preview this document/);
+      expect(JSON.stringify(refused.body)).not.toMatch(/signature|api\/preview/);
+    }
+    // The Super Admin (who may read it) still gets the link.
+    expect(await cmsPreviewUrl("api::page.page", { documentId: others, locale: "en", status: "draft" })).not.toBeNull();
   }, 60_000);
 
   it("a link for document A cannot open document B: another path, document, locale or status is 401, no cookie", async () => {
@@ -384,6 +415,50 @@ describe("preview links are signed, not the secret (issue 30, point 5; docs/secu
   });
 });
 
+describe("a preview cookie opens the draft of the page it was signed for, nothing else (docs/security.md, finding 42)", () => {
+  it("a link for page A shows A's draft (and its .data); with that cookie page B, which has a draft, is B's published version", async () => {
+    const slugA = `preview-scope-a-${Date.now().toString(36)}`;
+    const slugB = `preview-scope-b-${Date.now().toString(36)}`;
+    const a = await admin.pageWithDraft(slugA, "A published words", "A draft words");
+    await admin.pageWithDraft(slugB, "B published words", "B draft words");
+    const linkA = (await cmsPreviewUrl("api::page.page", { documentId: a, locale: "en", status: "draft" }))!;
+    const { cookie } = await enterPreview(Object.fromEntries(linkA.searchParams));
+
+    const pageA = await get(`/${slugA}`, cookie);
+    expect(pageA.text).toContain("A draft words");
+    expect(pageA.text).toContain("Preview: draft");
+    expect((await get(`/${slugA}.data`, cookie)).text).toContain("A draft words");
+
+    for (const other of [`/${slugB}`, `/${slugB}.data`]) {
+      const pageB = await get(other, cookie);
+      expect(pageB.status, other).toBe(200);
+      expect(pageB.text, other).toContain("B published words");
+      expect(pageB.text, other).not.toContain("B draft words");
+      expect(pageB.text, other).not.toContain("Preview: draft");
+      // Never stored either: a request with a preview cookie bypasses the page cache.
+      expect(pageB.cache, other).toBe("BYPASS");
+    }
+  }, 60_000);
+
+  it("the cookie lasts half an hour: its signed expiry is then, and a cookie past it shows the published page", async () => {
+    const slug = `preview-expiry-${Date.now().toString(36)}`;
+    await admin.pageWithDraft(slug, "Expiry published", "Expiry draft");
+    const before = Date.now();
+    const { setCookie, cookie } = await enterPreview({ path: `/${slug}`, locale: "en" });
+    expect(setCookie).toMatch(/; Max-Age=1800;/);
+    const signedExpiry = Number.parseInt(cookie.split(".")[1]!, 36);
+    expect(signedExpiry).toBeGreaterThanOrEqual(before + PREVIEW_MAX_AGE_SECONDS * 1000);
+    expect(signedExpiry).toBeLessThanOrEqual(Date.now() + PREVIEW_MAX_AGE_SECONDS * 1000);
+    expect((await get(`/${slug}`, cookie)).text).toContain("Expiry draft");
+    // The same cookie as signed half an hour and a millisecond ago: expired.
+    const scope = { path: `/${slug}`, type: "api::page.page", document: "" };
+    const expired = `site_preview=${signPreviewCookie(SECRET, scope, Date.now() - PREVIEW_MAX_AGE_SECONDS * 1000 - 1)}`;
+    const page = await get(`/${slug}`, expired);
+    expect(page.text).toContain("Expiry published");
+    expect(page.text).not.toContain("Expiry draft");
+  }, 60_000);
+});
+
 describe("leaving the preview", () => {
   it("status=published through the same route clears the cookie; so does /api/preview/exit", async () => {
     const leave = await enterPreview({ path: "/company", locale: "en", status: "published" });
@@ -411,13 +486,14 @@ describe("a cookie the site did not sign", () => {
   it("forged, expired or signed with another secret: the published page, no preview bar", async () => {
     const slug = `preview-forged-${Date.now().toString(36)}`;
     await admin.pageWithDraft(slug, "Published only", "Secret draft");
+    const scope = { path: `/${slug}`, type: "api::page.page", document: "" };
     const future = (Date.now() + 600_000).toString(36);
     for (const cookie of [
       `site_preview=ZHJhZnQ.${future}.${"A".repeat(43)}`,
       // The format before the signed-value helper: a preview opened before the upgrade is reopened.
       `site_preview=v1.${Math.floor(Date.now() / 1000) + 600}.${"A".repeat(43)}`,
-      `site_preview=${signPreviewCookie("another-secret-0123456789")}`,
-      `site_preview=${signPreviewCookie(SECRET, Date.now() - 2 * 60 * 60 * 1000)}`,
+      `site_preview=${signPreviewCookie("another-secret-0123456789", scope)}`,
+      `site_preview=${signPreviewCookie(SECRET, scope, Date.now() - PREVIEW_MAX_AGE_SECONDS * 1000 - 1)}`,
       "site_preview=1",
     ]) {
       const answer = await get(`/${slug}`, cookie);

@@ -32,7 +32,7 @@ describe("the form token of the bot check", () => {
   it("is refused for another form, made with another secret or signed for another purpose", () => {
     expect(check(token, ISSUED + 5_000, "/sign-in")).toBe("rejected");
     expect(check(token, ISSUED + 5_000, "/register", `${SECRET}-other`)).toBe("rejected");
-    const preview = signValue(SECRET, "preview/v1", "/register", ISSUED + FORM_TOKEN_MAX_AGE_MS);
+    const preview = signValue(SECRET, "preview/v2", "/register", ISSUED + FORM_TOKEN_MAX_AGE_MS);
     expect(check(preview, ISSUED + 5_000)).toBe("rejected");
   });
 

@@ -18,13 +18,13 @@ const read = (asked: Asked) => readAt(signed(asked));
 
 describe("GET /api/preview's signed link", () => {
   it("leads to the page, with the locale's prefix unless it is the default locale", () => {
-    expect(read({ path: "/company", locale: "en", status: "draft" })).toEqual({
+    expect(read({ path: "/company", locale: "en", status: "draft" })).toMatchObject({
       ok: true,
       enter: true,
       location: "/company",
     });
-    expect(read({ path: "/", locale: "de" })).toEqual({ ok: true, enter: true, location: "/de" });
-    expect(read({ path: "/company/careers", locale: "de", status: "published" })).toEqual({
+    expect(read({ path: "/", locale: "de" })).toMatchObject({ ok: true, enter: true, location: "/de" });
+    expect(read({ path: "/company/careers", locale: "de", status: "published" })).toMatchObject({
       ok: true,
       enter: false,
       location: "/de/company/careers",

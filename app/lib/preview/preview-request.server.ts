@@ -9,7 +9,8 @@ import { checkPreviewLink } from "./preview-link.server.ts";
  * locale (404). Only then is the answer a redirect to a path on this site, never anywhere else.
  */
 export type PreviewRequest =
-  { ok: true; enter: boolean; location: string } | { ok: false; status: 400 | 401 | 404 | 410 | 503; message: string };
+  | { ok: true; enter: boolean; location: string; type: string; document: string }
+  | { ok: false; status: 400 | 401 | 404 | 410 | 503; message: string };
 
 const MAX_PATH_LENGTH = 2048;
 
@@ -55,7 +56,13 @@ export function readPreviewRequest(
       message: `This site has no locale ${JSON.stringify(locale)} (it serves ${config.locales.join(", ")}).`,
     };
   }
-  return { ok: true, enter: status === "draft", location: localizedPath(path, locale, config) };
+  return {
+    ok: true,
+    enter: status === "draft",
+    location: localizedPath(path, locale, config),
+    type: link.fields.type,
+    document: link.fields.document,
+  };
 }
 
 /** Whether two spellings of a path differ only in percent-encoding (`/café` and `/caf%C3%A9`). */

@@ -4,9 +4,10 @@ const { createHmac, hkdfSync } = require("node:crypto");
 
 /**
  * A preview link signs what it opens instead of carrying CMS_PREVIEW_SECRET (docs/security.md,
- * finding 42): any signed-in admin, an Author too, can read the URL the Preview handler makes
- * (`GET /content-manager/preview/url/:uid`), and a secret in it let anybody who read one mint
- * previews of everything, for as long as the secret lived.
+ * finding 42): the URL the Preview handler makes (`GET /content-manager/preview/url/:uid`, which
+ * now answers only an admin who may read the document: ./read-permission.js) is read by editors'
+ * browsers, and a secret in it let anybody who read one mint previews of everything, for as long
+ * as the secret lived.
  *
  * The signature is the site's signed-value format (app/lib/signed-value.server.ts, which checks it
  * in app/lib/preview/preview-link.server.ts): HMAC-SHA256, keyed by HKDF-SHA256 of the secret for
@@ -20,8 +21,8 @@ const PURPOSE = "preview-link/v1";
 /**
  * How long a link opens a preview (docs/decisions/0031-preview-links-and-upload-policy.md): the
  * admin asks for the URL when the edit view opens and reuses it when the editor opens the preview
- * (Strapi's RTK Query cache), so it must outlive a usual edit; what it opens (the preview cookie)
- * lasts an hour anyway. A link read from a log or a history later is dead.
+ * (Strapi's RTK Query cache), so it must outlive a usual edit; what it opens (the preview cookie,
+ * for that one page) lasts 30 minutes anyway. A link read from a log or a history later is dead.
  */
 const PREVIEW_LINK_LIFETIME_MS = 10 * 60 * 1000;
 
