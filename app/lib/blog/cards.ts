@@ -19,7 +19,8 @@ export interface ArticleCard {
 }
 
 /** The `sizes` of a card's cover (a column of the article list). */
-export const CARD_IMAGE_SIZES = "(max-width: 48rem) calc(100vw - 2rem), 20rem";
+export const CARD_IMAGE_SIZES =
+  "(min-width: 75rem) 23rem, (min-width: 64rem) calc(33vw - 2rem), (min-width: 40rem) calc(50vw - 2.25rem), calc(100vw - 3rem)";
 
 export function articleCard(
   article: ArticleSummary,

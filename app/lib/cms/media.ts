@@ -51,10 +51,11 @@ export interface MediaFile {
 export const MEDIA_FORMATS = ["thumbnail", "small", "medium", "large"] as const;
 
 /**
- * The `sizes` of an image in a page body: the column is `min(60rem, 100% - 2rem)` wide
- * (app/styles.css, `main`).
+ * The `sizes` of an image in running text (an article's cover and body, a page's body): the text's
+ * measure, `min(42rem, 100% - 3rem)` (app/styles/tokens.css `--measure`, layout.css's page margins).
+ * Measured in Chromium: 327, 672 and 672 px wide at 375, 768 and 1280 px.
  */
-export const BODY_IMAGE_SIZES = "(max-width: 62rem) calc(100vw - 2rem), 60rem";
+export const BODY_IMAGE_SIZES = "(max-width: 45rem) calc(100vw - 3rem), 42rem";
 
 /** Where relative media URLs live: `CMS_MEDIA_URL` without a trailing slash, or null (the site's /uploads proxy). */
 export type MediaBase = string | null;

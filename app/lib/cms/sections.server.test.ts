@@ -123,7 +123,7 @@ describe("prepareSections", () => {
     expect(hero.image).toEqual({
       src: "/uploads/team_abc.png",
       srcSet: "/uploads/thumbnail_team_abc.png 245w, /uploads/small_team_abc.png 500w, /uploads/team_abc.png 1200w",
-      sizes: SECTION_IMAGE_SIZES.full,
+      sizes: SECTION_IMAGE_SIZES.half,
       width: 1200,
       height: 630,
       alt: "The team at the summer meet-up",

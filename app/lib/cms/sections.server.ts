@@ -213,11 +213,15 @@ export interface PrepareOptions {
   blogHref?: string;
 }
 
-/** The `sizes` of each kind of section image (the column is `min(60rem, 100% - 2rem)`, app/styles.css). */
+/**
+ * The `sizes` of each kind of section image, from the layout (app/styles/sections.css: a 72rem
+ * column less 1.5rem margins; the hero and media-with-text two columns from 48rem, card grids two
+ * from 40rem and three from 64rem, a 1.5rem gap). Measured in Chromium at 375, 768 and 1280 px:
+ * hero and media-with-text (`half`: beside their text) 327, 348, 564; a card's image 293, 314, 334.
+ */
 export const SECTION_IMAGE_SIZES = {
-  full: "(max-width: 62rem) calc(100vw - 2rem), 60rem",
-  half: "(max-width: 48rem) calc(100vw - 2rem), 30rem",
-  card: "(max-width: 48rem) calc(100vw - 2rem), 20rem",
+  half: "(min-width: 75rem) 35.25rem, (min-width: 48rem) calc(50vw - 2.25rem), calc(100vw - 3rem)",
+  card: "(min-width: 75rem) 21rem, (min-width: 64rem) calc(33vw - 4rem), (min-width: 40rem) calc(50vw - 4.5rem), calc(100vw - 5rem)",
   portrait: "6rem",
   logo: "10rem",
 } as const;
@@ -243,7 +247,7 @@ export function prepareSections(sections: readonly CmsSection[], options: Prepar
     }
     switch (section.__component) {
       case "sections.hero":
-        return { ...section, image: image(section.image, SECTION_IMAGE_SIZES.full), links: links(section.links) };
+        return { ...section, image: image(section.image, SECTION_IMAGE_SIZES.half), links: links(section.links) };
       case "sections.rich-text": {
         // Eager and first only when nothing above it on the page had an image.
         const body = withBodyMedia(section.body, options.base, images);
