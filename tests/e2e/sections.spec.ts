@@ -114,4 +114,18 @@ test("cards line up: three in a row on a desktop, tops level, a blog card's titl
   await expect(
     page.getByRole("region", { name: "Where to start" }).getByRole("link", { name: /^Read more ?: The company$/ }),
   ).toHaveAttribute("href", "/company");
+
+  // The blog's cards (whose covers are <picture>s, the first one fetched first): each cover runs
+  // to the card's top edge (inside its 1 px border) and is 16:9, cropped, never stretched.
+  await page.goto("/blog");
+  const covers = await page.locator(".article-list > li").evaluateAll((items) =>
+    items.map((item) => {
+      const box = item.querySelector("img")!.getBoundingClientRect();
+      const cardTop = item.getBoundingClientRect().top;
+      const fit = getComputedStyle(item.querySelector("img")!).objectFit;
+      return { ratio: Math.round((box.width / box.height) * 100) / 100, inset: Math.round(box.top - cardTop), fit };
+    }),
+  );
+  expect(covers.length).toBeGreaterThan(0);
+  expect(covers).toEqual(covers.map(() => ({ ratio: 1.78, inset: 1, fit: "cover" })));
 });
