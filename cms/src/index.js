@@ -14,6 +14,13 @@ const { seedDemoSite, shouldSeed } = require("./seed");
  */
 module.exports = {
   register({ strapi }) {
+    // Idle keep-alive connections are closed by their clients, never by Strapi under them: Node's
+    // 5 s default is about the 4-5 s its clients (undici, the site's fetch, browsers, proxies)
+    // keep one, and a request sent on a socket the server is closing is reset (ECONNRESET), not
+    // retried, for a POST. Above a load balancer's usual 60 s, as the site's own server does.
+    const { httpServer } = strapi.server;
+    httpServer.keepAliveTimeout = 65_000;
+    httpServer.headersTimeout = 66_000;
     // An article's publishDate: set on its first publish, kept by later ones (src/articles/publish-date.js).
     registerPublishDate(strapi);
     // Whether this start's admin bootstrap creates the Editor and Author roles (a new database).

@@ -76,6 +76,13 @@ describe("a takedown in the real Strapi", () => {
     expect(site.app.output().slice(from)).toMatch(new RegExp(`paths=/en/${page},/${page} tags=\\S* expire`));
   }, 30_000);
 
+  it("the CMS keeps an idle connection longer than its clients do (never resets one they reuse)", async () => {
+    // Node's default (5 s) let a reused connection be reset under load: this file's admin calls
+    // then failed with ECONNRESET. Node announces its idle timeout in the Keep-Alive header.
+    const response = await fetch(`${site.cms.url}/_health`);
+    expect(response.headers.get("keep-alive")).toBe("timeout=65");
+  });
+
   it("delete: the same", async () => {
     const page = slug("delete");
     const id = await cachedPage(page);

@@ -25,6 +25,7 @@ beforeAll(async () => {
     ["/jobs", "Jobs"],
     ["/careers", "Careers"],
     ["/outage", "Before the outage"],
+    ["/hiring", "Hiring"],
   ] as const) {
     cms.setPage({ fullPath, title });
   }
@@ -169,6 +170,57 @@ describe("several instances with Redis", () => {
     // The probe above on B may have started its one regeneration before the burst: one in total.
     expect(after - before).toBe(1);
   });
+
+  it("a slow Redis does not make a second instance regenerate what the first is regenerating", async () => {
+    // Under load (issue 30) Redis commands outlived the site's 500 ms timeout, and a timed-out lock
+    // was taken as granted: 2 regenerations. Here Redis is paused while B holds the lock.
+    const client = new Redis(redis.url);
+    try {
+      await get(a, "/hiring");
+      await eventually(
+        () => get(b, "/hiring"),
+        (result) => result.cache === "HIT",
+        "B caches /hiring",
+      );
+      await eventually(
+        () => get(a, "/hiring"),
+        (result) => result.cache === "HIT",
+        "A caches /hiring",
+      );
+      const before = (await regenerations(a)) + (await regenerations(b));
+      cms.setPage({ fullPath: "/hiring", title: "Hiring, renamed" });
+      // B's render lasts past the pause below: its lock is held all along.
+      cms.delayMs = 3_000;
+      await revalidate(a, ["/hiring"]);
+      await eventually(
+        () => get(b, "/hiring").then((result) => result.cache),
+        (cache) => cache !== "HIT",
+        "B hears of it",
+      );
+      await eventually(
+        () => client.exists("isr:lock:/hiring"),
+        (held) => held === 1,
+        "B takes the lock",
+      );
+      // Long enough for A's look in Redis, its second look and its lock command to time out (500 ms each).
+      await client.client("PAUSE", 2_500, "ALL");
+      const results = await Promise.all(Array.from({ length: 10 }, () => get(a, "/hiring")));
+      expect(results.every((result) => result.status === 200)).toBe(true);
+      cms.delayMs = 0;
+      for (const app of [a, b]) {
+        await eventually(
+          () => get(app, "/hiring"),
+          (result) => result.cache === "HIT" && result.text.includes("Hiring, renamed"),
+          "fresh",
+          30_000,
+        );
+      }
+      expect((await regenerations(a)) + (await regenerations(b)) - before).toBe(1);
+    } finally {
+      cms.delayMs = 0;
+      client.disconnect();
+    }
+  }, 60_000);
 
   it("strangers cannot fill Redis: not-found answers stay local, and the Redis is bounded (allkeys-lru)", async () => {
     const client = new Redis(redis.url);

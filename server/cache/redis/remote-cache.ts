@@ -26,6 +26,15 @@ export function redisRemoteCache<V>(
   prefix = "isr",
 ): RemoteCache<V> {
   const instance = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const unlock = (key: string) =>
+    orFallback(async () => {
+      await redis.eval(
+        "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
+        1,
+        `${prefix}:lock:${key}`,
+        instance,
+      );
+    }, undefined);
   return {
     fetch: (key) =>
       orFallback(async () => {
@@ -39,17 +48,19 @@ export function redisRemoteCache<V>(
         const text = JSON.stringify({ ...entry, value: codec.encode(entry.value) });
         await redis.set(`${prefix}:entry:${key}`, text, "EX", entry.revalidate + STALE_KEEP_SECONDS);
       }, undefined),
-    lock: (key, ttlMs) =>
-      // Without Redis every instance regenerates for itself: better than none doing it.
-      orFallback(async () => (await redis.set(`${prefix}:lock:${key}`, instance, "PX", ttlMs, "NX")) === "OK", true),
-    unlock: (key) =>
-      orFallback(async () => {
-        await redis.eval(
-          "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
-          1,
-          `${prefix}:lock:${key}`,
-          instance,
-        );
-      }, undefined),
+    lock: async (key, ttlMs) => {
+      try {
+        return (await redis.set(`${prefix}:lock:${key}`, instance, "PX", ttlMs, "NX")) === "OK";
+      } catch {
+        // Without Redis every instance regenerates for itself: better than none doing it.
+        if (redis.status !== "ready") return true;
+        // Connected but slow (the command timed out, as under load): the SET may have run, and
+        // another instance may hold the lock. Not ours, then; the stale entry is served and the
+        // next request asks again. Given back in case it was taken (queued after the SET).
+        void unlock(key);
+        return false;
+      }
+    },
+    unlock,
   };
 }
