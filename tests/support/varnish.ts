@@ -58,6 +58,11 @@ export async function startVarnish(options: { port: number; backendPort: number 
       vcl,
       "-s",
       "malloc,32m",
+      // Varnish closes an idle client connection after 5 s by default, and undici (the tests' fetch)
+      // reuses one for up to 4 s: a stalled Varnish could close the socket a request was just sent
+      // on (ECONNRESET). Longer than any client keeps one, as the site and the CMS do (65 s).
+      "-p",
+      "timeout_idle=65",
     ],
     { stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
