@@ -120,7 +120,7 @@ describe("CMS media through the site", () => {
         height: "630",
         loading: "eager",
         fetchpriority: "high",
-        sizes: "(max-width: 62rem) calc(100vw - 2rem), 60rem",
+        sizes: "(max-width: 45rem) calc(100vw - 3rem), 42rem",
       });
       const candidates = image!.srcset!.split(", ").map((candidate) => candidate.split(" "));
       expect(candidates.map(([, width]) => width)).toEqual(["245w", "500w", "750w", "1000w", "1200w"]);

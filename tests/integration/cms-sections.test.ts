@@ -207,12 +207,14 @@ describe("a page built from sections, through the real Strapi", () => {
     // One h1 (the title), every section heading h2, the cards' titles h3.
     expect([...html.matchAll(/<h([1-6])\b/g)].map(([, level]) => Number(level))).toEqual([1, 2, 2, 2, 2, 3, 3, 2, 2]);
 
-    // Images: through the site's /uploads, every format in srcset, width/height, alt; only the first eager.
+    // Images: through the site's /uploads, every format in srcset, width/height, alt; only the first eager
+    // (the <img> of each <picture>; its AVIF and WebP sources: tests/integration/image-variants.test.ts).
     const imgs = images(html);
     expect(imgs).toHaveLength(4);
     for (const img of imgs) {
       expect(img).toMatchObject({
-        src: expect.stringMatching(/^\/uploads\/acme_share_\w+\.png$/),
+        // The file's version: its CMS updatedAt (image variants, decision 0036).
+        src: expect.stringMatching(/^\/uploads\/acme_share_\w+\.png\?v=\w+$/),
         width: "1200",
         height: "630",
         alt: expect.any(String),
@@ -236,7 +238,7 @@ describe("a page built from sections, through the real Strapi", () => {
     expect(html).toContain(
       '<a href="https://partner.example/" class="section-button section-button-secondary" rel="noopener noreferrer">Partner site</a>',
     );
-    expect(html).toContain('<a href="https://example.com/" rel="noopener noreferrer"><img');
+    expect(html).toContain('<a href="https://example.com/" rel="noopener noreferrer"><picture>');
     expect(html).not.toContain("javascript:");
     expect(html).not.toContain(">Bad<");
     expect(html).toMatch(/<a class="section-button" href="\/company\/careers"[^>]*>Careers<\/a>/);
