@@ -183,6 +183,42 @@ describe("email confirmation (real Strapi, SMTP)", () => {
     expect(users.results).toHaveLength(1);
   }, 60_000);
 
+  // The refusals the shared CMS's settings cannot give (cms-account-refusal-codes.test.ts has the others).
+  it("the CMS's refusals carry the accounts plugin's codes: EMAIL_NOT_CONFIRMED, REGISTRATION_CLOSED", async () => {
+    const cmsPost = async (path: string, body: unknown) => {
+      const response = await fetch(`${site.cms.url}/api${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...SITE_SECRET_HEADERS },
+        body: JSON.stringify(body),
+      });
+      const answer = (await response.json()) as { error?: { details?: { code?: string } } };
+      return { status: response.status, code: answer.error?.details?.code };
+    };
+    const waiting = "codes-waiting@example.com";
+    const register = (address: string) =>
+      cmsPost("/auth/local/register", { username: address, email: address, password });
+    expect((await register(waiting)).status).toBe(200);
+    expect(await cmsPost("/auth/local", { identifier: waiting, password })).toEqual({
+      status: 400,
+      code: "EMAIL_NOT_CONFIRMED",
+    });
+    // Without the password, nothing about the account is told.
+    expect(await cmsPost("/auth/local", { identifier: waiting, password: "Not-the-passw0rd" })).toEqual({
+      status: 400,
+      code: "INVALID_CREDENTIALS",
+    });
+    const admin = await StrapiAdmin.login(site.cms.url);
+    const { settings } = (await admin.call("GET", "/users-permissions/advanced")) as {
+      settings: Record<string, unknown>;
+    };
+    await admin.call("PUT", "/users-permissions/advanced", { ...settings, allow_register: false });
+    try {
+      expect(await register("codes-closed@example.com")).toEqual({ status: 400, code: "REGISTRATION_CLOSED" });
+    } finally {
+      await admin.call("PUT", "/users-permissions/advanced", settings);
+    }
+  }, 60_000);
+
   it(
     "a restart keeps an admin's change; what CMS_EMAIL_CONFIRMATION sets comes back",
     async () => {

@@ -154,7 +154,9 @@ export class StandInCms {
   private answerAuth(req: IncomingMessage, res: ServerResponse, url: URL) {
     const json = (status: number, body: unknown) =>
       res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-    const fail = (status: number, message: string) => json(status, { data: null, error: { status, message } });
+    // With the accounts plugin's details.code, as the real CMS answers (refusal-codes.js); the site reads only the code.
+    const fail = (status: number, message: string, code?: string) =>
+      json(status, { data: null, error: { status, message, details: code ? { code } : {} } });
     const userJson = (email: string, user: { id: number; blocked: boolean }) => ({
       id: user.id,
       username: email,
@@ -181,12 +183,13 @@ export class StandInCms {
       const body = JSON.parse(raw || "{}") as Record<string, string>;
       if (url.pathname === "/api/auth/local") {
         const user = this.users.get(body.identifier ?? "");
-        if (!user || user.password !== body.password) return fail(400, "Invalid identifier or password");
-        if (user.blocked) return fail(400, "Your account has been blocked by an administrator");
+        if (!user || user.password !== body.password)
+          return fail(400, "Invalid identifier or password", "INVALID_CREDENTIALS");
+        if (user.blocked) return fail(400, "Your account has been blocked by an administrator", "BLOCKED");
         return json(200, { jwt: `stand-in-jwt-${user.id}`, user: userJson(body.identifier ?? "", user) });
       }
       if (url.pathname === "/api/auth/local/register") {
-        if (this.users.has(body.email ?? "")) return fail(400, "Email or Username are already taken");
+        if (this.users.has(body.email ?? "")) return fail(400, "Email or Username are already taken", "EMAIL_TAKEN");
         const user = { id: this.users.size + 1, password: body.password ?? "", blocked: false };
         this.users.set(body.email ?? "", user);
         return json(200, { jwt: `stand-in-jwt-${user.id}`, user: userJson(body.email ?? "", user) });
@@ -197,15 +200,17 @@ export class StandInCms {
         const entry = [...this.users].find(([, user]) => user.id === id && !user.blocked);
         if (!entry) return fail(401, "Missing or invalid credentials");
         const [email, user] = entry;
-        if (user.password !== body.currentPassword) return fail(400, "The provided current password is invalid");
+        if (user.password !== body.currentPassword)
+          return fail(400, "The provided current password is invalid", "INVALID_PASSWORD");
         if (user.password === body.password)
-          return fail(400, "Your new password must be different than your current password");
+          return fail(400, "Your new password must be different than your current password", "SAME_PASSWORD");
         user.password = body.password ?? "";
         return json(200, { jwt: `stand-in-jwt-${user.id}`, user: userJson(email, user) });
       }
       if (url.pathname === "/api/auth/forgot-password") return json(200, { ok: true });
       // No reset codes are ever issued here: any code is wrong, as Strapi says it.
-      if (url.pathname === "/api/auth/reset-password") return fail(400, "Incorrect code provided");
+      if (url.pathname === "/api/auth/reset-password")
+        return fail(400, "Incorrect code provided", "INVALID_RESET_CODE");
       return fail(404, "Not Found");
     });
   }

@@ -6,8 +6,10 @@ import { AuthError, cmsUnavailable } from "./errors.server.ts";
 
 /**
  * The CMS's users-permissions API (docs/cms-contract.md, "Users-permissions endpoints"), called server to
- * server. Strapi's messages are mapped to ones a visitor can act on, with the right status;
- * they are never passed through raw.
+ * server. A refusal is recognised by its `details.code`, which the accounts plugin sets
+ * (cms/src/plugins/accounts/server/users-permissions/refusal-codes.js), never by Strapi's English:
+ * a reworded message must not change what a visitor is told (docs/decisions/0042-account-refusal-codes.md).
+ * A refusal without a known code gets the call's generic answer. Strapi's words are never passed through.
  */
 
 export const cmsUserSchema = z.object({
@@ -46,12 +48,11 @@ export interface CmsUsersConfig {
 }
 
 /**
- * What the CMS said when it refused a call: its status, Strapi's message and, for the accounts
- * plugin's refusals, `details.code` (cms/src/plugins/accounts/server/utils/refusals.js).
+ * What the CMS said when it refused a call: its status and `details.code` (the accounts plugin's:
+ * cms/src/plugins/accounts/server/utils/refusals.js, ../users-permissions/refusal-codes.js).
  */
 interface CmsRefusal {
   status: number;
-  message: string;
   code?: string;
 }
 
@@ -68,7 +69,7 @@ function cmsRefusal(error: unknown): CmsRefusal {
   if (status === 429) throw new AuthError("RATE_LIMITED", { cause: error });
   if (status === undefined || status < 400 || status >= 500) throw cmsUnavailable(error);
   const code = refusalDetailsSchema.safeParse(error.strapiError?.details).data?.code;
-  return { status, message: error.strapiError?.message ?? "", ...(code ? { code } : {}) };
+  return { status, ...(code ? { code } : {}) };
 }
 
 /** The answer of POST /api/account-sessions/email-change/confirm: a new JWT only for the same user's caller. */
@@ -101,9 +102,10 @@ export function createCmsUsers(config: CmsUsersConfig) {
       try {
         return await call(authResponseSchema, "/auth/local", { identifier: email, password });
       } catch (error) {
-        const { status, message } = cmsRefusal(error);
-        if (/blocked/i.test(message)) throw new AuthError("BLOCKED");
-        if (/not confirmed/i.test(message)) throw new AuthError("EMAIL_NOT_CONFIRMED");
+        const { status, code } = cmsRefusal(error);
+        if (code === "BLOCKED") throw new AuthError("BLOCKED");
+        if (code === "EMAIL_NOT_CONFIRMED") throw new AuthError("EMAIL_NOT_CONFIRMED");
+        // INVALID_CREDENTIALS, and any refusal without a known code: the answer that tells nothing.
         if (status === 400 || status === 401) throw new AuthError("INVALID_CREDENTIALS");
         throw cmsUnavailable(error);
       }
@@ -118,9 +120,10 @@ export function createCmsUsers(config: CmsUsersConfig) {
           password,
         });
       } catch (error) {
-        const { status, message } = cmsRefusal(error);
-        if (/already taken/i.test(message)) return "taken";
-        if (/disabled/i.test(message)) throw new AuthError("REGISTRATION_CLOSED");
+        const { status, code } = cmsRefusal(error);
+        if (code === "EMAIL_TAKEN") return "taken";
+        if (code === "REGISTRATION_CLOSED") throw new AuthError("REGISTRATION_CLOSED");
+        // INVALID_REGISTRATION, and any refusal without a known code.
         if (status === 400) throw new AuthError("REGISTRATION_REFUSED");
         throw cmsUnavailable(error);
       }
@@ -144,9 +147,10 @@ export function createCmsUsers(config: CmsUsersConfig) {
           passwordConfirmation: password,
         });
       } catch (error) {
-        const { status, message, code } = cmsRefusal(error);
+        const { status, code } = cmsRefusal(error);
         if (code === "RESET_LINK_EXPIRED") throw new AuthError("RESET_LINK_EXPIRED");
-        if (/incorrect code/i.test(message) || status === 400) throw new AuthError("INVALID_CODE");
+        // INVALID_RESET_CODE, and any refusal without a known code.
+        if (status === 400) throw new AuthError("INVALID_CODE");
         throw cmsUnavailable(error);
       }
     },
@@ -156,9 +160,9 @@ export function createCmsUsers(config: CmsUsersConfig) {
         const body = { currentPassword, password, passwordConfirmation: password };
         return await call(authResponseSchema, "/auth/change-password", body, jwt);
       } catch (error) {
-        const { status, message } = cmsRefusal(error);
-        if (/current password is invalid/i.test(message)) throw new AuthError("WRONG_CURRENT_PASSWORD");
-        if (/different/i.test(message)) throw new AuthError("SAME_PASSWORD");
+        const { status, code } = cmsRefusal(error);
+        if (code === "INVALID_PASSWORD") throw new AuthError("WRONG_CURRENT_PASSWORD");
+        if (code === "SAME_PASSWORD") throw new AuthError("SAME_PASSWORD");
         if (status === 401 || status === 403) throw new AuthError("SESSION_EXPIRED");
         throw cmsUnavailable(error);
       }

@@ -8,6 +8,7 @@ const { extendEmailChange } = require("./email-change-fields");
 const { extendSignInTiming } = require("./sign-in-timing");
 const { extendResetLinkExpiry } = require("./reset-link-expiry");
 const { extendHiddenAccountFields } = require("./hidden-account-fields");
+const { extendRefusalCodes } = require("./refusal-codes");
 
 /**
  * What the accounts plugin adds to users-permissions (run by ../register.js):
@@ -20,6 +21,8 @@ const { extendHiddenAccountFields } = require("./hidden-account-fields");
  * - the pending email change (./email-change-fields.js);
  * - a password sign-in that spends the same time for every address (./sign-in-timing.js);
  * - reset links that expire (./reset-link-expiry.js);
+ * - a code of this plugin's on every refusal of the auth routes the site calls, never only
+ *   Strapi's English (./refusal-codes.js; the outermost wrapper of the auth controller);
  * - none of the added fields in the admin panel (./hidden-account-fields.js, applied last: it
  *   hides every field the others added).
  * The JWT service is wrapped twice, in this order: the session check, then the two-factor one;
@@ -36,6 +39,7 @@ function extendUsersPermissionsPlugin(strapi, { resetLinkTtlMs }) {
   extendEmailChange(points);
   extendSignInTiming(points);
   extendResetLinkExpiry(points, { ttlMs: resetLinkTtlMs });
+  extendRefusalCodes(points);
   extendHiddenAccountFields(points);
 }
 

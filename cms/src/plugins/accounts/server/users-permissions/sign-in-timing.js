@@ -78,7 +78,7 @@ async function withdrawIfPasswordChanged(strapi, ctx, before) {
     await strapi.sessionManager(ORIGIN).revokeSessionById(String(id), sessionId);
   }
   ctx.body = undefined;
-  throw new errors.ValidationError("Invalid identifier or password");
+  throw new errors.ValidationError("Invalid identifier or password", { code: "INVALID_CREDENTIALS" });
 }
 
 /**
