@@ -8,7 +8,7 @@ const { AsyncLocalStorage } = require("node:async_hooks");
  * whose commit (and so the revalidation) comes after the middleware has returned. So the request
  * waits one level up: `answerAfterHeldWork` (a Koa middleware, before the routes) answers a
  * request once everything `holdAnswerUntil` was given while it ran has settled. The held promises
- * are bounded by whoever holds them (service.js, `waitMs`) and never reject. Outside a
+ * are bounded by whoever holds them (revalidation/sending.js, `waitMs`) and never reject. Outside a
  * request (a script, a cron job) `holdAnswerUntil` does nothing.
  */
 const storage = new AsyncLocalStorage();

@@ -8,7 +8,7 @@
  * takes 1000 of each, and expands each default-locale path to two for the purge that follows),
  * `maxBytes` of paths and tags (the site's bodies are ≤ 64 KiB) or `maxPayloads` payloads (that
  * payload starts the next batch). So a batch is bounded, and so is
- * the wait. Takedowns are never batched (service.js sends them at once).
+ * the wait. Takedowns are never batched (sending.js sends them at once).
  *
  * `add(payload)` resolves with what `send(merged)` resolved to for the batch it joined. The merged
  * payload: the first payload's uid, every path and tag once, `committedAt` the earliest,

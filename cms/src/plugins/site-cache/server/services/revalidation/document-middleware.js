@@ -24,7 +24,7 @@ const isPublishLike = (action, params) =>
  * `expire: true` (the site serves nothing rendered before it, not even once stale), then purged
  * from the CDN once the site has answered 200; the editor's request is answered only once the
  * site has answered (and the purge is done), or after `service.takedownWaitMs` (a site that had
- * not answered: recorded as a failure, sent on; service.js, middlewares/hold-answer.js). So a
+ * not answered: recorded as a failure, sent on; sending.js, middlewares/hold-answer.js). So a
  * visitor who asks right after the editor's answer never gets the old page.
  *
  * What is sent (writeInput, rules C1–C7) comes from the document's published rows in the

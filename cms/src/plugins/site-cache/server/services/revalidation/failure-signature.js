@@ -7,7 +7,7 @@ const { createHmac, hkdfSync, timingSafeEqual } = require("node:crypto");
  * The retry sends a row's payload with CMS_REVALIDATE_SECRET, so a row anyone else wrote (an editor
  * through the Content Manager before the type was hidden, a hand-made INSERT) would be a signed
  * takedown and CDN purge of whatever it names. The CMS signs `{ uid, payload }` when it records a
- * failure (service.js) and the retry sends only a row whose signature verifies.
+ * failure (failure-records.js) and the retry (retrying.js) sends only a row whose signature verifies.
  *
  * The key is derived (HKDF) from Strapi's APP_KEYS, not from CMS_REVALIDATE_SECRET: a failure recorded
  * while that secret was wrong (401) must still verify once an operator fixed it. Signed with the first

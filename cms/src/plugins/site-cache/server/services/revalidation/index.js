@@ -5,9 +5,11 @@ const { createRevalidationService } = require("./service");
 
 /**
  * `strapi.plugin("site-cache").service("revalidation")`: one per Strapi, configured once from the
- * plugin's config (config/index.js). service.js sends and records; document-middleware.js turns
- * editor writes of the declared types (the site-types service) into revalidations, using the page-hierarchy service for a publish that moves
- * pages (one way: the hierarchy never calls the revalidation).
+ * plugin's config (config/index.js). service.js builds and sends (sending.js), records failures
+ * (failure-records.js), retries them (retrying.js) and purges the CDN (purging.js);
+ * document-middleware.js turns editor writes of the declared types (the site-types service) into
+ * revalidations, using the page-hierarchy service for a publish that moves pages (one way: the
+ * hierarchy never calls the revalidation).
  */
 module.exports = ({ strapi }) => {
   const service = createRevalidationService(strapi, {

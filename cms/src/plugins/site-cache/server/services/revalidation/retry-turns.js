@@ -2,7 +2,7 @@
 
 /**
  * The retry of recorded revalidation failures when several CMS instances share the database
- * (docs/decisions/0029-cms-on-postgresql-cluster.md): each instance has its timer (service.js),
+ * (docs/decisions/0029-cms-on-postgresql-cluster.md): each instance has its timer (retrying.js),
  * but the failures are retried once per interval, not once per instance, and a failure is sent
  * by one instance at a time. Both through conditional updates, which work alike on SQLite and
  * PostgreSQL:
@@ -16,7 +16,7 @@
  *   goes from the value read to one more, and `sendingUntil` (no claim, or an expired one) to the
  *   end of the send's time (its timeout) and a margin. Passes that overlap (the one each start
  *   makes, an admin's "retry now", a long one) skip a failure another instance is sending, or
- *   has tried since they read it. The settle after the send writes the same count (service.js:
+ *   has tried since they read it. The settle after the send writes the same count (failure-records.js:
  *   the row's attempts read + 1) and clears `sendingUntil`; an instance that died sending leaves
  *   a claim that expires.
  *
