@@ -224,7 +224,13 @@ const envSchema = z
 
 export type Env = z.infer<typeof envSchema>;
 
-/** One line a variable, what it is for; used in the error message and mirrored in the README. */
+/**
+ * Every variable the site reads: the schema's, and the development token's file. `.env.example`
+ * lists exactly these (app/lib/env-example.test.ts) and docs/configuration.md says what each does.
+ */
+export const ENV_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), "CMS_READONLY_TOKEN_FILE"];
+
+/** One line a variable, what it is for; used in the error message and mirrored in docs/configuration.md. */
 const HINTS: Record<string, string> = {
   SESSION_AUTH_SECRET: "secret that encrypts session cookies",
   APP_PUBLIC_URL: "public base URL of this site",
@@ -238,7 +244,7 @@ export class EnvError extends Error {
       [
         "Invalid environment configuration:",
         ...problems.map((problem) => `  - ${problem}`),
-        'Set these variables (see README.md, "Configuration") and start again.',
+        "Set these variables (see docs/configuration.md) and start again.",
       ].join("\n"),
     );
     this.name = "EnvError";

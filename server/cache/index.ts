@@ -148,7 +148,7 @@ export function createPageCache(config: Env, redis: RedisClients, log: CacheLog)
         locales.locales.includes(locale) ? localizedPath(fullPath, locale, locales) : "";
       void warmStart({
         // In turn, one of each: the blog's listing and feed in each locale, the most recently
-        // updated CMS pages, the newest articles (README.md, CACHE_WARM_PAGES).
+        // updated CMS pages, the newest articles (docs/configuration.md, CACHE_WARM_PAGES).
         sources: [
           {
             name: "the blog's listings",

@@ -111,7 +111,7 @@ export async function handleCdnPurge(
     return jsonAnswer({ error: "Invalid purge request.", issues: describeIssues(parsed.error) }, 400);
   if (!deps.provider) {
     return jsonAnswer(
-      { error: "No CDN is configured: set CDN_PROVIDER to cloudflare, fastly or http (see README)." },
+      { error: "No CDN is configured: set CDN_PROVIDER to cloudflare, fastly or http (see docs/configuration.md)." },
       501,
     );
   }

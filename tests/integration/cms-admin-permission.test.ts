@@ -52,7 +52,10 @@ class FrontEnd {
             !purge
               ? { revalidated: true }
               : this.purgeStatus === 501
-                ? { error: "No CDN is configured: set CDN_PROVIDER to cloudflare, fastly or http (see README)." }
+                ? {
+                    error:
+                      "No CDN is configured: set CDN_PROVIDER to cloudflare, fastly or http (see docs/configuration.md).",
+                  }
                 : { purged: true, provider: "stand-in", requests: [] },
           ),
         );

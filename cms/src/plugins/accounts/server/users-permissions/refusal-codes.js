@@ -26,7 +26,7 @@ const { USER_UID } = require("./extension-points");
  * its generic refusal. Wrapped last (./index.js), so it sees what every other wrapper threw.
  */
 
-/** Whether `error` is a refusal Strapi's error middleware answers with its details (an ApplicationError or subclass). */
+/** Whether `error` is a refusal Strapi answers with its details (an ApplicationError or a subclass). */
 const isRefusal = (error) => error instanceof errors.ApplicationError;
 const isBodyRefusal = (error) => error instanceof errors.ValidationError;
 const text = (value) => (typeof value === "string" && value !== "" ? value : undefined);
