@@ -1,8 +1,10 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { registerCmsUser } from "../support/cms-users.ts";
+import { signInToSite } from "../support/site-requests.ts";
 import { SITE_SECRET_HEADERS } from "../support/site-secret.ts";
 import { StrapiAdmin } from "../support/strapi-admin.ts";
+import { strapiSite } from "../support/strapi-site.ts";
 
 /**
  * Each refusal of the users-permissions routes the site calls arrives from the real Strapi with
@@ -10,10 +12,12 @@ import { StrapiAdmin } from "../support/strapi-admin.ts";
  * docs/decisions/0042-account-refusal-codes.md), the only thing app/lib/auth/cms-users.server.ts
  * reads. The shared CMS (its settings unchanged: registration open, no email confirmation); the
  * unconfirmed address and closed registration, which need other settings, are in
- * auth-email-confirmation.test.ts. Addresses of this file only.
+ * auth-email-confirmation.test.ts. Addresses of this file only. The site (the production build)
+ * for the last test: what a visitor is told.
  */
 
-const cms = () => inject("sharedCms").url;
+const site = strapiSite("cms-account-refusal-codes", { sharedCms: true, appEnv: { AUTH_RATE_LIMIT_MAX: "1000" } });
+const cms = () => site.cms.url;
 const PASSWORD = "Refusal-passw0rd!";
 
 async function post(path: string, body: unknown, jwt?: string) {
@@ -74,5 +78,15 @@ describe("the CMS's account refusals carry the accounts plugin's codes (real Str
       post("/auth/change-password", { currentPassword, password, passwordConfirmation: password }, jwt);
     expect(await change("Not-the-passw0rd", "New-passw0rd!")).toEqual({ status: 400, code: "INVALID_PASSWORD" });
     expect(await change(PASSWORD, PASSWORD)).toEqual({ status: 400, code: "SAME_PASSWORD" });
+  });
+
+  it("through the site: a blocked user is told so with the right password, and only then", async () => {
+    const email = "refusal-site-blocked@example.com";
+    await registerCmsUser(cms(), email, PASSWORD);
+    await (await StrapiAdmin.login(cms())).setUserBlocked(email, true);
+    const right = await signInToSite(site.app.url, email, PASSWORD);
+    expect([right.status, right.body.code]).toEqual([403, "BLOCKED"]);
+    const wrong = await signInToSite(site.app.url, email, "Not-the-passw0rd");
+    expect([wrong.status, wrong.body.code]).toEqual([401, "INVALID_CREDENTIALS"]);
   });
 });
