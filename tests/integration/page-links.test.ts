@@ -108,7 +108,10 @@ describe("links by reference", () => {
       const nav = navLinks(html);
       expect(has(nav, "Careers", "/about/careers"), path).toBe(true);
       expect(has(nav, "Engineering at Acme", "/about/careers/engineering"), path).toBe(true);
-      expect(nav.some(([, href]) => href.startsWith("/company")), path).toBe(false);
+      expect(
+        nav.some(([, href]) => href.startsWith("/company")),
+        path,
+      ).toBe(false);
     }
     const home = await shows("/", "the moved card link", (text) => has(mainLinks(text), "Read more", "/about"));
     // The sections' references (the body's links are typed text: docs/links.md).

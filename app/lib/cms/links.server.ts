@@ -40,9 +40,13 @@ export type CmsLink = z.infer<typeof cmsLinkSchema>;
  */
 export function resolveCmsLink(link: CmsLink, locale: string, config: LocaleConfig): SectionLink | null {
   const label = link.label;
-  if (link.page) return { label, href: localizedPath(link.page.fullPath, link.page.locale, config), kind: "internal" };
-  if (link.article)
-    return { label, href: localizedPath(blogPath({ slug: link.article.slug }), link.article.locale, config), kind: "internal" };
+  // The target's path, canonicalised like a typed one: a slug the CMS let through (`..`) stays a path here.
+  const internal = (path: string) => {
+    const href = sameSitePath(path);
+    return href === null ? null : { label, href, kind: "internal" as const };
+  };
+  if (link.page) return internal(localizedPath(link.page.fullPath, link.page.locale, config));
+  if (link.article) return internal(localizedPath(blogPath({ slug: link.article.slug }), link.article.locale, config));
   const url = link.url?.trim();
   return url ? resolveSectionLink({ label, url }, locale, config) : null;
 }

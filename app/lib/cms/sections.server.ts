@@ -190,8 +190,7 @@ export function prepareSections(sections: readonly CmsSection[], options: Prepar
   };
   const link = (value: CmsLink | null | undefined) =>
     value ? resolveCmsLink(value, options.locale, options.config) : null;
-  const links = (values: CmsLink[]) =>
-    values.map(link).filter((value): value is SectionLink => value !== null);
+  const links = (values: CmsLink[]) => values.map(link).filter((value): value is SectionLink => value !== null);
 
   return sections.map((section, index): Section => {
     if ("unknown" in section) {

@@ -51,7 +51,9 @@ async function seedDemoSiteOnce(strapi) {
     await seedSingleType(
       strapi,
       "api::footer.footer",
-      Object.fromEntries(Object.entries(content.footer).map(([locale, data]) => [locale, withReferences(data, refs, locale)])),
+      Object.fromEntries(
+        Object.entries(content.footer).map(([locale, data]) => [locale, withReferences(data, refs, locale)]),
+      ),
     );
     await seedSingleType(strapi, "api::error-page.error-page", content.errorPage);
     await seedRedirects(strapi);

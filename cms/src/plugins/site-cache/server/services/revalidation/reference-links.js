@@ -41,7 +41,8 @@ function readReferenceLinks(components, contentTypes, declared) {
     for (const [attribute, a] of Object.entries(schema?.attributes ?? {})) {
       if (a?.type === "component") add(a.component, Object.freeze({ owner, attribute, zone: false, isType }));
       if (a?.type === "dynamiczone")
-        for (const component of a.components ?? []) add(component, Object.freeze({ owner, attribute, zone: true, isType }));
+        for (const component of a.components ?? [])
+          add(component, Object.freeze({ owner, attribute, zone: true, isType }));
     }
   return { fields: Object.freeze(fields), embedders };
 }
@@ -64,7 +65,11 @@ async function holdingIds(strapi, component, ids, { owner, attribute, zone }) {
   const typeColumn = zone ? join.morphColumn.typeColumn.name : null;
   const found = new Set();
   for (const part of chunks(ids)) {
-    let query = strapi.db.getConnection(join.name).distinct(join.joinColumn.name).whereIn(idColumn, part).where(join.on);
+    let query = strapi.db
+      .getConnection(join.name)
+      .distinct(join.joinColumn.name)
+      .whereIn(idColumn, part)
+      .where(join.on);
     if (typeColumn) query = query.where(typeColumn, component);
     for (const row of await inWrite(strapi, query)) found.add(row[join.joinColumn.name]);
   }
