@@ -60,3 +60,13 @@ describe("resolveNavEntries", () => {
     ]);
   });
 });
+
+describe("navbar and footer links get the sections' checks", () => {
+  it("a typed `javascript:` or `data:` address in the navbar is left out, a child's too", () => {
+    const entries = [
+      navEntrySchema.parse({ label: "Bad", url: "javascript:alert(1)" }),
+      navEntrySchema.parse({ label: "Menu", children: [{ label: "Bad", url: "data:text/html,<p>x</p>" }] }),
+    ];
+    expect(resolveNavEntries(entries, "en", config)).toEqual([]);
+  });
+});
