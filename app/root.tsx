@@ -5,7 +5,8 @@ import { PageScripts, PageStylesheet } from "./components/page-assets.tsx";
 import { SiteFooter, SiteHeader } from "./components/site-chrome.tsx";
 import { errorPageText, errorPayloadText } from "./lib/cms/error-page.ts";
 import { usePageHydrates } from "./lib/hydration.ts";
-import { findFooter, findNavbar, type Navigation } from "./lib/cms/content.server.ts";
+import { findFooter, findNavbar, type Footer, type Navbar } from "./lib/cms/content.server.ts";
+import { resolveCmsLinks, resolveNavEntries } from "./lib/cms/links.server.ts";
 import { CmsError } from "./lib/cms/errors.server.ts";
 import { localizedPath, parseLocalePath } from "./lib/locale-path.ts";
 import { localeConfigOf } from "./lib/locales.server.ts";
@@ -26,8 +27,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   // German home page's client navigation); `url` is the page's own address.
   const locale = parseLocalePath(url.pathname, config)?.locale ?? config.defaultLocale;
   const cms = context.get(cmsContext);
-  let navbar: Navigation | null = null;
-  let footer: Navigation | null = null;
+  let navbar: Navbar | null = null;
+  let footer: Footer | null = null;
   try {
     [navbar, footer] = await Promise.all([findNavbar(cms, locale), findFooter(cms, locale)]);
   } catch (error) {
@@ -44,8 +45,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     homeUrl: localizedPath("/", locale, config),
     // For the locale switcher and the auth links (app/components/locale-switcher.tsx).
     localeConfig: config,
-    navbar: navbar?.links ?? [],
-    footer: { links: footer?.links ?? [], note: footer?.note ?? null },
+    navbar: resolveNavEntries(navbar?.links ?? [], locale, config),
+    footer: { links: resolveCmsLinks(footer?.links ?? [], locale, config), note: footer?.note ?? null },
   };
 }
 
@@ -66,7 +67,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         <SiteHeader
-          links={chrome?.navbar ?? []}
+          entries={chrome?.navbar ?? []}
           homeUrl={chrome?.homeUrl ?? "/"}
           signedIn={chrome?.signedIn ?? false}
           locale={locale}

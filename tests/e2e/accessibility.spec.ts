@@ -87,6 +87,19 @@ test("the phone menu, open, has no serious or critical accessibility violation",
   await expectAccessible(page, "home with the phone menu open");
 });
 
+test("the navbar's drop-down, opened by keyboard, has no serious or critical accessibility violation", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  // Keyboard: the summary is reachable and opens with Enter (a <details>, no script: docs/links.md).
+  await nav.locator("summary", { hasText: "More" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(nav.getByRole("link", { name: "Engineering at Acme" })).toBeVisible();
+  await expectAccessible(page, "home with the navbar's drop-down open");
+});
+
 test("the account pages, two-factor set-up and its sign-in step have no serious or critical violation", async ({
   page,
 }, info) => {

@@ -251,28 +251,57 @@ describe("CMS seed (real Strapi)", () => {
   it(
     "seeds navbar, footer and redirects",
     async () => {
-      const navEn = await getData(cms!, "/api/navbar?locale=en&populate=links");
-      expect(navEn.links.map((l: Json) => [l.label, l.url])).toEqual([
-        ["Home", "/"],
-        ["Company", "/company"],
-        ["Careers", "/company/careers"],
-        ["Jobs", "/jobs"],
+      // Internal links are references (docs/links.md): a page's fullPath and locale, an article's slug.
+      const target = (l: Json) =>
+        l.page
+          ? `page ${l.page.locale} ${l.page.fullPath}`
+          : l.article
+            ? `article ${l.article.locale} ${l.article.slug}`
+            : l.url;
+      const withTargets =
+        "populate[links][populate][page][fields][0]=fullPath&populate[links][populate][page][fields][1]=locale&populate[links][populate][article][fields][0]=slug&populate[links][populate][article][fields][1]=locale";
+      const children =
+        "populate[links][populate][children][populate][page][fields][0]=fullPath&populate[links][populate][children][populate][page][fields][1]=locale&populate[links][populate][children][populate][article][fields][0]=slug&populate[links][populate][children][populate][article][fields][1]=locale";
+      const nav = (locale: string) => getData(cms!, `/api/navbar?locale=${locale}&${withTargets}&${children}`);
+      const entries = (data: Json) =>
+        data.links.map((l: Json) => [l.label, target(l) ?? null, l.children.map((c: Json) => [c.label, target(c)])]);
+      expect(entries(await nav("en"))).toEqual([
+        ["Home", "page en /", []],
+        ["Company", "page en /company", []],
+        ["Careers", "page en /company/careers", []],
+        ["Jobs", "page en /jobs", []],
+        [
+          "More",
+          null,
+          [
+            ["Engineering at Acme", "page en /company/careers/engineering"],
+            ["Our Berlin office", "article en berlin-office"],
+            ["Imprint", "page en /imprint"],
+          ],
+        ],
       ]);
-      const navDe = await getData(cms!, "/api/navbar?locale=de&populate=links");
-      expect(navDe.links.map((l: Json) => [l.label, l.url])).toEqual([
-        ["Start", "/de"],
-        ["Unternehmen", "/de/company"],
-        ["Karriere", "/de/company/careers"],
+      expect(entries(await nav("de"))).toEqual([
+        ["Start", "page de /", []],
+        ["Unternehmen", "page de /company", []],
+        ["Karriere", "page de /company/careers", []],
+        [
+          "Mehr",
+          null,
+          [
+            ["Unser Büro in Berlin", "article de buero-berlin"],
+            ["Impressum", "page de /impressum"],
+          ],
+        ],
       ]);
-      const footerEn = await getData(cms!, "/api/footer?locale=en&populate=links");
+      const footerEn = await getData(cms!, `/api/footer?locale=en&${withTargets}`);
       expect(footerEn.note).toBe("© Acme Inc.");
-      expect(footerEn.links.map((l: Json) => [l.label, l.url])).toEqual([
-        ["Imprint", "/imprint"],
-        ["Jobs", "/jobs"],
+      expect(footerEn.links.map((l: Json) => [l.label, target(l)])).toEqual([
+        ["Imprint", "page en /imprint"],
+        ["Jobs", "page en /jobs"],
       ]);
-      const footerDe = await getData(cms!, "/api/footer?locale=de&populate=links");
+      const footerDe = await getData(cms!, `/api/footer?locale=de&${withTargets}`);
       expect(footerDe.note).toBe("© Acme GmbH");
-      expect(footerDe.links.map((l: Json) => [l.label, l.url])).toEqual([["Impressum", "/de/impressum"]]);
+      expect(footerDe.links.map((l: Json) => [l.label, target(l)])).toEqual([["Impressum", "page de /impressum"]]);
 
       const oldCareers = await getData(cms!, "/api/redirects?filters[source][$eq]=/en/old-careers");
       expect(oldCareers).toHaveLength(1);
@@ -291,10 +320,10 @@ describe("CMS seed (real Strapi)", () => {
         ["en", "Imprint", "/imprint", "Imprint"],
         ["de", "Impressum", "/impressum", "Impressum"],
       ] as const) {
-        const footer = await getData(cms!, `/api/footer?locale=${locale}&populate=links`);
+        const footer = await getData(cms!, `/api/footer?locale=${locale}&populate[links][populate]=page`);
         const link = footer.links.find((l: Json) => l.label === label);
-        // The site's URL of a page: the default locale without a prefix, the others with theirs.
-        expect(link?.url, locale).toBe(locale === "en" ? fullPath : `/${locale}${fullPath}`);
+        // A reference to the page's version in the footer's locale (docs/links.md).
+        expect(link?.page, locale).toMatchObject({ fullPath, locale });
         const page = await pageAt(cms!, fullPath, locale);
         expect(page).toMatchObject({ title, publishedAt: expect.any(String) });
         expect(JSON.stringify(page.body)).toContain("Acme");

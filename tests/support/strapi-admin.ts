@@ -151,12 +151,56 @@ export class StrapiAdmin {
     await this.call("POST", `${base}/actions/publish?locale=${locale}`, fields);
   }
 
-  /** Replaces the links of a single type (navbar, footer: no draft & publish). */
+  /**
+   * Replaces the links of a single type (navbar, footer: no draft & publish): typed URLs, or links
+   * as `links()` read them (references, a navbar entry's children).
+   */
   async setLinks(
     uid: "api::navbar.navbar" | "api::footer.footer",
     locale: string,
-    links: Array<{ label: string; url: string }>,
+    links: Array<{ label: string; url?: string | null } & Record<string, unknown>>,
   ) {
     await this.call("PUT", `/content-manager/single-types/${uid}?locale=${locale}`, { links });
   }
+
+  /**
+   * The links of the navbar or the footer in `locale` as they are, in the form setLinks writes
+   * back: a test that changes them puts these back, references and drop-downs included
+   * (docs/links.md).
+   */
+  async links(uid: "api::navbar.navbar" | "api::footer.footer", locale: string): Promise<WritableLink[]> {
+    const { data } = (await this.call("GET", `/content-manager/single-types/${uid}?locale=${locale}`)) as {
+      data: { links?: ReadLink[] };
+    };
+    return (data.links ?? []).map(writable);
+  }
+}
+
+interface Reference {
+  documentId: string;
+  locale: string;
+}
+interface ReadLink {
+  label: string;
+  url?: string | null;
+  page?: Reference | null;
+  article?: Reference | null;
+  children?: ReadLink[];
+}
+export interface WritableLink extends Record<string, unknown> {
+  label: string;
+  url: string | null;
+}
+
+const connect = (target: Reference | null | undefined) =>
+  target ? { connect: [{ documentId: target.documentId, locale: target.locale }] } : undefined;
+
+function writable(link: ReadLink): WritableLink {
+  return {
+    label: link.label,
+    url: link.url ?? null,
+    ...(link.page ? { page: connect(link.page) } : {}),
+    ...(link.article ? { article: connect(link.article) } : {}),
+    ...(link.children ? { children: link.children.map(writable) } : {}),
+  };
 }

@@ -3,6 +3,7 @@ import * as z from "zod";
 
 import { CMS_REVALIDATE, type CmsClient, type CmsFetchOptions } from "./client.server.ts";
 import { CmsError } from "./errors.server.ts";
+import { cmsLinkSchema, LINK_POPULATE, navEntrySchema } from "./links.server.ts";
 import { SECTIONS_POPULATE, sectionsSchema } from "./sections.server.ts";
 import { localePrefixedPath } from "../locale-path.ts";
 
@@ -65,17 +66,22 @@ const redirectSchema = z.object({
 });
 export type Redirect = z.infer<typeof redirectSchema>;
 
-const linkSchema = z.object({ label: z.string(), url: z.string() });
-export type NavLink = z.infer<typeof linkSchema>;
-
-const navigationSchema = z.object({
+const navbarSchema = z.object({
   links: z
-    .array(linkSchema)
+    .array(navEntrySchema)
+    .nullish()
+    .transform((links) => links ?? []),
+});
+export type Navbar = z.infer<typeof navbarSchema>;
+
+const footerSchema = z.object({
+  links: z
+    .array(cmsLinkSchema)
     .nullish()
     .transform((links) => links ?? []),
   note: z.string().nullish(),
 });
-export type Navigation = z.infer<typeof navigationSchema>;
+export type Footer = z.infer<typeof footerSchema>;
 
 const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 const single = <T extends z.ZodType>(item: T) => z.object({ data: item });
@@ -83,7 +89,8 @@ const single = <T extends z.ZodType>(item: T) => z.object({ data: item });
 // per call cost every render that compilation (bench/README.md, "Uncached render").
 const pagesAnswer = listOf(pageSchema);
 const redirectsAnswer = listOf(redirectSchema);
-const navigationAnswer = single(navigationSchema);
+const navbarAnswer = single(navbarSchema);
+const footerAnswer = single(footerSchema);
 
 /**
  * The published page at `fullPath` in `locale`, or null. With `draft` (preview): its draft
@@ -152,14 +159,18 @@ export async function findRedirect(cms: CmsClient, source: string): Promise<Redi
   return data[0] ?? null;
 }
 
-async function findNavigation(cms: CmsClient, uid: string, path: string, locale: string): Promise<Navigation | null> {
+async function findNavigation<Schema extends typeof navbarAnswer | typeof footerAnswer>(
+  cms: CmsClient,
+  { uid, path, answer, populate }: { uid: string; path: string; answer: Schema; populate: Record<string, unknown> },
+  locale: string,
+): Promise<z.infer<Schema>["data"] | null> {
   try {
-    const { data } = await cms.get(path, navigationAnswer, {
-      query: { locale, populate: { links: true } },
+    const { data } = (await cms.get(path, answer, {
+      query: { locale, populate },
       type: uid,
       revalidate: CMS_REVALIDATE.navigation,
       omitUserAuthorization: true,
-    });
+    })) as z.infer<Schema>;
     return data;
   } catch (error) {
     // A single type nobody has filled in yet (in this locale) is a 404: render without it (the call
@@ -169,11 +180,25 @@ async function findNavigation(cms: CmsClient, uid: string, path: string, locale:
   }
 }
 
-export const findNavbar = (cms: CmsClient, locale: string) =>
-  findNavigation(cms, CONTENT_TYPES.navbar, "/api/navbar", locale);
+// Links by reference are populated with their target's path (app/lib/cms/links.server.ts); a navbar
+// entry's child links too.
+const NAVBAR_POPULATE = {
+  links: { populate: { ...LINK_POPULATE.populate, children: LINK_POPULATE } },
+};
 
-export const findFooter = (cms: CmsClient, locale: string) =>
-  findNavigation(cms, CONTENT_TYPES.footer, "/api/footer", locale);
+export const findNavbar = (cms: CmsClient, locale: string): Promise<Navbar | null> =>
+  findNavigation(
+    cms,
+    { uid: CONTENT_TYPES.navbar, path: "/api/navbar", answer: navbarAnswer, populate: NAVBAR_POPULATE },
+    locale,
+  );
+
+export const findFooter = (cms: CmsClient, locale: string): Promise<Footer | null> =>
+  findNavigation(
+    cms,
+    { uid: CONTENT_TYPES.footer, path: "/api/footer", answer: footerAnswer, populate: { links: LINK_POPULATE } },
+    locale,
+  );
 
 const pageRefSchema = z.object({ fullPath: z.string(), locale: z.string(), updatedAt: z.string().nullish() });
 const pageListSchema = z.object({

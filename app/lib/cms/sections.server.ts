@@ -5,9 +5,9 @@ import type { Card, Logo, Section, SectionImage, SectionLink } from "../../compo
 import { articleCard } from "../blog/cards.ts";
 import { blogWords } from "../blog/words.ts";
 import type { ArticleSummary } from "./articles.server.ts";
-import { localePrefixedPath, type LocaleConfig } from "../locale-path.ts";
+import type { LocaleConfig } from "../locale-path.ts";
 import { logger } from "../logger.server.ts";
-import { sameSitePath } from "../redirect-target.ts";
+import { cmsLinkSchema, LINK_POPULATE, resolveCmsLink, type CmsLink } from "./links.server.ts";
 import { imageAttributes, withBodyMedia, type MediaBase, type MediaFile } from "./media.ts";
 
 /**
@@ -26,11 +26,11 @@ const nested = (populate: Record<string, unknown>) => ({ populate });
 /** `populate[sections][on][<component>]…`: Strapi 5 needs each component of a dynamic zone named. */
 export const SECTIONS_POPULATE = {
   on: {
-    "sections.hero": nested({ image: media, links: true }),
+    "sections.hero": nested({ image: media, links: LINK_POPULATE }),
     "sections.rich-text": true,
-    "sections.media-with-text": nested({ image: media, link: true }),
-    "sections.call-to-action": nested({ links: true }),
-    "sections.card-grid": nested({ cards: nested({ image: media, link: true }) }),
+    "sections.media-with-text": nested({ image: media, link: LINK_POPULATE }),
+    "sections.call-to-action": nested({ links: LINK_POPULATE }),
+    "sections.card-grid": nested({ cards: nested({ image: media, link: LINK_POPULATE }) }),
     "sections.faq": nested({ items: true }),
     "sections.quote": nested({ image: media }),
     "sections.logo-cloud": nested({ logos: nested({ image: media }) }),
@@ -55,7 +55,7 @@ export const mediaSchema = z
   })
   .nullish()
   .transform((file): MediaFile | null => file ?? null);
-const linkSchema = z.object({ label: z.string(), url: z.string() });
+const linkSchema = cmsLinkSchema;
 const optionalLink = linkSchema.nullish().transform((link) => link ?? null);
 const list = <T extends z.ZodType>(item: T) =>
   z
@@ -154,53 +154,6 @@ export function resetLoggedSectionTypes() {
   loggedTypes.clear();
 }
 
-/**
- * A CMS link as the site renders it, or null when it is no safe address (logged: `javascript:`,
- * `//host`, a relative path). A path on this site is canonicalised (app/lib/redirect-target.ts) and,
- * unless it starts with a locale already, given the page's locale prefix when that is not the
- * default locale (`/company` on a German page is `/de/company`); http(s) URLs are external;
- * `mailto:`, `tel:` and `#fragment` are kept as they are.
- */
-export function resolveSectionLink(
-  link: { label: string; url: string },
-  locale: string,
-  config: LocaleConfig,
-): SectionLink | null {
-  const url = link.url.trim();
-  const label = link.label;
-  if (/^[/\\]/.test(url)) {
-    const path = sameSitePath(url);
-    if (path === null) return refused(link.url);
-    const first = path.split(/[/?#]/)[1] ?? "";
-    const prefixed =
-      config.locales.includes(first) || locale === config.defaultLocale ? path : localizedInternal(path, locale);
-    return { label, href: prefixed, kind: "internal" };
-  }
-  if (/^#[^\s]*$/.test(url)) return { label, href: url, kind: "plain" };
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return refused(link.url);
-  }
-  if (parsed.protocol === "http:" || parsed.protocol === "https:")
-    return { label, href: parsed.href, kind: "external" };
-  if (parsed.protocol === "mailto:" || parsed.protocol === "tel:") return { label, href: url, kind: "plain" };
-  return refused(link.url);
-}
-
-/** `/company?x#y` on a `de` page → `/de/company?x#y`; `/` → `/de`. */
-function localizedInternal(path: string, locale: string): string {
-  const at = path.search(/[?#]/);
-  const pathname = at === -1 ? path : path.slice(0, at);
-  return `${localePrefixedPath(pathname, locale)}${at === -1 ? "" : path.slice(at)}`;
-}
-
-function refused(url: string): null {
-  logger().warn(`[cms] a section link was left out: ${JSON.stringify(url.slice(0, 200))} is not a safe address`);
-  return null;
-}
-
 export interface PrepareOptions {
   base: MediaBase;
   locale: string;
@@ -235,10 +188,9 @@ export function prepareSections(sections: readonly CmsSection[], options: Prepar
     if (attributes) images++;
     return attributes;
   };
-  const link = (value: { label: string; url: string } | null | undefined) =>
-    value ? resolveSectionLink(value, options.locale, options.config) : null;
-  const links = (values: Array<{ label: string; url: string }>) =>
-    values.map(link).filter((value): value is SectionLink => value !== null);
+  const link = (value: CmsLink | null | undefined) =>
+    value ? resolveCmsLink(value, options.locale, options.config) : null;
+  const links = (values: CmsLink[]) => values.map(link).filter((value): value is SectionLink => value !== null);
 
   return sections.map((section, index): Section => {
     if ("unknown" in section) {
@@ -292,3 +244,5 @@ export function prepareSections(sections: readonly CmsSection[], options: Prepar
     }
   });
 }
+
+export { resolveSectionLink } from "./links.server.ts";

@@ -35,23 +35,23 @@ const homeSections = {
       text: "Plan, build and release in one place: the tools small teams need, without the ceremony.",
       image: SEED_IMAGE,
       links: [
-        { label: "See open positions", url: "/jobs" },
-        { label: "About the company", url: "/company" },
+        { label: "See open positions", page: "jobs" },
+        { label: "About the company", page: "company" },
       ],
     }),
     section("card-grid", {
       heading: "Where to start",
       cards: [
-        { title: "The company", text: "Who we are and how we work.", link: { label: "Read more", url: "/company" } },
+        { title: "The company", text: "Who we are and how we work.", link: { label: "Read more", page: "company" } },
         {
           title: "Careers",
           text: "How we hire and what we offer.",
-          link: { label: "Working at Acme", url: "/company/careers" },
+          link: { label: "Working at Acme", page: "company-careers" },
         },
         {
           title: "Open positions",
           text: "The roles we are hiring for now.",
-          link: { label: "All jobs", url: "/jobs" },
+          link: { label: "All jobs", page: "jobs" },
         },
       ],
     }),
@@ -70,7 +70,7 @@ const homeSections = {
     section("call-to-action", {
       heading: "Want to build this with us?",
       text: "We are hiring engineers and designers.",
-      links: [{ label: "Open positions", url: "/jobs" }],
+      links: [{ label: "Open positions", page: "jobs" }],
     }),
     section("latest-articles", { heading: "From the blog", count: 3 }),
   ],
@@ -79,7 +79,7 @@ const homeSections = {
       heading: "Mit Zuversicht ausliefern",
       text: "Planen, bauen und veröffentlichen an einem Ort: die Werkzeuge, die kleine Teams brauchen.",
       image: SEED_IMAGE,
-      links: [{ label: "Über das Unternehmen", url: "/company" }],
+      links: [{ label: "Über das Unternehmen", page: "company" }],
     }),
     section("quote", {
       quote: "Mit Acme sind Releases langweilig geworden, im besten Sinne.",
@@ -88,7 +88,7 @@ const homeSections = {
     }),
     section("call-to-action", {
       heading: "Lust, mit uns zu bauen?",
-      links: [{ label: "Karriere bei Acme", url: "/company/careers" }],
+      links: [{ label: "Karriere bei Acme", page: "company-careers" }],
     }),
     section("latest-articles", { heading: "Aus dem Blog", count: 3 }),
   ],
@@ -100,7 +100,7 @@ const careersSections = {
       text: "We work from ten countries and meet twice a year. Most of what we decide is written down.",
       image: SEED_IMAGE,
       imagePosition: "right",
-      link: { label: "See open positions", url: "/jobs" },
+      link: { label: "See open positions", page: "jobs" },
     }),
     section("faq", {
       heading: "Questions we are often asked",
@@ -366,17 +366,37 @@ const articles = [
   },
 ];
 
+/**
+ * Internal links are references (docs/links.md): `page` names a page by its key above, `article` an
+ * article by its English slug; the seed connects the version in the link's locale (demo-site.js).
+ * "More" / "Mehr" is a drop-down of child links.
+ */
 const navbar = {
   en: [
-    { label: "Home", url: "/" },
-    { label: "Company", url: "/company" },
-    { label: "Careers", url: "/company/careers" },
-    { label: "Jobs", url: "/jobs" },
+    { label: "Home", page: "home" },
+    { label: "Company", page: "company" },
+    { label: "Careers", page: "company-careers" },
+    { label: "Jobs", page: "jobs" },
+    {
+      label: "More",
+      children: [
+        { label: "Engineering at Acme", page: "engineering" },
+        { label: "Our Berlin office", article: "berlin-office" },
+        { label: "Imprint", page: "imprint" },
+      ],
+    },
   ],
   de: [
-    { label: "Start", url: "/de" },
-    { label: "Unternehmen", url: "/de/company" },
-    { label: "Karriere", url: "/de/company/careers" },
+    { label: "Start", page: "home" },
+    { label: "Unternehmen", page: "company" },
+    { label: "Karriere", page: "company-careers" },
+    {
+      label: "Mehr",
+      children: [
+        { label: "Unser Büro in Berlin", article: "berlin-office" },
+        { label: "Impressum", page: "imprint" },
+      ],
+    },
   ],
 };
 
@@ -384,11 +404,11 @@ const footer = {
   en: {
     note: "© Acme Inc.",
     links: [
-      { label: "Imprint", url: "/imprint" },
-      { label: "Jobs", url: "/jobs" },
+      { label: "Imprint", page: "imprint" },
+      { label: "Jobs", page: "jobs" },
     ],
   },
-  de: { note: "© Acme GmbH", links: [{ label: "Impressum", url: "/de/impressum" }] },
+  de: { note: "© Acme GmbH", links: [{ label: "Impressum", page: "imprint" }] },
 };
 
 /** The 404 and error pages' text (the site has its own when the CMS is down). */

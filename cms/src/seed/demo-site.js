@@ -42,11 +42,19 @@ async function seedDemoSiteOnce(strapi) {
   const value = await strapi.db.transaction(async () => {
     await seedLocales(strapi);
     const image = await seedImage(strapi);
-    await seedBlog(strapi, image);
-    await seedPages(strapi, image);
-    const links = (entries) => Object.fromEntries(entries.map(([locale, list]) => [locale, { links: list }]));
+    const articleIds = await seedBlog(strapi, image);
+    const pageIds = await seedPages(strapi, image);
+    const refs = { page: pageIds, article: articleIds };
+    const links = (entries) =>
+      Object.fromEntries(entries.map(([locale, list]) => [locale, withReferences({ links: list }, refs, locale)]));
     await seedSingleType(strapi, "api::navbar.navbar", links(Object.entries(content.navbar)));
-    await seedSingleType(strapi, "api::footer.footer", content.footer);
+    await seedSingleType(
+      strapi,
+      "api::footer.footer",
+      Object.fromEntries(
+        Object.entries(content.footer).map(([locale, data]) => [locale, withReferences(data, refs, locale)]),
+      ),
+    );
     await seedSingleType(strapi, "api::error-page.error-page", content.errorPage);
     await seedRedirects(strapi);
     const written = { seededAt: new Date().toISOString() };
@@ -138,27 +146,69 @@ function withSeedMedia(value, imageId) {
   return value;
 }
 
-/** Parents first (demo-content.js lists them so); each German entry is a localization of the English document. */
+/**
+ * `value` with each link's reference by key (`page: "company"`, `article: "berlin-office"`,
+ * demo-content.js) connected to that document's version in `locale`.
+ */
+function withReferences(value, refs, locale) {
+  if (Array.isArray(value)) return value.map((item) => withReferences(item, refs, locale));
+  if (!value || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => {
+      if ((key === "page" || key === "article") && typeof item === "string") {
+        const documentId = refs[key].get(item);
+        if (!documentId) throw new Error(`demo content: a link names the ${key} ${item}, which the seed has not`);
+        return [key, { connect: [{ documentId, locale }] }];
+      }
+      return [key, withReferences(item, refs, locale)];
+    }),
+  );
+}
+
+/**
+ * Parents first (demo-content.js lists them so); each German entry is a localization of the English
+ * document. Sections link to pages by reference, so they are written once every page is published
+ * (a published page's link resolves to the target's published version: there must be one).
+ * Resolves with the documentIds by page key.
+ */
 async function seedPages(strapi, image) {
   const documentIds = new Map();
   const documents = strapi.documents(PAGE);
+  const locales = (pageDef) => (pageDef.de ? ["en", "de"] : ["en"]);
   for (const pageDef of content.pages) {
     const parentId = pageDef.parent ? documentIds.get(pageDef.parent) : null;
-    const data = (locale) => ({
-      ...pageData(pageDef[locale], image),
-      // A locale may have its own slug (the German imprint is /de/impressum).
-      slug: pageDef[locale].slug ?? (pageDef.slug || null),
-      ...(parentId ? { parent: { connect: [{ documentId: parentId, locale }] } } : {}),
-    });
-    const { documentId, fullPath } = await documents.create({ locale: "en", data: data("en") });
-    await documents.publish({ documentId, locale: "en" });
+    const data = (locale) => {
+      const fields = pageData(pageDef[locale], image);
+      delete fields.sections;
+      return {
+        ...fields,
+        // A locale may have its own slug (the German imprint is /de/impressum).
+        slug: pageDef[locale].slug ?? (pageDef.slug || null),
+        ...(parentId ? { parent: { connect: [{ documentId: parentId, locale }] } } : {}),
+      };
+    };
+    let documentId = null;
+    for (const locale of locales(pageDef)) {
+      const written = documentId
+        ? await documents.update({ documentId, locale, data: data(locale) })
+        : await documents.create({ locale, data: data(locale) });
+      documentId = written.documentId;
+      await documents.publish({ documentId, locale });
+      strapi.log.info(`[seed] page ${written.fullPath} (${locale})`);
+    }
     documentIds.set(pageDef.key, documentId);
-    strapi.log.info(`[seed] page ${fullPath} (en)`);
-    if (!pageDef.de) continue;
-    const german = await documents.update({ documentId, locale: "de", data: data("de") });
-    await documents.publish({ documentId, locale: "de" });
-    strapi.log.info(`[seed] page ${german.fullPath} (de)`);
   }
+  const refs = { page: documentIds, article: new Map() };
+  for (const pageDef of content.pages)
+    for (const locale of locales(pageDef)) {
+      const sections = pageDef[locale].sections;
+      if (!sections) continue;
+      const documentId = documentIds.get(pageDef.key);
+      const data = { sections: withReferences(pageData({ sections }, image).sections, refs, locale) };
+      await documents.update({ documentId, locale, data });
+      await documents.publish({ documentId, locale });
+    }
+  return documentIds;
 }
 
 /** A single type's entry in each locale (one document); published, when the type has draft & publish. */
@@ -194,6 +244,7 @@ async function seedBlog(strapi, image) {
     authorIds.set(key, documentId);
   }
   const articles = strapi.documents("api::article.article");
+  const articleIds = new Map();
   for (const entry of content.articles) {
     const data = (locale) => ({
       ...entry[locale],
@@ -206,8 +257,10 @@ async function seedBlog(strapi, image) {
     await articles.publish({ documentId, locale: "en" });
     await articles.update({ documentId, locale: "de", data: data("de") });
     await articles.publish({ documentId, locale: "de" });
+    articleIds.set(entry.en.slug, documentId);
     strapi.log.info(`[seed] article /blog/${entry.en.slug} (en, de)`);
   }
+  return articleIds;
 }
 
 async function seedRedirects(strapi) {

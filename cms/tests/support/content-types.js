@@ -16,4 +16,17 @@ function repoContentTypes() {
   return types;
 }
 
-module.exports = { repoContentTypes };
+const COMPONENTS = path.resolve(__dirname, "../../src/components");
+
+/** uid → schema of every component in cms/src/components (what strapi.components holds). */
+function repoComponents() {
+  const components = {};
+  for (const category of readdirSync(COMPONENTS))
+    for (const file of readdirSync(path.join(COMPONENTS, category)).filter((name) => name.endsWith(".json")))
+      components[`${category}.${file.slice(0, -".json".length)}`] = JSON.parse(
+        readFileSync(path.join(COMPONENTS, category, file), "utf8"),
+      );
+  return components;
+}
+
+module.exports = { repoContentTypes, repoComponents };

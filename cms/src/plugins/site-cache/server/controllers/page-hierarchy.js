@@ -1,11 +1,27 @@
 "use strict";
 
-const { documentTagFor } = require("../services/revalidation/payload");
+const { REVERSE_BOUND } = require("../services/revalidation/declarations");
+const { documentTagFor, tagFor } = require("../services/revalidation/payload");
+const { referenceHolders } = require("../services/revalidation/reference-links");
+
+const PAGE = "api::page.page";
+
+/** The tags of the documents holding a link by reference to a moved page (decision 0041). */
+async function linkingTags(strapi, moves) {
+  if (moves.length === 0) return [];
+  const index = strapi.plugin("site-cache").service("site-types").referenceLinks();
+  const ids = moves.map((move) => move.documentId);
+  const holders = await referenceHolders(strapi, index, PAGE, ids, { bound: REVERSE_BOUND });
+  return holders.flatMap((group) =>
+    group.overBound ? [tagFor(group.uid)] : group.documentIds.map((id) => documentTagFor(group.uid, id)),
+  );
+}
 
 /**
  * POST /site-cache/page-hierarchy/recalculate (admin::hasPermissions: recalculate-hierarchy):
  * recomputes every page's fullPath, creates redirects for moved published pages, and
- * revalidates the old and new paths (and the moved pages' document tags: the sitemap lists them) in one call. A clash or a cycle is the hierarchy's
+ * revalidates the old and new paths (and the moved pages' document tags: the sitemap lists them; and the
+ * documents linking to them by reference) in one call. A clash or a cycle is the hierarchy's
  * ValidationError (400, from Strapi's error middleware).
  */
 module.exports = ({ strapi }) => ({
@@ -14,9 +30,14 @@ module.exports = ({ strapi }) => ({
     const result = await plugin.service("page-hierarchy").recalculateAll();
     const revalidated = result.paths.length
       ? await plugin.service("revalidation").revalidate({
-          uid: "api::page.page",
+          uid: PAGE,
           fullPaths: result.paths,
-          tags: [...new Set(result.moves.map((move) => documentTagFor("api::page.page", move.documentId)))],
+          tags: [
+            ...new Set([
+              ...result.moves.map((move) => documentTagFor(PAGE, move.documentId)),
+              ...(await linkingTags(strapi, result.moves)),
+            ]),
+          ],
         })
       : { sent: false, reason: "nothing moved" };
     ctx.body = {

@@ -1,6 +1,7 @@
 "use strict";
 
 const { entryPath, readDeclarations, tokenPermissions } = require("./revalidation/declarations");
+const { readReferenceLinks } = require("./revalidation/reference-links");
 
 /**
  * `strapi.plugin("site-cache").service("site-types")`: the registry of the content types the site
@@ -8,13 +9,17 @@ const { entryPath, readDeclarations, tokenPermissions } = require("./revalidatio
  * from `strapi.contentTypes`, at the plugin's bootstrap (a malformed block stops the start there).
  * - declarationOf(uid): the type's declaration, or null (not revalidated, not readable by the token);
  * - tokenPermissions(): the front end's read-only token's actions (src/read-only-token.js applies them);
+ * - referenceLinks(): the relations components hold to declared types, and what holds each
+ *   component (revalidation/reference-links.js: links by reference, C5);
  * - entryPath(uid, row): the type's `path` filled in from a row, without locale prefix, or null (the
  *   admin's Preview, src/preview/).
  */
 module.exports = ({ strapi }) => {
   let declarations = null;
+  let references = null;
   const load = () => {
     declarations = readDeclarations(strapi.contentTypes);
+    references = readReferenceLinks(strapi.components, strapi.contentTypes, new Set(declarations.keys()));
     return declarations;
   };
   const all = () => declarations ?? load();
@@ -23,6 +28,10 @@ module.exports = ({ strapi }) => {
     declarations: all,
     declarationOf: (uid) => all().get(uid) ?? null,
     tokenPermissions: () => tokenPermissions(all()),
+    referenceLinks: () => {
+      all();
+      return references;
+    },
     entryPath: (uid, row) => {
       const declaration = all().get(uid);
       return declaration ? entryPath(declaration, row) : null;

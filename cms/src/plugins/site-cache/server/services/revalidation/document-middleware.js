@@ -1,6 +1,7 @@
 "use strict";
 
-const { REVERSE_BOUND } = require("./declarations");
+const { REVERSE_BOUND, entryPath } = require("./declarations");
+const { referenceHolders } = require("./reference-links");
 const { sharedFieldChanged } = require("./fields");
 const { documentTagFor, listChanges, prefixedPath, removesEntry, shouldRevalidate, writeInput } = require("./payload");
 const { holdAnswerUntil } = require("../../middlewares/hold-answer");
@@ -40,7 +41,7 @@ const isPublishLike = (action, params) =>
  */
 function registerRevalidationMiddleware(strapi, service, { hierarchy, siteTypes, isReady = () => true }) {
   const overBoundLogged = new Set();
-  const reading = { strapi, service, hierarchy, overBoundLogged };
+  const reading = { strapi, service, hierarchy, overBoundLogged, siteTypes };
   strapi.documents.use(async (context, next) => {
     const { uid, action, params } = context;
     if (!isReady() || revalidationSuppressed()) return next();
@@ -239,6 +240,8 @@ async function readBefore(reading, { uid, action, params }, declaration) {
     rows,
     neighbours: rows.map((row, i) => ({ row, ids: neighbours[i] ?? [] })),
     reverse: await reverseLinks(reading, declaration, params?.documentId),
+    // A takedown removes the links to the published version it deletes: who held them is read now.
+    references: removesEntry(action) ? await linkedByReference(reading, declaration, [params?.documentId]) : [],
     pages: uid === PAGE && isPublishLike(action, params) ? await hierarchy.publishedPages() : null,
   };
 }
@@ -271,24 +274,49 @@ async function inputAfter(reading, { uid, action, params }, declaration, before,
 
   let extraPaths = [];
   let extraTags = [];
+  let moved = [];
   if (uid === PAGE && before?.pages) {
     const batch = await hierarchy.settleBatch(before.pages, {
       ownPaths: afterRows.filter((row) => row.fullPath).map((row) => prefixedPath(row.fullPath, row.locale)),
     });
     extraPaths = batch.paths;
     extraTags = batch.moves.map((move) => documentTagFor(PAGE, move.documentId));
+    moved = batch.moves.map((move) => move.documentId);
   }
+  // Links by reference render the target's path: the documents holding one re-render when it moves,
+  // appears or goes (its own path, or a page moved with its parent), not on every edit of it.
+  const referenced = [...(pathChanged(declaration, beforeRows, afterRows) ? [documentId] : []), ...moved];
+  const references = [
+    ...(before?.references ?? []),
+    ...(referenced.length ? await linkedByReference(reading, declaration, referenced) : []),
+  ];
   return writeInput(declaration, {
     documentId,
     before: beforeRows,
     after: afterRows,
     neighbours,
-    reverse,
+    reverse: [...reverse, ...references],
     sharedLocales,
     defaultLocale,
     extraPaths,
     extraTags,
   });
+}
+
+/** Did the write change where the document is on the site, in a locale: a path that appears, goes or changes? */
+function pathChanged(declaration, before, after) {
+  if (!declaration.path) return false;
+  const places = (rows) => new Set(rows.map((row) => `${row.locale ?? "*"} ${entryPath(declaration, row) ?? ""}`));
+  const was = places(before);
+  const is = places(after);
+  return was.size !== is.size || [...was].some((place) => !is.has(place));
+}
+
+/** C5 for links by reference (reference-links.js): the published documents holding a link to one of `documentIds`. */
+async function linkedByReference({ strapi, siteTypes }, declaration, documentIds) {
+  const index = siteTypes.referenceLinks?.();
+  if (!index || !index.fields.some((field) => field.target === declaration.uid)) return [];
+  return referenceHolders(strapi, index, declaration.uid, documentIds, { bound: REVERSE_BOUND });
 }
 
 /** The locales a document is published in (after the write: i18n copied the shared fields to them). */
@@ -329,5 +357,6 @@ module.exports = {
   isPublishLike,
   mergeLinks,
   neighboursOf,
+  pathChanged,
   reverseLinks,
 };
