@@ -3,6 +3,7 @@ import * as z from "zod";
 
 import { CMS_REVALIDATE, type CmsClient, type CmsFetchOptions } from "./client.server.ts";
 import { CmsError } from "./errors.server.ts";
+import { withPlacedAlt } from "./placed-alt.ts";
 import { SECTIONS_POPULATE, sectionsSchema } from "./sections.server.ts";
 import { localePrefixedPath } from "../locale-path.ts";
 
@@ -37,11 +38,14 @@ const imageSchema = z.object({
 });
 export type CmsImage = z.infer<typeof imageSchema>;
 
-const seoSchema = z.object({
-  metaTitle: z.string().nullish(),
-  metaDescription: z.string().nullish(),
-  shareImage: imageSchema.nullish(),
-});
+const seoSchema = z
+  .object({
+    metaTitle: z.string().nullish(),
+    metaDescription: z.string().nullish(),
+    shareImage: imageSchema.nullish(),
+    shareImageAlt: z.string().nullish(),
+  })
+  .transform(({ shareImageAlt, ...seo }) => ({ ...seo, shareImage: withPlacedAlt(seo.shareImage, shareImageAlt) }));
 
 const pageSchema = z.object({
   documentId: z.string(),

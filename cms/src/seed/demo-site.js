@@ -115,16 +115,20 @@ async function seedImage(strapi) {
  * The page's fields in one locale: its SEO component carrying the image, its body's image blocks
  * showing it, and every media field of its sections (at any depth: a card's, a logo's) set to it.
  */
-function pageData(fields, image) {
+function pageData(fields, image, locale) {
+  const alt = content.shareImage.placedAlt[locale];
+  // An image block carries its file's alternative text: the page's language's here.
   const body = fields.body?.map((block) =>
-    block.type === "image" && block.image === content.SEED_IMAGE ? { ...block, image } : block,
+    block.type === "image" && block.image === content.SEED_IMAGE
+      ? { ...block, image: { ...image, alternativeText: alt } }
+      : block,
   );
   const sections = fields.sections?.map((section) => withSeedMedia(section, image.id));
   return {
     ...fields,
     ...(body ? { body } : {}),
     ...(sections ? { sections } : {}),
-    seo: { ...fields.seo, shareImage: image.id },
+    seo: { ...fields.seo, shareImage: image.id, shareImageAlt: alt },
   };
 }
 
@@ -145,7 +149,7 @@ async function seedPages(strapi, image) {
   for (const pageDef of content.pages) {
     const parentId = pageDef.parent ? documentIds.get(pageDef.parent) : null;
     const data = (locale) => ({
-      ...pageData(pageDef[locale], image),
+      ...pageData(pageDef[locale], image, locale),
       // A locale may have its own slug (the German imprint is /de/impressum).
       slug: pageDef[locale].slug ?? (pageDef.slug || null),
       ...(parentId ? { parent: { connect: [{ documentId: parentId, locale }] } } : {}),
@@ -199,6 +203,7 @@ async function seedBlog(strapi, image) {
       ...entry[locale],
       publishDate: entry.publishDate,
       cover: image.id,
+      coverAlt: content.shareImage.placedAlt[locale],
       category: { connect: [{ documentId: categoryIds.get(entry.category), locale }] },
       author: { connect: [{ documentId: authorIds.get(entry.author) }] },
     });
