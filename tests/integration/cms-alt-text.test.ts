@@ -167,4 +167,30 @@ describe("alternative text where an image is placed, through the real Strapi", (
     expect(page.status).toBe(200);
     expect(altOf(page.text, "article-cover")).toBe("Our new office");
   });
+
+  it("the seeded demo passes the rule: every image described, in its page's language", async () => {
+    const alts = (html: string) => [...html.matchAll(/<img\b[^>]*\balt="([^"]*)"/g)].map(([, alt]) => alt);
+    const german = "Das Acme-Logo: ein weißes A auf Dunkelblau";
+    for (const [path, expected] of [
+      // The hero's own; the logos', from the Media Library (a logo's name only stands in for none).
+      ["/", ["The Acme logo", "The Acme logo: a white A on dark blue", "The Acme logo: a white A on dark blue"]],
+      ["/de", ["Das Acme-Logo"]],
+      ["/company/careers", ["The Acme logo: a white A on dark blue"]],
+      ["/de/company/careers", [german]],
+      ["/de/company", [german]],
+    ] as const) {
+      const page = await get(path);
+      expect(page.status, path).toBe(200);
+      // The home pages' latest-articles cards show covers too: each described.
+      const found = alts(page.text);
+      expect(found.slice(0, expected.length), path).toEqual(expected);
+      expect(
+        found.every((alt) => alt.trim() !== ""),
+        path,
+      ).toBe(true);
+      expect(page.text, path).toMatch(/<meta property="og:image:alt" content="[^"]+"\/>/);
+    }
+    const article = await get("/de/blog/buero-berlin");
+    expect(altOf(article.text, "article-cover")).toBe(german);
+  });
 });
