@@ -184,7 +184,10 @@ describe("alternative text where an image is placed, through the real Strapi", (
       // The home pages' latest-articles cards show covers too: each described.
       const found = alts(page.text);
       expect(found.slice(0, expected.length), path).toEqual(expected);
-      expect(found.filter((alt) => !alt?.trim()), path).toEqual([]);
+      expect(
+        found.filter((alt) => !alt?.trim()),
+        path,
+      ).toEqual([]);
       expect(page.text, path).toMatch(/<meta property="og:image:alt" content="[^"]+"\/>/);
     }
     const article = await get("/de/blog/buero-berlin");
