@@ -20,21 +20,25 @@ const { altTextPopulate, missingAltText } = require("./alt-text-placements");
 const isPublishLike = (action, params) =>
   action === "publish" || ((action === "create" || action === "update") && params?.status === "published");
 
-/** The locales a write names: one, or every one ('*'); none means the default locale's. */
-async function localeOf(strapi, params) {
-  if (params.locale === "*") return "*";
-  if (typeof params.locale === "string" && params.locale) return params.locale;
-  return strapi.plugin("i18n").service("locales").getDefaultLocale();
+/** The locales a publish names: one, several (the admin's bulk publish), or every one ('*'); none means the default locale. */
+async function localesOf(strapi, params) {
+  const named = [params.locale].flat().filter((locale) => typeof locale === "string" && locale);
+  return named.length > 0 ? named : [await strapi.plugin("i18n").service("locales").getDefaultLocale()];
 }
 
-async function refuseWithoutAltText(strapi, uid, documentId, locale) {
+async function refuseWithoutAltText(strapi, uid, documentId, locales) {
   const schema = strapi.getModel(uid);
-  const drafts = await strapi.documents(uid).findMany({
-    filters: { documentId },
-    status: "draft",
-    ...(schema.pluginOptions?.i18n?.localized ? { locale } : {}),
-    populate: altTextPopulate(strapi, schema),
-  });
+  const localized = Boolean(schema.pluginOptions?.i18n?.localized);
+  const drafts = [];
+  for (const locale of localized ? locales : [null]) {
+    const found = await strapi.documents(uid).findMany({
+      filters: { documentId },
+      status: "draft",
+      ...(locale ? { locale } : {}),
+      populate: altTextPopulate(strapi, schema),
+    });
+    drafts.push(...found);
+  }
   const problems = drafts.flatMap((draft) =>
     missingAltText(strapi, uid, schema, draft).map((problem) =>
       drafts.length > 1 ? `[${draft.locale}] ${problem}` : problem,
@@ -53,7 +57,7 @@ function registerAltTextRule(strapi) {
     if (!uid.startsWith("api::") || !isPublishLike(action, params)) return next();
     if (!strapi.getModel(uid)?.options?.draftAndPublish) return next();
     if (action === "publish") {
-      await refuseWithoutAltText(strapi, uid, params.documentId, await localeOf(strapi, params));
+      await refuseWithoutAltText(strapi, uid, params.documentId, await localesOf(strapi, params));
       return next();
     }
     const { status: _published, ...save } = params;

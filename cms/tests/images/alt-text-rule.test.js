@@ -92,6 +92,14 @@ test("publish: refused before Strapi publishes when an image lacks text; let thr
   );
   assert.deepEqual(refused.calls, [["findMany", "api::page.page", "de"]]);
 
+  const bulk = standIn([described]);
+  await bulk.run({ uid: "api::page.page", action: "publish", params: { documentId: "d1", locale: ["en", "de"] } });
+  assert.deepEqual(bulk.calls, [
+    ["findMany", "api::page.page", "en"],
+    ["findMany", "api::page.page", "de"],
+    ["next", "publish"],
+  ]);
+
   const allowed = standIn([described]);
   assert.equal(await allowed.run({ uid: "api::page.page", action: "publish", params: { documentId: "d1" } }), "next");
   assert.deepEqual(allowed.calls, [
