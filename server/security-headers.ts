@@ -6,6 +6,7 @@ import { isAuthPagePath } from "../app/lib/auth/paths.ts";
 import { oauthProviders } from "../app/lib/auth/providers.ts";
 import { cookieNamesFor, type CookieNames } from "../app/lib/cookie-names.ts";
 import type { Env } from "../app/lib/env.server.ts";
+import { cmsAdminOrigin } from "../app/lib/preview/cms-admin-origin.ts";
 import { hasPreviewCookie } from "./cache/cache-key.ts";
 
 /**
@@ -67,7 +68,7 @@ function isPreviewablePage(pathname: string): boolean {
 function helmetFor(env: Env, framedByCms: boolean) {
   const https = env.APP_PUBLIC_URL.startsWith("https:");
   const development = env.NODE_ENV === "development";
-  const cmsAdmin = new URL(env.CMS_ADMIN_URL ?? env.CMS_URL).origin;
+  const cmsAdmin = cmsAdminOrigin(env);
   return helmet({
     contentSecurityPolicy: {
       directives: {

@@ -5,6 +5,7 @@ import { loadErrorText } from "./cms/error-page.server.ts";
 import { parseLocalePath, type LocaleConfig } from "./locale-path.ts";
 import { localeConfigOf } from "./locales.server.ts";
 import { NO_STORE_ANYWHERE } from "./no-store.ts";
+import { cmsAdminOrigin } from "./preview/cms-admin-origin.ts";
 import { isPreviewRequest } from "./preview/preview-cookie.server.ts";
 import { cmsContext, configContext, markDynamic } from "./request-context.server.ts";
 
@@ -55,6 +56,8 @@ export interface ContentPreview {
   headers: typeof NO_STORE_ANYWHERE;
   /** The preview bar's "Exit preview" link: back to this address, as everybody sees it. */
   exitHref: string;
+  /** The CMS admin's origin, the only sender whose `strapiUpdate` refreshes the preview (app/lib/preview/live-preview.ts). */
+  adminOrigin: string;
 }
 
 /**
@@ -80,5 +83,6 @@ export function contentPreview(
       : { apiToken: env.CMS_REST_READONLY_API_KEY, variable: "CMS_REST_READONLY_API_KEY" },
     headers: NO_STORE_ANYWHERE,
     exitHref: `/api/preview/exit?${new URLSearchParams({ path: url.pathname })}`,
+    adminOrigin: cmsAdminOrigin(env),
   };
 }

@@ -75,7 +75,7 @@ export async function loader({ request, context, url, params }: Route.LoaderArgs
           previous: link(adjacent.previous),
           next: link(adjacent.next),
           blog: href(blogPath()),
-          preview: preview ? { exitHref: preview.exitHref } : null,
+          preview: preview ? { exitHref: preview.exitHref, adminOrigin: preview.adminOrigin } : null,
         },
         { headers: preview?.headers },
       );
@@ -98,7 +98,7 @@ export default function BlogArticle({ loaderData }: Route.ComponentProps) {
   const words = blogWords(loaderData.locale);
   return (
     <article className="blog-article">
-      {loaderData.preview && <PreviewBar exitHref={loaderData.preview.exitHref} />}
+      {loaderData.preview && <PreviewBar {...loaderData.preview} />}
       <p>
         <Link to={loaderData.blog}>{words.blog}</Link>
       </p>

@@ -74,7 +74,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
           {
             page: { ...page, body, sections },
             head,
-            preview: preview ? { exitHref: preview.exitHref } : null,
+            preview: preview ? { exitHref: preview.exitHref, adminOrigin: preview.adminOrigin } : null,
             ...switcher,
           },
           { headers },
@@ -102,7 +102,7 @@ export function headers({ loaderHeaders, errorHeaders }: Route.HeadersArgs) {
 export default function CmsPage({ loaderData: { page, preview } }: Route.ComponentProps) {
   return (
     <article className="cms-page">
-      {preview && <PreviewBar exitHref={preview.exitHref} />}
+      {preview && <PreviewBar {...preview} />}
       <h1>{page.title}</h1>
       <BlocksRenderer content={page.body} blocks={BODY_BLOCKS} />
       <Sections sections={page.sections} />

@@ -1,4 +1,5 @@
 const { registerPublishDate } = require("./articles/publish-date");
+const { registerAltTextRule } = require("./images/alt-text-rule");
 const { grantDefaultRoleLocalesOnce, watchDefaultRoleCreation } = require("./grant-default-locales");
 const { guardPreviewUrlRoute } = require("./preview/read-permission");
 const { removeUndecidedGrants } = require("./remove-undecided-grants");
@@ -23,6 +24,8 @@ module.exports = {
     httpServer.headersTimeout = 66_000;
     // An article's publishDate: set on its first publish, kept by later ones (src/articles/publish-date.js).
     registerPublishDate(strapi);
+    // Publishing needs alternative text for every informative image (src/images/alt-text-rule.js).
+    registerAltTextRule(strapi);
     // Whether this start's admin bootstrap creates the Editor and Author roles (a new database).
     watchDefaultRoleCreation(strapi);
     // The admin's preview-URL route signs links only for documents the admin may read (src/preview/read-permission.js).

@@ -5,6 +5,9 @@ import { registerInCms, signInInBrowser } from "../support/accounts.ts";
 import { totpCode } from "../support/totp.ts";
 import { withinOneStep } from "../support/totp-step.ts";
 import { extendDeadline } from "../support/clock-deadline.ts";
+import { e2eEnv } from "../support/e2e-env.ts";
+import { previewLink } from "../support/preview-link.ts";
+import { StrapiAdmin } from "../support/strapi-admin.ts";
 
 // axe-core on every page type of the site, in the light and the dark colour scheme: no serious or
 // critical violation of WCAG 2.1 A/AA or axe's best practices. axe runs as a script in the page,
@@ -128,4 +131,15 @@ test("the account pages, two-factor set-up and its sign-in step have no serious 
   await signInInBrowser(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/sign-in\/two-factor/);
   await expectAccessible(page, "sign-in, the code step");
+});
+
+// A page in preview hydrates and its bar says it follows the CMS's saves (docs/live-preview.md).
+test("a page in preview, hydrated and listening, has no serious or critical violation", async ({ page }) => {
+  const slug = `a11y-preview-${Date.now().toString(36)}`;
+  await (await StrapiAdmin.login(e2eEnv("E2E_CMS_URL"))).pageWithDraft(slug, "Published words", "Draft words");
+  await page.goto(previewLink(e2eEnv("E2E_PREVIEW_SECRET"), { path: `/${slug}`, locale: "en", status: "draft" }));
+  await expect(page.getByRole("complementary", { name: "Preview" })).toContainText(
+    "It updates when you save in the CMS.",
+  );
+  await expectAccessible(page, "a page in preview");
 });

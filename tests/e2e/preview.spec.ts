@@ -39,3 +39,23 @@ test("preview shows the draft under a bar; its exit link returns to the publishe
   await expect(page.getByText("Preview: draft")).toHaveCount(0);
   expect((await context.cookies()).filter((c) => c.name === "site_preview")).toEqual([]);
 });
+
+// Live preview (docs/live-preview.md): with JavaScript the bar says the page follows the CMS's
+// saves (it listens once hydrated); without, it does not say so, and a reload shows a newer draft.
+test("a newer draft shows on reload; only a hydrated preview says it updates on save", async ({ page }, testInfo) => {
+  const slug = `e2e-preview-reload-${testInfo.project.name}-${Date.now().toString(36)}`;
+  const cms = await StrapiAdmin.login(cmsUrl());
+  const documentId = await cms.pageWithDraft(slug, "Published heading", "First draft");
+
+  await page.goto(previewUrl(`/${slug}`));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("First draft");
+  const bar = page.getByRole("complementary", { name: "Preview" });
+  if (testInfo.project.name === "js-on") await expect(bar).toContainText("It updates when you save in the CMS.");
+  else await expect(bar).not.toContainText("updates when you save");
+
+  await cms.call("PUT", `/content-manager/collection-types/api::page.page/${documentId}?locale=en`, {
+    title: "Second draft",
+  });
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Second draft");
+});

@@ -85,6 +85,27 @@ export class StrapiAdmin {
     return (await response.json()) as { url: string };
   }
 
+  /**
+   * Uploads a new file to the media library, as an editor does (multipart POST /upload), with
+   * `alternativeText` or none. Returns its id and name.
+   */
+  async uploadFile(
+    file: { bytes: Uint8Array; name: string; type: string },
+    alternativeText: string | null = null,
+  ): Promise<{ id: number; name: string }> {
+    const form = new FormData();
+    form.append("files", new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+    form.append("fileInfo", JSON.stringify({ name: file.name, alternativeText }));
+    const response = await fetch(`${this.cmsUrl}/upload`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${this.token}` },
+      body: form,
+    });
+    if (!response.ok) throw new Error(`Uploading ${file.name}: ${response.status} ${await response.text()}`);
+    const [uploaded] = (await response.json()) as Array<{ id: number; name: string }>;
+    return uploaded!;
+  }
+
   /** The documentId of the page at fullPath in locale (draft or published). */
   async pageDocumentId(fullPath: string, locale: string): Promise<string> {
     const query = new URLSearchParams({ locale, "filters[fullPath][$eq]": fullPath });
@@ -105,15 +126,20 @@ export class StrapiAdmin {
 
   /**
    * A new page at `/<slug>` (en) published with the title `published`, whose draft then gets the
-   * title `draft`, saved but not published: what a preview shows. Returns its documentId.
+   * title `draft` (and `draftFields`), saved but not published: what a preview shows. Returns its documentId.
    */
-  async pageWithDraft(slug: string, published: string, draft: string): Promise<string> {
+  async pageWithDraft(
+    slug: string,
+    published: string,
+    draft: string,
+    draftFields: Record<string, unknown> = {},
+  ): Promise<string> {
     const base = "/content-manager/collection-types/api::page.page";
     const { data } = (await this.call("POST", `${base}?locale=en`, { title: published, slug })) as {
       data: { documentId: string };
     };
     await this.call("POST", `${base}/${data.documentId}/actions/publish?locale=en`, {});
-    await this.call("PUT", `${base}/${data.documentId}?locale=en`, { title: draft });
+    await this.call("PUT", `${base}/${data.documentId}?locale=en`, { ...draftFields, title: draft });
     return data.documentId;
   }
 

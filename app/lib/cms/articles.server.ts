@@ -2,6 +2,8 @@ import type { BlocksContent } from "@strapi/blocks-react-renderer";
 import * as z from "zod";
 
 import { CMS_REVALIDATE, type CmsClient, type CmsFetchOptions } from "./client.server.ts";
+import type { MediaFile } from "./media.ts";
+import { withPlacedAlt } from "./placed-alt.ts";
 import { mediaSchema } from "./sections.server.ts";
 import { localePrefixedPath } from "../locale-path.ts";
 import { blogPath } from "../blog/paths.ts";
@@ -43,12 +45,25 @@ const articleBase = {
   publishedAt: z.string().nullish(),
   updatedAt: z.string().nullish(),
   cover: mediaSchema,
+  coverAlt: z.string().nullish(),
   category: categoryRefSchema.nullish().transform((value) => value ?? null),
   author: authorSchema.nullish().transform((value) => value ?? null),
 };
 
-const withDate = <T extends { publishDate?: string | null; publishedAt?: string | null }>(article: T) => ({
+/** The article's date, and its cover's alternative text where it is placed (app/lib/cms/placed-alt.ts). */
+const withDate = <
+  T extends {
+    publishDate?: string | null;
+    publishedAt?: string | null;
+    cover: MediaFile | null;
+    coverAlt?: string | null;
+  },
+>({
+  coverAlt,
+  ...article
+}: T) => ({
   ...article,
+  cover: withPlacedAlt(article.cover, coverAlt),
   date: article.publishDate ?? article.publishedAt ?? null,
 });
 
@@ -90,7 +105,7 @@ const SUMMARY_POPULATE = {
   category: { fields: ["name", "slug"] },
   author: { fields: ["name", "role"] },
 };
-const SUMMARY_FIELDS = ["title", "slug", "excerpt", "publishDate", "publishedAt", "updatedAt", "locale"];
+const SUMMARY_FIELDS = ["title", "slug", "excerpt", "publishDate", "publishedAt", "updatedAt", "locale", "coverAlt"];
 
 export interface ArticlePage {
   articles: ArticleSummary[];

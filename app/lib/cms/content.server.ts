@@ -4,6 +4,7 @@ import * as z from "zod";
 import { CMS_REVALIDATE, type CmsClient, type CmsFetchOptions } from "./client.server.ts";
 import { CmsError } from "./errors.server.ts";
 import { cmsLinkSchema, LINK_POPULATE, navEntrySchema } from "./links.server.ts";
+import { withPlacedAlt } from "./placed-alt.ts";
 import { SECTIONS_POPULATE, sectionsSchema } from "./sections.server.ts";
 import { localePrefixedPath } from "../locale-path.ts";
 
@@ -38,11 +39,14 @@ const imageSchema = z.object({
 });
 export type CmsImage = z.infer<typeof imageSchema>;
 
-const seoSchema = z.object({
-  metaTitle: z.string().nullish(),
-  metaDescription: z.string().nullish(),
-  shareImage: imageSchema.nullish(),
-});
+const seoSchema = z
+  .object({
+    metaTitle: z.string().nullish(),
+    metaDescription: z.string().nullish(),
+    shareImage: imageSchema.nullish(),
+    shareImageAlt: z.string().nullish(),
+  })
+  .transform(({ shareImageAlt, ...seo }) => ({ ...seo, shareImage: withPlacedAlt(seo.shareImage, shareImageAlt) }));
 
 const pageSchema = z.object({
   documentId: z.string(),

@@ -9,6 +9,7 @@ import type { LocaleConfig } from "../locale-path.ts";
 import { logger } from "../logger.server.ts";
 import { cmsLinkSchema, LINK_POPULATE, resolveCmsLink, type CmsLink } from "./links.server.ts";
 import { imageAttributes, withBodyMedia, type MediaBase, type MediaFile } from "./media.ts";
+import { imagePlacementFields, placedImage } from "./placed-alt.ts";
 
 /**
  * A page's `sections` dynamic zone (docs/cms-contract.md, "Sections"): the zod schema of each
@@ -64,30 +65,41 @@ const list = <T extends z.ZodType>(item: T) =>
     .transform((items) => items ?? []);
 
 const KNOWN = {
-  "sections.hero": z.object({ heading: z.string(), text, image: mediaSchema, links: list(linkSchema) }),
+  "sections.hero": z
+    .object({ heading: z.string(), text, image: mediaSchema, ...imagePlacementFields, links: list(linkSchema) })
+    .transform(placedImage),
   "sections.rich-text": z.object({
     body: z
       .array(z.looseObject({ type: z.string() }))
       .nullish()
       .transform((blocks) => (blocks ?? []) as unknown as BlocksContent),
   }),
-  "sections.media-with-text": z.object({
-    heading: text,
-    text,
-    image: mediaSchema,
-    imagePosition: z
-      .enum(["left", "right"])
-      .nullish()
-      .transform((position) => position ?? "left"),
-    link: optionalLink,
-  }),
+  "sections.media-with-text": z
+    .object({
+      heading: text,
+      text,
+      image: mediaSchema,
+      imageAlt: imagePlacementFields.imageAlt,
+      imagePosition: z
+        .enum(["left", "right"])
+        .nullish()
+        .transform((position) => position ?? "left"),
+      link: optionalLink,
+    })
+    .transform(placedImage),
   "sections.call-to-action": z.object({ heading: z.string(), text, links: list(linkSchema) }),
   "sections.card-grid": z.object({
     heading: text,
-    cards: list(z.object({ title: z.string(), text, image: mediaSchema, link: optionalLink })),
+    cards: list(
+      z
+        .object({ title: z.string(), text, image: mediaSchema, ...imagePlacementFields, link: optionalLink })
+        .transform(placedImage),
+    ),
   }),
   "sections.faq": z.object({ heading: text, items: list(z.object({ question: z.string(), answer: z.string() })) }),
-  "sections.quote": z.object({ quote: z.string(), author: text, role: text, image: mediaSchema }),
+  "sections.quote": z
+    .object({ quote: z.string(), author: text, role: text, image: mediaSchema, ...imagePlacementFields })
+    .transform(placedImage),
   "sections.logo-cloud": z.object({
     heading: text,
     logos: list(z.object({ name: z.string(), image: mediaSchema, url: text })),

@@ -34,6 +34,7 @@ const homeSections = {
       heading: "Ship with confidence",
       text: "Plan, build and release in one place: the tools small teams need, without the ceremony.",
       image: SEED_IMAGE,
+      imageAlt: "The Acme logo",
       links: [
         { label: "See open positions", page: "jobs" },
         { label: "About the company", page: "company" },
@@ -79,6 +80,7 @@ const homeSections = {
       heading: "Mit Zuversicht ausliefern",
       text: "Planen, bauen und veröffentlichen an einem Ort: die Werkzeuge, die kleine Teams brauchen.",
       image: SEED_IMAGE,
+      imageAlt: "Das Acme-Logo",
       links: [{ label: "Über das Unternehmen", page: "company" }],
     }),
     section("quote", {
@@ -99,6 +101,7 @@ const careersSections = {
       heading: "A remote-first team",
       text: "We work from ten countries and meet twice a year. Most of what we decide is written down.",
       image: SEED_IMAGE,
+      imageAlt: "The Acme logo: a white A on dark blue",
       imagePosition: "right",
       link: { label: "See open positions", page: "jobs" },
     }),
@@ -124,6 +127,7 @@ const careersSections = {
       heading: "Ein Team, das remote arbeitet",
       text: "Wir arbeiten aus zehn Ländern und treffen uns zweimal im Jahr.",
       image: SEED_IMAGE,
+      imageAlt: "Das Acme-Logo: ein weißes A auf Dunkelblau",
       imagePosition: "left",
     }),
     section("faq", {
@@ -440,6 +444,9 @@ const shareImage = {
   file: "share-image.png",
   name: "acme-share.png",
   alternativeText: "The Acme logo: a white A on dark blue",
+  // Its alternative text where the seed places it (share image, image blocks, covers), per locale:
+  // the Media Library's one text is in one language (cms/src/images/alt-text-placements.js).
+  placedAlt: { en: "The Acme logo: a white A on dark blue", de: "Das Acme-Logo: ein weißes A auf Dunkelblau" },
 };
 
 module.exports = {

@@ -123,16 +123,20 @@ async function seedImage(strapi) {
  * The page's fields in one locale: its SEO component carrying the image, its body's image blocks
  * showing it, and every media field of its sections (at any depth: a card's, a logo's) set to it.
  */
-function pageData(fields, image) {
+function pageData(fields, image, locale) {
+  const alt = content.shareImage.placedAlt[locale];
+  // An image block carries its file's alternative text: the page's language's here.
   const body = fields.body?.map((block) =>
-    block.type === "image" && block.image === content.SEED_IMAGE ? { ...block, image } : block,
+    block.type === "image" && block.image === content.SEED_IMAGE
+      ? { ...block, image: { ...image, alternativeText: alt } }
+      : block,
   );
   const sections = fields.sections?.map((section) => withSeedMedia(section, image.id));
   return {
     ...fields,
     ...(body ? { body } : {}),
     ...(sections ? { sections } : {}),
-    seo: { ...fields.seo, shareImage: image.id },
+    seo: { ...fields.seo, shareImage: image.id, shareImageAlt: alt },
   };
 }
 
@@ -178,7 +182,7 @@ async function seedPages(strapi, image) {
   for (const pageDef of content.pages) {
     const parentId = pageDef.parent ? documentIds.get(pageDef.parent) : null;
     const data = (locale) => {
-      const fields = pageData(pageDef[locale], image);
+      const fields = pageData(pageDef[locale], image, locale);
       delete fields.sections;
       return {
         ...fields,
@@ -204,7 +208,7 @@ async function seedPages(strapi, image) {
       const sections = pageDef[locale].sections;
       if (!sections) continue;
       const documentId = documentIds.get(pageDef.key);
-      const data = { sections: withReferences(pageData({ sections }, image).sections, refs, locale) };
+      const data = { sections: withReferences(pageData({ sections }, image, locale).sections, refs, locale) };
       await documents.update({ documentId, locale, data });
       await documents.publish({ documentId, locale });
     }
@@ -250,6 +254,7 @@ async function seedBlog(strapi, image) {
       ...entry[locale],
       publishDate: entry.publishDate,
       cover: image.id,
+      coverAlt: content.shareImage.placedAlt[locale],
       category: { connect: [{ documentId: categoryIds.get(entry.category), locale }] },
       author: { connect: [{ documentId: authorIds.get(entry.author) }] },
     });
