@@ -4,6 +4,7 @@ import { t } from "../lib/i18n/messages.ts";
 import type { LocaleConfig } from "../lib/locale-path.ts";
 import { AccountLink } from "./account-link.tsx";
 import { LocaleSwitcher } from "./locale-switcher.tsx";
+import { SearchField } from "./search-field.tsx";
 
 export interface ChromeLink {
   label: string;
@@ -57,6 +58,7 @@ export function SiteHeader({
         </label>
         <div className="site-menu" id="site-menu">
           <NavList links={links} label={t(locale, "chrome.mainNav")} className="main-nav" />
+          <SearchField locale={locale} localeConfig={localeConfig} />
           <LocaleSwitcher locale={locale} config={localeConfig} />
           <div className="site-account">
             <AccountLink signedIn={signedIn} locale={locale} localeConfig={localeConfig} />
