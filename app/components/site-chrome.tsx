@@ -58,11 +58,11 @@ export function SiteHeader({
         </label>
         <div className="site-menu" id="site-menu">
           <NavList links={links} label={t(locale, "chrome.mainNav")} className="main-nav" />
-          <SearchField locale={locale} localeConfig={localeConfig} />
           <LocaleSwitcher locale={locale} config={localeConfig} />
           <div className="site-account">
             <AccountLink signedIn={signedIn} locale={locale} localeConfig={localeConfig} />
           </div>
+          <SearchField locale={locale} localeConfig={localeConfig} />
         </div>
       </div>
     </header>
