@@ -56,6 +56,13 @@ describe("the seeded site is searchable in both locales", () => {
     expect(titles((await search(`/de${q("berlin office")}`)).text)).toEqual([]);
   });
 
+  it("a page is found by the text of its sections, in each locale", async () => {
+    // The home page's hero section: "… the tools small teams need, without the ceremony."
+    expect(titles((await search(q("ceremony"))).text)).toContainEqual({ href: "/", title: "Welcome to Acme" });
+    // Its German hero's heading.
+    expect(titles((await search(`/de${q("zuversicht")}`)).text).map(({ href }) => href)).toContain("/de");
+  });
+
   it("an article is found by its category's and author's names", async () => {
     const page = await search(q("ada brenner"));
     expect(titles(page.text).length).toBeGreaterThan(0);
@@ -121,6 +128,41 @@ describe("the index follows the editors' writes", () => {
         timeoutMs: PUBLISH_TO_FOUND_MS,
       },
     );
+  });
+
+  it("renaming a category reindexes its articles: found by the new name, not the old", async () => {
+    const admin = await StrapiAdmin.login(site.cms.url);
+    const CATEGORIES = "/content-manager/collection-types/api::category.category";
+    const category = (await admin.call("POST", `${CATEGORIES}?locale=en`, {
+      name: `Topic ${run}a`,
+      slug: `topic-${run}`,
+    })) as {
+      data: { documentId: string };
+    };
+    await publishArticle(admin, {
+      title: "Filed under a topic",
+      slug: `filed-${run}`,
+      category: { connect: [{ documentId: category.data.documentId, locale: "en" }] },
+    });
+    await until(
+      "the article by its category",
+      () => search(q(`${run}a`)),
+      (p) => titles(p.text).length === 1,
+      {
+        timeoutMs: PUBLISH_TO_FOUND_MS,
+      },
+    );
+    await admin.call("PUT", `${CATEGORIES}/${category.data.documentId}?locale=en`, { name: `Subject ${run}b` });
+    const renamed = await until(
+      "the article by the new name",
+      () => search(q(`${run}b`)),
+      (p) => titles(p.text).length === 1,
+      {
+        timeoutMs: PUBLISH_TO_FOUND_MS,
+      },
+    );
+    expect(titles(renamed.text)).toEqual([{ href: `/blog/filed-${run}`, title: "Filed under a topic" }]);
+    expect(titles((await search(q(`${run}a`))).text)).toEqual([]);
   });
 
   it("results come ten a page, ranked title first, with links to the other pages", async () => {
