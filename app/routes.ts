@@ -28,6 +28,8 @@ export default [
   ...localized("blog/category/:category", "routes/blog.tsx", "routes/blog-category"),
   ...localized("blog/rss.xml", "routes/blog.rss.ts", "routes/blog.rss"),
   ...localized("blog/:slug", "routes/blog.$slug.tsx", "routes/blog.$slug"),
+  // The site's search (docs/search.md): never in the page cache (server/app.ts isCacheablePath).
+  ...localized("search", "routes/search.tsx", "routes/search"),
   // Your content types' routes go here, before the CMS pages' catch-all (docs/add-a-content-type.md).
   route("uploads/*", "routes/uploads.$.ts"),
   // Every path that no other route claims is a CMS page (or a CMS redirect, or a 404),

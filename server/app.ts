@@ -11,6 +11,7 @@ import { useLogger, type Logger } from "../app/lib/logger.server.ts";
 import { NO_STORE_ANYWHERE } from "../app/lib/no-store.ts";
 import type { RedisClients } from "../app/lib/redis.server.ts";
 import { isBlogFeedPath } from "../app/lib/blog/paths.ts";
+import { isSearchPagePath } from "../app/lib/search/paths.ts";
 import { isSitemapPartPath } from "../app/lib/seo/sitemap.ts";
 import {
   cmsCallsContext,
@@ -102,6 +103,8 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   function isCacheablePath(pathname: string): boolean {
     // The auth pages in both spellings (`/sign-in`, `/de/sign-in`): personal, never stored.
     if (!production || isAuthPagePath(pathname)) return false;
+    // The search page: its answer depends on the query a visitor types, which no cache key holds.
+    if (isSearchPagePath(pathname)) return false;
     if (pathname === "/sitemap.xml" || isSitemapPartPath(pathname) || isBlogFeedPath(pathname)) return true;
     // /uploads/*: the CMS's files, streamed through (app/lib/cms/media-proxy.server.ts), never stored here.
     return (

@@ -5,6 +5,7 @@ import { t } from "../lib/i18n/messages.ts";
 import type { LocaleConfig } from "../lib/locale-path.ts";
 import { AccountLink } from "./account-link.tsx";
 import { LocaleSwitcher } from "./locale-switcher.tsx";
+import { SearchField } from "./search-field.tsx";
 import type { SectionLink } from "./sections/types.ts";
 
 /** A link of the header or the footer, resolved by the root's loader (app/lib/cms/links.server.ts). */
@@ -84,6 +85,7 @@ export function SiteHeader({
           <div className="site-account">
             <AccountLink signedIn={signedIn} locale={locale} localeConfig={localeConfig} />
           </div>
+          <SearchField locale={locale} localeConfig={localeConfig} />
         </div>
       </div>
     </header>

@@ -137,6 +137,11 @@ module.exports = ({ env }) => ({
     resolve: "./src/plugins/accounts",
     config: accountsConfig(env),
   },
+  // The site's search (src/plugins/site-search/, docs/search.md): its defaults need no environment.
+  "site-search": {
+    enabled: true,
+    resolve: "./src/plugins/site-search",
+  },
   email: {
     config: emailConfig(env),
   },

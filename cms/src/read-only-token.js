@@ -11,9 +11,12 @@
 
 const TOKEN_NAME = "frontend-readonly";
 
+/** The site's search (the site-search plugin's content-API route, docs/search.md). */
+const SEARCH_ACTION = "plugin::site-search.search.query";
+
 /** The token's actions, sorted. */
 function readOnlyTokenPermissions(strapi) {
-  return strapi.plugin("site-cache").service("site-types").tokenPermissions();
+  return [...strapi.plugin("site-cache").service("site-types").tokenPermissions(), SEARCH_ACTION].sort();
 }
 
 function apiTokenService(strapi) {

@@ -61,6 +61,8 @@ const PUBLIC_PAGES = [
   { what: "forgot password", path: "/forgot-password", heading: /password/i },
   { what: "reset password", path: "/reset-password?code=not-checked-until-sent", heading: /password/i },
   { what: "reset password without its code", path: "/reset-password", heading: /.+/ },
+  { what: "search results, matches marked", path: "/search?q=acme", heading: "Search" },
+  { what: "the German search, nothing found", path: "/de/search?q=zzzzqx", heading: "Suche" },
 ];
 
 for (const { what, path, heading } of PUBLIC_PAGES) {

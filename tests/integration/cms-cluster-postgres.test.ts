@@ -253,6 +253,66 @@ describe("revalidation: one call per write, whichever instance takes it", () => 
   });
 });
 
+describe("the site's search on PostgreSQL (docs/search.md): the index in the shared database", () => {
+  const results = async (site: { url: string }, query: string) => {
+    const html = await (await fetch(`${site.url}${query}`)).text();
+    return [...html.matchAll(/<h2><a href="([^"]*)">([\s\S]*?)<\/a><\/h2>/g)].map(([, href, title]) => ({
+      href,
+      title: title!.replace(/<mark>([^<]*)<\/mark>/g, "[$1]"),
+    }));
+  };
+
+  it("the seed is found in both locales, stemmed in each language, through either site instance", async () => {
+    // The seeded pages and articles, once each, in a tsvector of their language.
+    expect(
+      await count("SELECT count(*) FROM site_search_entries WHERE uid = 'api::article.article' AND locale = 'en'"),
+    ).toBe(await count("SELECT count(*) FROM articles WHERE locale = 'en' AND published_at IS NOT NULL"));
+    expect(
+      (await sql("SELECT DISTINCT config::text FROM site_search_entries ORDER BY 1")).map((r) => r.config),
+    ).toEqual(["english", "german"]);
+    for (const site of cluster.sites) {
+      // "offices" finds "office": the English configuration stems both to the same word.
+      expect(await results(site, "/search?q=berlin+offices")).toContainEqual({
+        href: "/blog/berlin-office",
+        title: "Acme opens its [Berlin] [office]",
+      });
+      expect(await results(site, "/de/search?q=kaffeemaschine")).toEqual([
+        { href: "/de/blog/buero-berlin", title: "Acme eröffnet ein Büro in Berlin" },
+      ]);
+    }
+  });
+
+  it("a page published on one instance is found through both sites; unpublished, it is gone from both", async () => {
+    const id = await createDraft("cluster-search", "Lighthouse keepers");
+    await publish(id);
+    for (const site of cluster.sites) {
+      await until(
+        `${site.url} to find the published page`,
+        () => results(site, "/search?q=lighthouse+keeper"),
+        (found) => found.length === 1,
+      );
+    }
+    expect(await results(cluster.sites[0]!, "/search?q=lighthouse")).toEqual([
+      { href: "/cluster-search", title: "[Lighthouse] keepers" },
+    ]);
+    await admin("POST", `${PAGES}/${id}/actions/unpublish?locale=en`, {});
+    for (const site of cluster.sites) {
+      await until(
+        `${site.url} to find it no more`,
+        () => results(site, "/search?q=lighthouse"),
+        (found) => found.length === 0,
+      );
+    }
+  });
+
+  it("tsquery syntax in a query is searched as words", async () => {
+    for (const input of ["berlin & !office", "berlin:* | (x", "'berlin'", "berlin <-> office"]) {
+      const answer = await fetch(`${cluster.sites[0]!.url}/search?q=${encodeURIComponent(input)}`);
+      expect(answer.status, input).toBe(200);
+    }
+  });
+});
+
 describe("the failure retry: once per interval, not once per instance", () => {
   it("a failure is retried at most once per interval, by one instance at a time, and delivered once", async () => {
     const id = await createDraft("cluster-retry", "Retry me");

@@ -17,6 +17,8 @@ const en = {
   "chrome.signIn": "Sign in",
   "chrome.account": "Account",
   "chrome.signOut": "Sign out",
+  "chrome.search": "Search",
+  "chrome.searchLabel": "Search the site",
 
   // Fields shared by the auth forms.
   "field.email": "Email",
@@ -225,6 +227,8 @@ const de: Messages = {
   "chrome.signIn": "Anmelden",
   "chrome.account": "Konto",
   "chrome.signOut": "Abmelden",
+  "chrome.search": "Suchen",
+  "chrome.searchLabel": "Website durchsuchen",
 
   "field.email": "E-Mail",
   "field.password": "Passwort",

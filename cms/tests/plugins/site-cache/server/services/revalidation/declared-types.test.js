@@ -366,8 +366,11 @@ async function readOnlyToken() {
   return { id: full.id, type: full.type, permissions: [...full.permissions].sort() };
 }
 
-/** The token's permissions the declarations give (declarations.test.js checks the derivation). */
-const DERIVED = tokenPermissions(readDeclarations(repoContentTypes()));
+/**
+ * The token's permissions the declarations give (declarations.test.js checks the derivation), and
+ * the site's search (src/read-only-token.js).
+ */
+const DERIVED = [...tokenPermissions(readDeclarations(repoContentTypes())), "plugin::site-search.search.query"].sort();
 
 test("the read-only token: the declarations' permissions, put back on a start without the seed", async () => {
   const token = await readOnlyToken();
