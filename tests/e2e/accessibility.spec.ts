@@ -8,7 +8,7 @@ import { extendDeadline } from "../support/clock-deadline.ts";
 
 // axe-core on every page type of the site, in the light and the dark colour scheme: no serious or
 // critical violation of WCAG 2.1 A/AA or axe's best practices. axe runs as a script in the page,
-// so this spec runs in the js-on project only (playwright.config.ts); the markup it checks is the
+// so this spec runs with JavaScript on only (project js-on-late); the markup it checks is the
 // server's: as sent on content pages (they do not hydrate), hydrated on the auth pages (the same
 // elements: hydration adds no markup to those but the header's account name).
 
