@@ -5,7 +5,7 @@ import path from "node:path";
 
 import getPort from "get-port";
 
-import { E2E_STACKS, e2eAppPort } from "../../playwright.config.ts";
+import { E2E_PROJECTS, e2eAppPort } from "../../playwright.config.ts";
 import { projectRoot, startApp } from "../support/app-server.ts";
 import { ensureAdminBuild, startCms, type CmsHandle } from "../support/cms-server.ts";
 import { e2eEnvKey } from "../support/e2e-env.ts";
@@ -21,9 +21,9 @@ const OIDC_PROVIDER_ID = "local-oidc";
 
 /**
  * Builds the site (`npm run build`, unless E2E_SITE_BUILT=1) and the Strapi admin UI (when
- * cms/build is missing or out of date), and starts, for the whole run, the two stacks
- * (playwright.config.ts: used side by side, each by one worker at a time): a freshly seeded Strapi
- * (mail to files; with its admin UI for js-on, the only stack of the admin specs), a local OpenID
+ * cms/build is missing or out of date), and starts, for the whole run, one stack per project
+ * (playwright.config.ts: the two projects run side by side): a freshly seeded Strapi (mail to
+ * files; with its admin UI for js-on, the only project of the admin specs), a local OpenID
  * Connect provider, a Varnish and the production site, all on free ports. Stops them all
  * afterwards. scripts/test-all.sh builds both before (the admin UI in the background while the
  * other tests run) and sets E2E_SITE_BUILT=1, so neither is built twice.
@@ -40,7 +40,7 @@ export default async function globalSetup() {
     execFileSync("npm", ["run", "--silent", "build"], { cwd: projectRoot, stdio: "ignore" });
   }
   const stacks = await Promise.allSettled(
-    E2E_STACKS.map((stack) => startStack(stack, path.join(dir, stack), { serveAdmin: stack === "js-on" })),
+    E2E_PROJECTS.map((project) => startStack(project, path.join(dir, project), { serveAdmin: project === "js-on" })),
   );
   const stops = stacks.flatMap((stack) => (stack.status === "fulfilled" ? [stack.value] : []));
   const failed = stacks.find((stack) => stack.status === "rejected");
@@ -54,9 +54,9 @@ export default async function globalSetup() {
   };
 }
 
-/** One stack; its values go to the environment under the stack's suffix (e2eEnv). */
-async function startStack(stack: string, dir: string, { serveAdmin }: { serveAdmin: boolean }) {
-  const appUrl = `http://127.0.0.1:${e2eAppPort(stack)}`;
+/** One project's stack; its values go to the environment under the project's suffix (e2eEnv). */
+async function startStack(project: string, dir: string, { serveAdmin }: { serveAdmin: boolean }) {
+  const appUrl = `http://127.0.0.1:${e2eAppPort(project)}`;
   const mailDir = path.join(dir, "mail");
   mkdirSync(mailDir, { recursive: true });
   const oidc = await startOidcProvider({
@@ -65,7 +65,7 @@ async function startStack(stack: string, dir: string, { serveAdmin }: { serveAdm
   });
   // A real Varnish in front of the site, purged through the site's /api/cdn-purge (the admin's
   // Purge CDN action: tests/e2e/admin-button.spec.ts). Nothing else goes through it.
-  const cdn = await startVarnish({ port: await getPort(), backendPort: e2eAppPort(stack) });
+  const cdn = await startVarnish({ port: await getPort(), backendPort: e2eAppPort(project) });
   let cms: CmsHandle;
   try {
     cms = await startCms({
@@ -97,7 +97,7 @@ async function startStack(stack: string, dir: string, { serveAdmin }: { serveAdm
   }
   try {
     const app = await startApp({
-      port: e2eAppPort(stack),
+      port: e2eAppPort(project),
       env: {
         APP_PUBLIC_URL: appUrl,
         CMS_URL: cms.url,
@@ -129,7 +129,7 @@ async function startStack(stack: string, dir: string, { serveAdmin }: { serveAdm
       // as an older database would have it, past the upload check.
       E2E_CMS_UPLOADS_DIR: path.join(`${cms.dbFile}.public`, "uploads"),
     };
-    for (const [name, value] of Object.entries(values)) process.env[e2eEnvKey(name, stack)] = value;
+    for (const [name, value] of Object.entries(values)) process.env[e2eEnvKey(name, project)] = value;
     return async () => {
       await app.stop();
       await cms.stop();

@@ -1,20 +1,17 @@
 import { test } from "@playwright/test";
 
 /**
- * The end-to-end run starts two stacks (Strapi, site, OpenID provider, Varnish, mail folder),
- * `js-on` and `js-off`, used side by side (playwright.config.ts). A stack's values are in the
- * environment under its suffix (`E2E_CMS_URL_JS_ON`: see tests/e2e/global-setup.ts); this reads
- * those of the running test's stack: its project's `metadata.stack`, or else the project's name.
- * Call it inside a test or hook.
+ * The end-to-end run starts one stack (Strapi, site, OpenID provider, Varnish, mail folder) per
+ * Playwright project, and the two projects run side by side (playwright.config.ts). A project's
+ * values are in the environment under the project's suffix (`E2E_CMS_URL_JS_ON`: see
+ * tests/e2e/global-setup.ts); this reads the running test's one. Call it inside a test or hook.
  */
 export function e2eEnv(name: string): string {
-  const project = test.info().project;
-  const stack = typeof project.metadata.stack === "string" ? project.metadata.stack : project.name;
-  return process.env[e2eEnvKey(name, stack)] ?? "";
+  return process.env[e2eEnvKey(name, test.info().project.name)] ?? "";
 }
 
 /** `E2E_CMS_URL`, `js-off` → `E2E_CMS_URL_JS_OFF`. */
-export const e2eEnvKey = (name: string, stack: string) => `${name}_${stack.replace(/\W/g, "_").toUpperCase()}`;
+export const e2eEnvKey = (name: string, project: string) => `${name}_${project.replace(/\W/g, "_").toUpperCase()}`;
 
 /** The running project's site origin (its `baseURL`, set by playwright.config.ts for every project). */
 export function siteOrigin(): string {
