@@ -11,9 +11,12 @@ import { StrapiAdmin } from "../support/strapi-admin.ts";
 
 // axe-core on every page type of the site, in the light and the dark colour scheme: no serious or
 // critical violation of WCAG 2.1 A/AA or axe's best practices. axe runs as a script in the page,
-// so this spec runs in the js-on project only (playwright.config.ts); the markup it checks is the
+// so this spec turns JavaScript on (test.use below) and runs once; the markup it checks is the
 // server's: as sent on content pages (they do not hydrate), hydrated on the auth pages (the same
 // elements: hydration adds no markup to those but the header's account name).
+
+// Whichever project runs it (js-off's worker: it evens out the two workers' time).
+test.use({ javaScriptEnabled: true });
 
 const SCHEMES = ["light", "dark"] as const;
 // One axe scan's budget: about 1 to 2 s measured at load 8 on the 2-core machine, 5 to 12 s at load 25 to 36.

@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 
 import { projectRoot } from "./app-server.ts";
 
@@ -16,10 +17,13 @@ export interface ProjectCopy {
   root: string;
   /** The copy's paths the fixture added or changed, relative, sorted. */
   changed: string[];
-  /** `npm run typecheck` in the copy (React Router's route types, then tsc); throws with its output. */
-  typecheck(): void;
-  /** The CMS's own tests in the copy (`npm test` in cms/); throws with their output. */
-  cmsTests(): void;
+  /**
+   * `npm run typecheck` in the copy (React Router's route types, then tsc); rejects with its output.
+   * Started without waiting: about one core each, this and cmsTests() run side by side.
+   */
+  typecheck(): Promise<void>;
+  /** The CMS's own tests in the copy (`npm test` in cms/); rejects with their output. */
+  cmsTests(): Promise<void>;
   /** `npm run build` in the copy (the production site the tests start). */
   build(): void;
   remove(): void;
@@ -66,8 +70,8 @@ export function copyProject(fixtureDir: string, { marker }: { marker: string }):
   return {
     root,
     changed: changed.sort(),
-    typecheck: () => npm(root, "typecheck"),
-    cmsTests: () => npm(path.join(root, "cms"), "test"),
+    typecheck: () => npmInBackground(root, "typecheck"),
+    cmsTests: () => npmInBackground(path.join(root, "cms"), "test"),
     build: () => npm(root, "build"),
     remove() {
       rmSync(root, { recursive: true, force: true });
@@ -82,6 +86,16 @@ function npm(root: string, script: string): void {
       stdio: ["ignore", "pipe", "pipe"],
       encoding: "utf8",
     });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`npm run ${script} failed in ${root}:\n${stdout ?? ""}${stderr ?? ""}`, { cause: error });
+  }
+}
+
+async function npmInBackground(root: string, script: string): Promise<void> {
+  try {
+    // The CMS's tests print a few hundred kB: more than execFile keeps by default.
+    await promisify(execFile)("npm", ["run", "--silent", script], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`npm run ${script} failed in ${root}:\n${stdout ?? ""}${stderr ?? ""}`, { cause: error });
