@@ -197,16 +197,19 @@ async function seedBlog(strapi, image) {
   for (const entry of content.articles) {
     const data = (locale) => ({
       ...entry[locale],
-      publishDate: entry.publishDate,
+      ...(entry.publishAt ? { publishAt: entry.publishAt } : { publishDate: entry.publishDate }),
       cover: image.id,
       category: { connect: [{ documentId: categoryIds.get(entry.category), locale }] },
       author: { connect: [{ documentId: authorIds.get(entry.author) }] },
     });
+    // A scheduled article stays a draft: the scheduler publishes it (docs/scheduled-publishing.md).
     const { documentId } = await articles.create({ locale: "en", data: data("en") });
-    await articles.publish({ documentId, locale: "en" });
+    if (!entry.publishAt) await articles.publish({ documentId, locale: "en" });
     await articles.update({ documentId, locale: "de", data: data("de") });
-    await articles.publish({ documentId, locale: "de" });
-    strapi.log.info(`[seed] article /blog/${entry.en.slug} (en, de)`);
+    if (!entry.publishAt) await articles.publish({ documentId, locale: "de" });
+    strapi.log.info(
+      `[seed] article /blog/${entry.en.slug} (en, de)${entry.publishAt ? `, scheduled for ${entry.publishAt}` : ""}`,
+    );
   }
 }
 
