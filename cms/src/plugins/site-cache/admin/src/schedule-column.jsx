@@ -18,9 +18,14 @@ const formatted = (value) =>
 
 const ScheduleCell = ({ row }) => {
   const due = FIELDS.filter(({ field }) => row?.[field]);
-  if (due.length === 0) return <Typography textColor="neutral800">-</Typography>;
+  if (due.length === 0)
+    return (
+      <Typography textColor="neutral800" data-site-cache-schedule="">
+        -
+      </Typography>
+    );
   return (
-    <Flex direction="column" alignItems="flex-start" gap={1}>
+    <Flex direction="column" alignItems="flex-start" gap={1} data-site-cache-schedule="">
       {due.map(({ field, label, variant }) => (
         <Flex key={field} gap={2}>
           <Badge variant={variant}>{label}</Badge>
