@@ -9,6 +9,7 @@ const { errors } = require("@strapi/utils");
  *   schedule is the editor's word on when it goes live, and a Publish pressed next to it must not
  *   overrule it silently (the finding of issue 32: a post dated next June live at once). Save keeps
  *   the schedule; clearing "publish at" and pressing Publish publishes now.
+ * - Publish with a "publish at" already past publishes, and clears it (it is done).
  * - "unpublish at" not after "publish at" is refused (400): the document would never be shown.
  * - A clone (the admin's Duplicate) starts without a schedule: the copy is a new draft that nobody
  *   scheduled.
@@ -58,6 +59,13 @@ async function draftPublishAts(strapi, uid, declaration, params) {
   return rows.map((row) => row.publishAt);
 }
 
+async function clearDraftPublishAt(strapi, uid, declaration, params) {
+  const where = { documentId: params.documentId, publishedAt: null, publishAt: { $notNull: true } };
+  if (declaration.localized && params.locale !== "*")
+    where.locale = params.locale || (await strapi.plugin("i18n").service("locales").getDefaultLocale());
+  await strapi.db.query(uid).updateMany({ where, data: { publishAt: null } });
+}
+
 function registerScheduleRules(strapi, { siteTypes, clock = () => Date.now() }) {
   strapi.documents.use(async (context, next) => {
     const { uid, action, params } = context;
@@ -73,11 +81,13 @@ function registerScheduleRules(strapi, { siteTypes, clock = () => Date.now() }) 
     }
     if (isPublishLike(action, params)) {
       const data = params?.data ?? {};
-      const publishAts = Object.hasOwn(data, "publishAt")
-        ? [data.publishAt]
-        : await draftPublishAts(strapi, uid, declaration, params);
+      const given = Object.hasOwn(data, "publishAt");
+      const publishAts = given ? [data.publishAt] : await draftPublishAts(strapi, uid, declaration, params);
       const message = publishRefusal(publishAts, clock());
       if (message) refuse(message, "publishAt");
+      // A publish-at already past is done by this publish: cleared, or the next tick would publish again.
+      if (given && data.publishAt) context.params = { ...params, data: { ...data, publishAt: null } };
+      else if (!given && publishAts.some(Boolean)) await clearDraftPublishAt(strapi, uid, declaration, params);
     }
     return next();
   });

@@ -41,6 +41,14 @@ function standIn(drafts, schedule = true) {
       query: () => ({
         findMany: async ({ where }) =>
           drafts.filter((row) => row.documentId === where.documentId && (!where.locale || row.locale === where.locale)),
+        updateMany: async ({ where, data }) => {
+          const hit = drafts.filter(
+            (row) =>
+              row.documentId === where.documentId && (!where.locale || row.locale === where.locale) && row.publishAt,
+          );
+          for (const row of hit) Object.assign(row, data);
+          return { count: hit.length };
+        },
       }),
     },
   };
@@ -97,4 +105,17 @@ test("a draft save with unpublishAt before publishAt is refused", async () => {
     }),
     { name: "ValidationError", message: /later than "Publish at"/ },
   );
+});
+
+test("Publish with a publish-at already past publishes and clears it, so no tick publishes again", async () => {
+  const drafts = [{ documentId: "a", locale: "en", publishAt: "2026-11-28T11:00:00.000Z" }];
+  const run = standIn(drafts);
+  assert.ok(await run({ uid: ARTICLE, action: "publish", params: { documentId: "a", locale: "en" } }));
+  assert.equal(drafts[0].publishAt, null);
+  const params = await run({
+    uid: ARTICLE,
+    action: "update",
+    params: { documentId: "a", status: "published", data: { title: "t", publishAt: "2026-11-28T11:00:00.000Z" } },
+  });
+  assert.deepEqual(params.data, { title: "t", publishAt: null });
 });
