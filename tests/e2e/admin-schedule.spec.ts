@@ -1,9 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Browser } from "@playwright/test";
 
 import { extendDeadline } from "../support/clock-deadline.ts";
 import { e2eEnv } from "../support/e2e-env.ts";
-import { adminPageForThisFile } from "../support/strapi-admin-ui.ts";
+import { signInToAdmin } from "../support/strapi-admin-ui.ts";
 
 // Issue 32, point 3, in the real admin UI: the scheduled state shows in the Content Manager's list
 // of every scheduled type (the site-cache plugin's "Schedule" column, admin/src/schedule-column.jsx),
@@ -11,11 +11,14 @@ import { adminPageForThisFile } from "../support/strapi-admin-ui.ts";
 // js-on only (playwright.config.ts): the admin UI needs JavaScript.
 
 test.describe.configure({ timeout: 180_000 });
-const adminPage = adminPageForThisFile(() => e2eEnv("E2E_CMS_URL"));
 const AXE_SCAN_MS = 20_000;
 
-test("the article list shows the seeded article's schedule: Publishes, with its time; unscheduled rows a dash", async () => {
-  const page = adminPage();
+test("the article list shows the seeded article's schedule: Publishes, with its time; unscheduled rows a dash", async ({
+  browser,
+}) => {
+  // axe scans only a page of a context the test made (browser.newContext), not one of browser.newPage.
+  const context = await browser.newContext({ baseURL: e2eEnv("E2E_CMS_URL") });
+  const page = await signInToAdmin({ newPage: () => context.newPage() } as unknown as Browser, e2eEnv("E2E_CMS_URL"));
   await page.goto(
     "/admin/content-manager/collection-types/api::article.article?page=1&pageSize=10&sort=title:ASC&plugins[i18n][locale]=en",
   );
@@ -30,12 +33,29 @@ test("the article list shows the seeded article's schedule: Publishes, with its 
   const published = table.getByRole("row").filter({ hasText: "Acme 3.0 is out" });
   await expect(published.locator("[data-site-cache-schedule]")).toHaveText("-");
 
+  // axe on Strapi's list, its findings kept to this project's markup: the column's header and cells
+  // (Strapi's own header carries aria-sort on role="gridcell", axe's aria-allowed-attr: not ours).
   extendDeadline(AXE_SCAN_MS);
   const results = await new AxeBuilder({ page })
-    .include("[data-site-cache-schedule]")
+    .include("main [role='grid']")
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
     .analyze();
+  const inColumn = (nodes: { target: unknown[] }[]) =>
+    page.evaluate(
+      (selectors) =>
+        selectors.filter((selector) => {
+          const element = document.querySelector(selector);
+          return Boolean(element?.closest("[data-site-cache-schedule]") || element?.textContent?.trim() === "Schedule");
+        }),
+      nodes.map((node) => String(node.target[0])),
+    );
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-  expect(results.passes.length).toBeGreaterThan(0);
+  const ours = [];
+  for (const violation of serious) {
+    for (const target of await inColumn(violation.nodes)) ours.push(`${violation.id} at ${target}: ${violation.help}`);
+  }
+  expect(ours).toEqual([]);
+  // The scan looked at the column: rules passed on its nodes (the badges' and times' contrast, ...).
+  expect((await inColumn(results.passes.flatMap((rule) => rule.nodes))).length).toBeGreaterThan(0);
+  await context.close();
 });
