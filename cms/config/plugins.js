@@ -86,6 +86,9 @@ function siteCacheConfig(env) {
     batchWindowMs: duration("CMS_REVALIDATE_BATCH_WINDOW_MS", 100),
     batchMaxWaitMs: duration("CMS_REVALIDATE_BATCH_MAX_WAIT_MS", 1_000),
     purgeRetries: duration("CMS_CDN_PURGE_RETRIES", 2),
+    // When the scheduler looks for due publishes and unpublishes (docs/scheduled-publishing.md):
+    // a cron rule with seconds; by default at second 0 of every minute. Empty: no scheduler.
+    scheduleCron: env("CMS_SCHEDULE_CRON", "0 * * * * *").trim(),
   };
 }
 

@@ -22,8 +22,11 @@ module.exports = {
     const { httpServer } = strapi.server;
     httpServer.keepAliveTimeout = 65_000;
     httpServer.headersTimeout = 66_000;
-    // An article's publishDate: set on its first publish, kept by later ones (src/articles/publish-date.js).
-    registerPublishDate(strapi);
+    // An article's publishDate: set on its first publish, kept by later ones (src/articles/publish-date.js);
+    // a scheduled publish's is the time it was scheduled for, not the minute the scheduler came.
+    registerPublishDate(strapi, {
+      now: () => strapi.plugin("site-cache").service("schedule").scheduledTime() ?? new Date(),
+    });
     // Publishing needs alternative text for every informative image (src/images/alt-text-rule.js).
     registerAltTextRule(strapi);
     // Whether this start's admin bootstrap creates the Editor and Author roles (a new database).
@@ -57,5 +60,7 @@ module.exports = {
     await alignReadOnlyToken(strapi);
     // On only after the seed: a fresh database's seed writes are not revalidated.
     siteCache.service("revalidation").start();
+    // Scheduled publishing (docs/scheduled-publishing.md): after the revalidation, so what it publishes is revalidated.
+    siteCache.service("schedule").start();
   },
 };

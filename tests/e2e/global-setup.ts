@@ -88,6 +88,9 @@ async function startStack(project: string, dir: string, { serveAdmin }: { serveA
         // An OAuth-only account re-authenticates by a provider sign-in this recent (default 5 minutes):
         // short, so that tests/e2e/auth-account-changes.spec.ts sees one grow too old in seconds.
         CMS_FRESH_SIGN_IN_SECONDS: "20",
+        // The scheduler ticks every second (default: every minute): tests/e2e/scheduled-publishing.spec.ts
+        // schedules an article seconds ahead and waits for it, not for a minute.
+        CMS_SCHEDULE_CRON: "* * * * * *",
       },
     });
   } catch (error) {

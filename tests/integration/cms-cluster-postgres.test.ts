@@ -46,6 +46,8 @@ beforeAll(async () => {
       CMS_REVALIDATE_TIMEOUT_MS: "3000",
       CMS_REVALIDATE_RETRY_INTERVAL_MS: String(RETRY_INTERVAL_MS),
       CMS_OAUTH_SYNC_SECRET: OAUTH_SECRET,
+      // Both schedulers tick every second, at the same wall-clock instant: every due row is raced for.
+      CMS_SCHEDULE_CRON: "* * * * * *",
     },
     siteEnv: { AUTH_RATE_LIMIT_MAX: "1000" },
   });
@@ -309,6 +311,44 @@ describe("the site's search on PostgreSQL (docs/search.md): the index in the sha
     for (const input of ["berlin & !office", "berlin:* | (x", "'berlin'", "berlin <-> office"]) {
       const answer = await fetch(`${cluster.sites[0]!.url}/search?q=${encodeURIComponent(input)}`);
       expect(answer.status, input).toBe(200);
+    }
+  });
+});
+
+describe("scheduled publishing: once, however many instances tick", () => {
+  it("pages due at the same second are each published once, by one instance, and revalidated once", async () => {
+    const slugs = ["cluster-scheduled-1", "cluster-scheduled-2", "cluster-scheduled-3"];
+    // Far enough ahead for the three drafts to be saved first; the test waits for the event, not this time.
+    const publishAt = new Date(Date.now() + 4_000).toISOString();
+    const ids: string[] = [];
+    for (const slug of slugs) {
+      ids.push((await admin("POST", `${PAGES}?locale=en`, { title: slug, slug, publishAt })).data.documentId as string);
+    }
+    await settled();
+    const from = cluster.revalidations.length;
+    const paths = slugs.map((slug) => `/${slug}`);
+    await until(
+      "every scheduled page's revalidation",
+      () => paths.filter((fullPath) => callsWith(fullPath, from).length > 0).length,
+      (n) => n === paths.length,
+      { timeoutMs: Math.max(0, Date.parse(publishAt) - Date.now()) + 20_000 },
+    );
+    await settled();
+    for (const fullPath of paths) expect(callsWith(fullPath, from), fullPath).toHaveLength(1);
+    // One "published" line per page, across both instances' logs: the other instance's claim found nothing to do.
+    for (const id of ids) {
+      expect(
+        linesIn(new RegExp(`\\[schedule\\] published api::page\\.page ${id}`)).reduce((a, b) => a + b, 0),
+        id,
+      ).toBe(1);
+    }
+    expect(linesIn(/\[schedule\] scheduled publishing of/)).toEqual([1, 1]);
+    for (const site of cluster.sites) {
+      await until(
+        `${site.url} to show the scheduled page`,
+        async () => (await fetch(`${site.url}/cluster-scheduled-1`)).status,
+        (status) => status === 200,
+      );
     }
   });
 });

@@ -10,7 +10,14 @@
  * The rule is `publishDateFor`; the document middleware applies it to every write that publishes
  * an article (publish, or create/update with `status: 'published'`), before Strapi copies the
  * draft into the published version, so both carry the date.
+ *
+ * A publish that would leave a publish date still to come is refused (400, nothing written): the
+ * site shows a published article at once, so a date next June put it at the top of the blog and
+ * the feed, dated June (issue 32). Publishing later is "Publish at" (docs/scheduled-publishing.md);
+ * a scheduled publish's `now` is the time it was scheduled for (src/index.js).
  */
+
+const { errors } = require("@strapi/utils");
 
 const ARTICLE = "api::article.article";
 
@@ -49,7 +56,25 @@ function keptByLocale(rows) {
   return kept;
 }
 
-function registerPublishDate(strapi, { now = () => new Date() } = {}) {
+/** Pure: the refusal a publish leaving `publishDate` meets at `clockMs`, or null. */
+function futureDateRefusal(publishDate, clockMs) {
+  const date = asDate(publishDate);
+  if (!date || Date.parse(date) <= clockMs) return null;
+  return (
+    `The publish date ${date} has not come yet: a published article shows at once, under that date. ` +
+    `To publish it then, clear "publishDate" and set "Publish at".`
+  );
+}
+
+function refuseFuture(publishDate, clock) {
+  const message = futureDateRefusal(publishDate, clock());
+  if (message)
+    throw new errors.ValidationError(message, {
+      errors: [{ path: ["publishDate"], message, name: "ValidationError" }],
+    });
+}
+
+function registerPublishDate(strapi, { now = () => new Date(), clock = () => Date.now() } = {}) {
   strapi.documents.use(async (context, next) => {
     const { uid, action, params } = context;
     if (uid !== ARTICLE || !isPublishLike(action, params)) return next();
@@ -64,6 +89,7 @@ function registerPublishDate(strapi, { now = () => new Date() } = {}) {
     const kept = keptByLocale(rows);
     if (action === "publish") {
       // Strapi publishes the draft: give each draft without a date the one it keeps, or now.
+      for (const row of rows) if (row.publishedAt === null) refuseFuture(row.publishDate, clock);
       for (const row of rows) {
         if (row.publishedAt !== null || asDate(row.publishDate)) continue;
         const publishDate = publishDateFor({ given: null, kept: kept.get(row.locale), now: now() });
@@ -74,12 +100,11 @@ function registerPublishDate(strapi, { now = () => new Date() } = {}) {
     // create/update with status 'published': the write's own data, which becomes both versions.
     const data = params.data ?? {};
     const given = Object.hasOwn(data, "publishDate") ? data.publishDate : null;
-    context.params = {
-      ...params,
-      data: { ...data, publishDate: publishDateFor({ given, kept: kept.get(locale), now: now() }) },
-    };
+    const publishDate = publishDateFor({ given, kept: kept.get(locale), now: now() });
+    refuseFuture(publishDate, clock);
+    context.params = { ...params, data: { ...data, publishDate } };
     return next();
   });
 }
 
-module.exports = { ARTICLE, publishDateFor, registerPublishDate, asDate };
+module.exports = { ARTICLE, publishDateFor, futureDateRefusal, registerPublishDate, asDate };

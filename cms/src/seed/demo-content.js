@@ -368,6 +368,19 @@ const articles = [
       "Acme 3.0 steht ab heute allen Teams zur Verfügung.",
     ]),
   },
+  // Scheduled, never published by the seed (docs/scheduled-publishing.md): a draft in both locales
+  // with "Publish at" far ahead, which visitors must not see until then.
+  {
+    category: "news",
+    author: "jonas",
+    publishAt: "2099-06-01T09:00:00.000Z",
+    en: article("Acme 4.0 preview", "acme-4-preview", "What comes after 3.0: announced on the day.", [
+      "This article is scheduled: the CMS publishes it at its time, not before.",
+    ]),
+    de: article("Vorschau auf Acme 4.0", "acme-4-vorschau", "Was nach 3.0 kommt: angekündigt am Tag selbst.", [
+      "Dieser Artikel ist geplant: das CMS veröffentlicht ihn zu seiner Zeit, nicht früher.",
+    ]),
+  },
 ];
 
 /**

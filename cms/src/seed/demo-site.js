@@ -252,18 +252,21 @@ async function seedBlog(strapi, image) {
   for (const entry of content.articles) {
     const data = (locale) => ({
       ...entry[locale],
-      publishDate: entry.publishDate,
+      ...(entry.publishAt ? { publishAt: entry.publishAt } : { publishDate: entry.publishDate }),
       cover: image.id,
       coverAlt: content.shareImage.placedAlt[locale],
       category: { connect: [{ documentId: categoryIds.get(entry.category), locale }] },
       author: { connect: [{ documentId: authorIds.get(entry.author) }] },
     });
+    // A scheduled article stays a draft: the scheduler publishes it (docs/scheduled-publishing.md).
     const { documentId } = await articles.create({ locale: "en", data: data("en") });
-    await articles.publish({ documentId, locale: "en" });
+    if (!entry.publishAt) await articles.publish({ documentId, locale: "en" });
     await articles.update({ documentId, locale: "de", data: data("de") });
-    await articles.publish({ documentId, locale: "de" });
+    if (!entry.publishAt) await articles.publish({ documentId, locale: "de" });
     articleIds.set(entry.en.slug, documentId);
-    strapi.log.info(`[seed] article /blog/${entry.en.slug} (en, de)`);
+    strapi.log.info(
+      `[seed] article /blog/${entry.en.slug} (en, de)${entry.publishAt ? `, scheduled for ${entry.publishAt}` : ""}`,
+    );
   }
   return articleIds;
 }

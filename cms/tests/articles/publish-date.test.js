@@ -3,7 +3,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { publishDateFor, registerPublishDate, ARTICLE } = require("../../src/articles/publish-date");
+const { futureDateRefusal, publishDateFor, registerPublishDate, ARTICLE } = require("../../src/articles/publish-date");
 
 const NOW = new Date("2026-11-27T10:00:00.000Z");
 
@@ -46,7 +46,7 @@ function standIn(rows) {
       },
     },
   };
-  registerPublishDate(strapi, { now: () => NOW });
+  registerPublishDate(strapi, { now: () => NOW, clock: () => NOW.getTime() });
   const run = async (context) => {
     let seen;
     await middleware(context, async () => (seen = context.params));
@@ -123,4 +123,26 @@ test("draft saves and other types pass through untouched", async () => {
   const page = { documentId: "p", locale: "en" };
   assert.equal(await run({ uid: "api::page.page", action: "publish", params: page }), page);
   assert.deepEqual(updates, []);
+});
+
+test("a publish date still to come refuses the publish (issue 32: dated next June, live at once)", async () => {
+  assert.equal(futureDateRefusal("2026-11-27T09:59:59.000Z", NOW.getTime()), null);
+  assert.equal(futureDateRefusal(null, NOW.getTime()), null);
+  assert.match(futureDateRefusal("2027-06-01T09:00:00.000Z", NOW.getTime()), /has not come yet.*"Publish at"/);
+
+  const rows = [{ id: 1, documentId: "a", locale: "en", publishedAt: null, publishDate: "2027-06-01T09:00:00.000Z" }];
+  const { run, updates } = standIn(rows);
+  await assert.rejects(run({ uid: ARTICLE, action: "publish", params: { documentId: "a", locale: "en" } }), {
+    name: "ValidationError",
+    message: /2027-06-01T09:00:00.000Z has not come yet/,
+  });
+  assert.deepEqual(updates, [], "nothing written");
+  await assert.rejects(
+    run({
+      uid: ARTICLE,
+      action: "create",
+      params: { locale: "en", status: "published", data: { publishDate: "2027-06-01T09:00:00.000Z" } },
+    }),
+    { name: "ValidationError" },
+  );
 });

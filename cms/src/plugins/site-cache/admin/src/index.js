@@ -1,6 +1,7 @@
 import { Cloud } from "@strapi/icons";
 
 import { REVALIDATE_PERMISSION } from "./permissions.js";
+import { addScheduleColumn } from "./schedule-column.jsx";
 import { PurgeCdnAction, RevalidateCacheAction } from "./site-cache-actions.js";
 
 const PLUGIN_ID = "site-cache";
@@ -10,7 +11,8 @@ const PLUGIN_ID = "site-cache";
  * and "Purge CDN" in the edit views of page, navbar, footer and error page
  * (site-cache-actions.js), and the "Site cache" page in the main menu (site-cache-page.jsx:
  * recorded revalidation failures, retry, purge everything). The menu link shows for admins whose
- * role has the "Revalidate the site cache" permission.
+ * role has the "Revalidate the site cache" permission. The "Schedule" column in the list view of
+ * every scheduled type (schedule-column.jsx).
  */
 export default {
   register(app) {
@@ -27,5 +29,6 @@ export default {
     app
       .getPlugin("content-manager")
       .apis.addDocumentAction((actions) => [...actions, RevalidateCacheAction, PurgeCdnAction]);
+    app.registerHook("Admin/CM/pages/ListView/inject-column-in-table", addScheduleColumn);
   },
 };

@@ -22,6 +22,8 @@
  *   CMS_REVALIDATE_BATCH_MAX_WAIT_MS; services/revalidation/batch.js).
  * - purgeRetries: retries of a CDN purge the site did not take (CMS_CDN_PURGE_RETRIES), before it
  *   is recorded as a failure.
+ * - scheduleCron: when the scheduler runs the due publishes and unpublishes (CMS_SCHEDULE_CRON, a
+ *   cron rule with seconds, Strapi's cron; "": no scheduler on this instance; services/schedule/).
  */
 const DEFAULTS = Object.freeze({
   clientUrl: "http://localhost:3000",
@@ -37,6 +39,7 @@ const DEFAULTS = Object.freeze({
   batchWindowMs: 100,
   batchMaxWaitMs: 1_000,
   purgeRetries: 2,
+  scheduleCron: "0 * * * * *",
 });
 
 const DURATIONS = [
@@ -61,7 +64,7 @@ function validator(config) {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("clientUrl must be an http(s) URL");
   if (config.clientUrl.endsWith("/")) throw new Error("clientUrl must not end with /");
-  for (const key of ["revalidateSecret", "cdnPurgeSecret"]) {
+  for (const key of ["revalidateSecret", "cdnPurgeSecret", "scheduleCron"]) {
     if (typeof config[key] !== "string") throw new Error(`${key} must be a string`);
   }
   for (const key of DURATIONS) {

@@ -1,4 +1,7 @@
 "use strict";
 
 // The admin routes are guarded by Strapi's own admin::hasPermissions (routes/admin/index.js).
-module.exports = {};
+// may-schedule guards the Content Manager's own create and update routes (policies/may-schedule.js).
+module.exports = {
+  "may-schedule": require("./may-schedule").maySchedule,
+};

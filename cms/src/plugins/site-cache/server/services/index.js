@@ -7,4 +7,5 @@ module.exports = {
   "cdn-purge": require("./cdn-purge"),
   permissions: require("./permissions"),
   "site-types": require("./site-types"),
+  schedule: require("./schedule"),
 };

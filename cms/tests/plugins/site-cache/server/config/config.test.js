@@ -25,6 +25,7 @@ test("the plugin is the local one, enabled; its config comes from the environmen
     CMS_REVALIDATE_RETRIES: "0",
     CMS_REVALIDATE_PUBLISH_WAIT_MS: "0",
     CMS_REVALIDATE_BATCH_WINDOW_MS: "20",
+    CMS_SCHEDULE_CRON: " * * * * * * ",
   });
   assert.equal(plugin.enabled, true);
   assert.equal(plugin.resolve, "./src/plugins/site-cache");
@@ -41,6 +42,7 @@ test("the plugin is the local one, enabled; its config comes from the environmen
     batchWindowMs: 20,
     batchMaxWaitMs: 1_000,
     purgeRetries: 2,
+    scheduleCron: "* * * * * *",
   });
   validator({ ...DEFAULTS, ...plugin.config });
 });

@@ -8,13 +8,16 @@ const { readFields } = require("./fields");
  * declaration per type"). A content type is revalidated automatically, and readable with the
  * front end's token, iff its schema.json has the block
  *
- *   "pluginOptions": { "site-cache": { "path"?: "/blog/{slug}", "order"?: ["publishDate:desc", "slug:asc"], "preview"?: false } }
+ *   "pluginOptions": { "site-cache": { "path"?: "/blog/{slug}", "order"?: ["publishDate:desc", "slug:asc"], "preview"?: false, "schedule"?: true } }
  *
  * - `path`: the site path of an entry, `{attribute}` replaced by the entry's value (localized
  *   types get the locale prefix of a non-default locale: sitePath()). It is also where the
  *   admin's Preview shows an entry (src/preview/): every type with a path has a Preview button;
  * - `order`: the order the site lists the type in (neighbours: previous / next links);
  * - `preview: false`: no Preview button, for a type whose path is no page of its own (redirects).
+ * - `schedule: true`: editors may schedule its publishing (docs/scheduled-publishing.md): the type
+ *   has drafts and the datetime attributes `publishAt` and `unpublishAt` (SCHEDULE_FIELDS), which
+ *   the plugin's scheduler acts on (services/schedule/).
  *
  * Pure: `readDeclarations(contentTypes)` takes Strapi's `strapi.contentTypes` (uid → schema) and
  * throws on a malformed block, so a typo stops the CMS at its start instead of silently not
@@ -22,7 +25,9 @@ const { readFields } = require("./fields");
  */
 
 const KEY = "site-cache";
-const KNOWN_KEYS = new Set(["path", "order", "preview"]);
+const KNOWN_KEYS = new Set(["path", "order", "preview", "schedule"]);
+/** The attributes a scheduled type must have, both `datetime`. */
+const SCHEDULE_FIELDS = Object.freeze(["publishAt", "unpublishAt"]);
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** The documents of one type that C5 expands before falling back to the type's tag (C6). */
@@ -66,6 +71,18 @@ function parsePath(uid, path, attributes) {
 const isLink = (name, attribute) =>
   attribute?.type === "relation" && !attribute.mappedBy && name !== "localizations" && !attribute.unstable_virtual;
 
+function parseSchedule(uid, schedule, schema) {
+  if (schedule === undefined || schedule === false) return false;
+  if (schedule !== true) fail(uid, "schedule must be true or false");
+  if (schema.kind === "singleType") fail(uid, "a single type cannot be scheduled (it has one entry, kept published)");
+  if (!schema.options?.draftAndPublish)
+    fail(uid, "schedule needs draftAndPublish (a scheduled publish publishes the draft)");
+  for (const field of SCHEDULE_FIELDS) {
+    if (schema.attributes?.[field]?.type !== "datetime") fail(uid, `schedule needs a datetime attribute ${field}`);
+  }
+  return true;
+}
+
 function readDeclarations(contentTypes) {
   const declared = new Map();
   for (const [uid, schema] of Object.entries(contentTypes ?? {})) {
@@ -89,6 +106,7 @@ function readDeclarations(contentTypes) {
       pathFields: path?.fields ?? Object.freeze([]),
       order: block.order === undefined ? null : parseOrder(uid, block.order, attributes),
       preview: path !== null && block.preview !== false,
+      schedule: parseSchedule(uid, block.schedule, schema),
       fields: readFields(attributes, { localized: Boolean(schema.pluginOptions?.i18n?.localized) }),
       attributes,
     });
@@ -155,4 +173,4 @@ function pathOf(declaration, row, defaultLocale) {
   return declaration.localized ? sitePath(path, row.locale, defaultLocale) : path;
 }
 
-module.exports = { readDeclarations, tokenPermissions, entryPath, pathOf, REVERSE_BOUND, KEY };
+module.exports = { readDeclarations, tokenPermissions, entryPath, pathOf, REVERSE_BOUND, KEY, SCHEDULE_FIELDS };

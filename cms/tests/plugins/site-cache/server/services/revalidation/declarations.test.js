@@ -159,6 +159,31 @@ test("a malformed block stops the start with a clear error", () => {
   assert.doesNotThrow(() => readDeclarations(schema({ path: "/x/{slug}", order: ["publishDate:desc", "slug:asc"] })));
 });
 
+test("schedule: true needs drafts and the datetime attributes publishAt and unpublishAt; page and article have it", () => {
+  const schema = (block, { kind = "collectionType", draftAndPublish = true, attributes } = {}) => ({
+    "api::x.x": {
+      kind,
+      options: { draftAndPublish },
+      pluginOptions: { "site-cache": block },
+      attributes: attributes ?? { publishAt: { type: "datetime" }, unpublishAt: { type: "datetime" } },
+    },
+  });
+  const fails = (block, message, options) => assert.throws(() => readDeclarations(schema(block, options)), message);
+  fails({ schedule: "yes" }, /schedule must be true or false/);
+  fails({ schedule: true }, /schedule needs draftAndPublish/, { draftAndPublish: false });
+  fails({ schedule: true }, /single type cannot be scheduled/, { kind: "singleType" });
+  fails({ schedule: true }, /needs a datetime attribute unpublishAt/, {
+    attributes: { publishAt: { type: "datetime" } },
+  });
+  fails({ schedule: true }, /needs a datetime attribute publishAt/, {
+    attributes: { publishAt: { type: "date" }, unpublishAt: { type: "datetime" } },
+  });
+  assert.equal(readDeclarations(schema({ schedule: true })).get("api::x.x").schedule, true);
+  assert.equal(readDeclarations(schema({})).get("api::x.x").schedule, false);
+  const scheduled = [...readDeclarations(repoContentTypes()).values()].filter((d) => d.schedule).map((d) => d.uid);
+  assert.deepEqual(scheduled.sort(), ["api::article.article", "api::page.page"]);
+});
+
 test("entryPath: the template filled from the row, no locale prefix (the admin's Preview gives the locale apart)", () => {
   const declared = readDeclarations(repoContentTypes());
   assert.equal(entryPath(declared.get("api::article.article"), { slug: "hallo", locale: "de" }), "/blog/hallo");
