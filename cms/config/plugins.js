@@ -137,6 +137,16 @@ module.exports = ({ env }) => ({
     resolve: "./src/plugins/accounts",
     config: accountsConfig(env),
   },
+  // Form sections' submissions (docs/forms.md): stored, then mailed, retried while the mail provider is down.
+  forms: {
+    enabled: true,
+    resolve: "./src/plugins/forms",
+    config: {
+      siteSecret: env("CMS_ACCOUNT_API_SECRET", "").trim(),
+      retryIntervalMs: env.int("CMS_FORM_MAIL_RETRY_MS", 60_000),
+      retryBaseSeconds: env.int("CMS_FORM_MAIL_RETRY_BASE_SECONDS", 60),
+    },
+  },
   email: {
     config: emailConfig(env),
   },

@@ -171,6 +171,7 @@ describe("CMS seed (real Strapi)", () => {
         "/jobs/frontend-engineer": "Frontend Engineer",
         "/jobs/product-designer": "Product Designer",
         "/imprint": "Imprint",
+        "/contact": "Contact",
       });
 
       const careers = await pageAt(cms!, "/company/careers", "en");
@@ -201,6 +202,7 @@ describe("CMS seed (real Strapi)", () => {
         "/company": "Unternehmen",
         "/company/careers": "Karriere bei Acme",
         "/impressum": "Impressum",
+        "/kontakt": "Kontakt",
       });
       // English path → German path of the same document (the imprint has its own German slug).
       const twins: Array<[string, string]> = [
@@ -209,6 +211,7 @@ describe("CMS seed (real Strapi)", () => {
         ["/company/careers", "/company/careers"],
         ["/careers", "/careers"],
         ["/imprint", "/impressum"],
+        ["/contact", "/kontakt"],
       ];
       for (const [enPath, dePath] of twins) {
         const [en, de] = [await pageAt(cms!, enPath, "en"), await pageAt(cms!, dePath, "de")];

@@ -1,0 +1,7 @@
+"use strict";
+
+module.exports = {
+  submissions: require("./submissions"),
+  "mail-delivery": require("./mail-delivery"),
+  export: require("./export"),
+};
