@@ -76,6 +76,15 @@ test("a form with errors has no serious or critical accessibility violation", as
   await expectAccessible(page, "sign-in with field errors");
 });
 
+test("a content form's answer with messages next to its fields has no serious or critical accessibility violation", async ({
+  page,
+}) => {
+  await page.goto("/contact");
+  await page.getByRole("button", { name: "Send message" }).click();
+  await expect(page.locator(".field-error").first()).toBeVisible();
+  await expectAccessible(page, "the contact form with field errors");
+});
+
 test("the phone menu, open, has no serious or critical accessibility violation", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/");
