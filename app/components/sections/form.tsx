@@ -7,7 +7,13 @@ import { Paragraphs } from "./section-parts.tsx";
 import type { FormField, FormSection } from "./types.ts";
 
 /** Off-screen, not `display: none` (which some bots skip), as the auth forms' honeypot. */
-const OFF_SCREEN: CSSProperties = { position: "absolute", left: "-10000px", width: "1px", height: "1px", overflow: "hidden" };
+const OFF_SCREEN: CSSProperties = {
+  position: "absolute",
+  left: "-10000px",
+  width: "1px",
+  height: "1px",
+  overflow: "hidden",
+};
 
 /**
  * A content form (docs/forms.md): a plain HTML post to the page's own address, the same with
@@ -51,7 +57,12 @@ export function ContentForm({ section }: { section: FormSection }) {
           <FieldView key={field.name} field={field} formId={id} section={section} />
         ))}
         {section.consentText && (
-          <Consent text={section.consentText} formId={id} error={state?.errors[CONSENT_FIELD]} checked={state?.values[CONSENT_FIELD] === "yes"} />
+          <Consent
+            text={section.consentText}
+            formId={id}
+            error={state?.errors[CONSENT_FIELD]}
+            checked={state?.values[CONSENT_FIELD] === "yes"}
+          />
         )}
         <button type="submit">{section.submitLabel}</button>
       </form>
@@ -107,7 +118,12 @@ function FieldView({ field, formId, section }: { field: FormField; formId: strin
           ))}
         </select>
       ) : (
-        <input {...common} type={field.type} autoComplete={field.type === "email" ? "email" : undefined} defaultValue={value} />
+        <input
+          {...common}
+          type={field.type}
+          autoComplete={field.type === "email" ? "email" : undefined}
+          defaultValue={value}
+        />
       )}
       {message}
     </div>

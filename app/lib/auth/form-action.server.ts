@@ -40,7 +40,9 @@ export async function runAuthForm<T>(
       budget: FORM_BUDGETS[path],
       bodyLimit: AUTH_BODY_LIMIT,
       formPath: path,
-      botCheck: checked ? (typed) => typed.intent === undefined || !checked.exceptIntents.includes(typed.intent) : false,
+      botCheck: checked
+        ? (typed) => typed.intent === undefined || !checked.exceptIntents.includes(typed.intent)
+        : false,
     });
     const result = await call(fields);
     return { ok: true, ...result, fields };

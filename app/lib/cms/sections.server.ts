@@ -1,14 +1,7 @@
 import type { BlocksContent } from "@strapi/blocks-react-renderer";
 import * as z from "zod";
 
-import type {
-  Card,
-  FormSection,
-  Logo,
-  Section,
-  SectionImage,
-  SectionLink,
-} from "../../components/sections/types.ts";
+import type { Card, FormSection, Logo, Section, SectionImage, SectionLink } from "../../components/sections/types.ts";
 import { articleCard } from "../blog/cards.ts";
 import { blogWords } from "../blog/words.ts";
 import type { ArticleSummary } from "./articles.server.ts";
@@ -332,7 +325,10 @@ export function prepareSections(sections: readonly CmsSection[], options: Prepar
 }
 
 /** A form section as its component renders it: no address to mail, no thank-you (the action's). */
-export function prepareForm(section: Extract<CmsSection, { __component: "sections.form" }>, options: PrepareOptions): FormSection {
+export function prepareForm(
+  section: Extract<CmsSection, { __component: "sections.form" }>,
+  options: PrepareOptions,
+): FormSection {
   return {
     __component: "sections.form",
     id: section.id,
@@ -356,5 +352,12 @@ export function prepareForm(section: Extract<CmsSection, { __component: "section
 
 /** A choice's options: the CMS's text, one per line, blank lines and repeats left out. */
 export function choicesOf(text: string | null): string[] {
-  return [...new Set((text ?? "").split(/\r?\n/).map((line) => line.trim()).filter(Boolean))].slice(0, 50);
+  return [
+    ...new Set(
+      (text ?? "")
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean),
+    ),
+  ].slice(0, 50);
 }

@@ -52,7 +52,13 @@ export async function handleFormPost(request: Request, context: Readonly<RouterC
     if (!failed) throw error;
     const posted = fieldsOf(error) ?? {};
     return answer(
-      { sectionId: Number(posted[SECTION_FIELD]), status: "refused", message: failed.answerIn(locale).message, values: typedValues(posted), errors: {} },
+      {
+        sectionId: Number(posted[SECTION_FIELD]),
+        status: "refused",
+        message: failed.answerIn(locale).message,
+        values: typedValues(posted),
+        errors: {},
+      },
       failed.statusCode,
       failed.answerHeaders,
     );
@@ -64,10 +70,17 @@ export async function handleFormPost(request: Request, context: Readonly<RouterC
     (s): s is FormSectionData => s.__component === "sections.form" && "id" in s && s.id === sectionId,
   );
   if (!page || !section) {
-    throw data({ title: "Bad request", message: "This page has no such form." }, { status: 400, headers: NO_STORE_ANYWHERE });
+    throw data(
+      { title: "Bad request", message: "This page has no such form." },
+      { status: 400, headers: NO_STORE_ANYWHERE },
+    );
   }
 
-  const { values, errors } = checkForm(prepareForm(section, { base: null, locale, config, imagesBefore: 0 }), fields, locale);
+  const { values, errors } = checkForm(
+    prepareForm(section, { base: null, locale, config, imagesBefore: 0 }),
+    fields,
+    locale,
+  );
   if (Object.keys(errors).length > 0) {
     return answer({ sectionId, status: "invalid", message: t(locale, "form.error.summary"), values, errors }, 400);
   }
@@ -76,11 +89,15 @@ export async function handleFormPost(request: Request, context: Readonly<RouterC
     await storeSubmission(env, { page: page.documentId, locale: page.locale, section: sectionId, values });
   } catch (error) {
     if (!(error instanceof CmsError)) throw error;
-    logger().error(`[forms] could not store a submission of "${section.formName}" on ${url.pathname}: ${error.message}`);
+    logger().error(
+      `[forms] could not store a submission of "${section.formName}" on ${url.pathname}: ${error.message}`,
+    );
     return answer({ sectionId, status: "refused", message: t(locale, "form.error.cmsDown"), values, errors: {} }, 503);
   }
 
-  const thanks = section.successPath ? resolveSectionLink({ label: "", url: section.successPath }, locale, config) : null;
+  const thanks = section.successPath
+    ? resolveSectionLink({ label: "", url: section.successPath }, locale, config)
+    : null;
   if (thanks?.kind === "internal") throw redirect(thanks.href, { status: 303, headers: NO_STORE_ANYWHERE });
   return answer(
     { sectionId, status: "sent", message: section.successMessage ?? t(locale, "form.sent"), values: {}, errors: {} },

@@ -27,9 +27,6 @@ export async function storeSubmission(env: Env, submission: Submission) {
     timeoutMs: env.CMS_FETCH_TIMEOUT_MS,
     siteSecret: env.CMS_ACCOUNT_API_SECRET,
   });
-  const { data } = await http.json(
-    { method: "POST", path: "/api/form-submissions", body: submission },
-    storedSchema,
-  );
+  const { data } = await http.json({ method: "POST", path: "/api/form-submissions", body: submission }, storedSchema);
   return data;
 }

@@ -50,7 +50,10 @@ const contactSections = {
       formName: "newsletter",
       heading: "Newsletter",
       intro: "One email a month about what is new at Acme.",
-      fields: [field("email", "Email", "email", true), field("product_news", "Also send me product updates", "checkbox", false)],
+      fields: [
+        field("email", "Email", "email", true),
+        field("product_news", "Also send me product updates", "checkbox", false),
+      ],
       submitLabel: "Sign up",
       successMessage: "You are signed up. The next issue comes at the start of the month.",
       notifyEmail: "newsletter@example.com",
@@ -64,9 +67,12 @@ const contactSections = {
         field("name", "Ihr Name", "text", true),
         field("email", "E-Mail", "email", true),
         field("topic", "Thema", "select", false, { options: "Eine Frage zu Acme\nStellen\nPartnerschaften" }),
-        field("message", "Nachricht", "textarea", true, { errorMessage: "Bitte schreiben Sie uns, was Sie fragen möchten." }),
+        field("message", "Nachricht", "textarea", true, {
+          errorMessage: "Bitte schreiben Sie uns, was Sie fragen möchten.",
+        }),
       ],
-      consentText: "Ich bin einverstanden, dass Acme meine Nachricht und Adresse speichert, um mir zu antworten (siehe Impressum).",
+      consentText:
+        "Ich bin einverstanden, dass Acme meine Nachricht und Adresse speichert, um mir zu antworten (siehe Impressum).",
       submitLabel: "Nachricht senden",
       successMessage: "Vielen Dank für Ihre Nachricht. Wir antworten innerhalb von zwei Werktagen.",
       notifyEmail: "hallo@example.com",
@@ -75,7 +81,10 @@ const contactSections = {
       formName: "newsletter",
       heading: "Newsletter",
       intro: "Eine E-Mail im Monat über Neues bei Acme.",
-      fields: [field("email", "E-Mail", "email", true), field("product_news", "Auch Produktneuigkeiten senden", "checkbox", false)],
+      fields: [
+        field("email", "E-Mail", "email", true),
+        field("product_news", "Auch Produktneuigkeiten senden", "checkbox", false),
+      ],
       submitLabel: "Abonnieren",
       successMessage: "Sie sind angemeldet. Die nächste Ausgabe kommt zum Monatsanfang.",
       notifyEmail: "newsletter@example.com",
@@ -343,13 +352,23 @@ const pages = [
     key: "contact",
     parent: null,
     slug: "contact",
-    en: page("Contact", "Write to the Acme team or sign up for our newsletter.", [
-      paragraph("Questions about Acme, a job or a partnership? Write to us: we answer within two working days."),
-    ], contactSections.en),
+    en: page(
+      "Contact",
+      "Write to the Acme team or sign up for our newsletter.",
+      [paragraph("Questions about Acme, a job or a partnership? Write to us: we answer within two working days.")],
+      contactSections.en,
+    ),
     de: {
-      ...page("Kontakt", "Schreiben Sie dem Acme-Team oder abonnieren Sie unseren Newsletter.", [
-        paragraph("Fragen zu Acme, einer Stelle oder einer Partnerschaft? Schreiben Sie uns: Wir antworten innerhalb von zwei Werktagen."),
-      ], contactSections.de),
+      ...page(
+        "Kontakt",
+        "Schreiben Sie dem Acme-Team oder abonnieren Sie unseren Newsletter.",
+        [
+          paragraph(
+            "Fragen zu Acme, einer Stelle oder einer Partnerschaft? Schreiben Sie uns: Wir antworten innerhalb von zwei Werktagen.",
+          ),
+        ],
+        contactSections.de,
+      ),
       slug: "kontakt",
     },
   },

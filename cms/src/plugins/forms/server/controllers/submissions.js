@@ -22,7 +22,10 @@ module.exports = ({ strapi }) => ({
     }
     const form = typeof ctx.query.form === "string" && ctx.query.form !== "" ? ctx.query.form.slice(0, 80) : undefined;
     ctx.set("Content-Type", "text/csv; charset=utf-8");
-    ctx.set("Content-Disposition", `attachment; filename="form-submissions${form ? `-${form.replace(/[^A-Za-z0-9_-]/g, "")}` : ""}.csv"`);
+    ctx.set(
+      "Content-Disposition",
+      `attachment; filename="form-submissions${form ? `-${form.replace(/[^A-Za-z0-9_-]/g, "")}` : ""}.csv"`,
+    );
     ctx.set("Cache-Control", "no-store");
     ctx.body = await strapi.plugin("forms").service("export").csv({ form });
   },

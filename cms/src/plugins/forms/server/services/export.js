@@ -18,13 +18,21 @@ module.exports = ({ strapi }) => ({
     });
     const names = [];
     for (const row of rows) {
-      for (const field of Array.isArray(row.fields) ? row.fields : []) if (!names.includes(field.name)) names.push(field.name);
+      for (const field of Array.isArray(row.fields) ? row.fields : [])
+        if (!names.includes(field.name)) names.push(field.name);
     }
     const header = ["submittedAt", "form", "pagePath", "pageLocale", "mailStatus", ...names];
     const lines = rows.map((row) => {
       const byName = new Map((Array.isArray(row.fields) ? row.fields : []).map((field) => [field.name, field.value]));
       const createdAt = row.createdAt instanceof Date ? row.createdAt.toISOString() : String(row.createdAt);
-      return [createdAt, row.form, row.pagePath, row.pageLocale, row.mailStatus, ...names.map((name) => byName.get(name) ?? "")];
+      return [
+        createdAt,
+        row.form,
+        row.pagePath,
+        row.pageLocale,
+        row.mailStatus,
+        ...names.map((name) => byName.get(name) ?? ""),
+      ];
     });
     return [header, ...lines].map((cells) => cells.map(csvCell).join(",")).join("\r\n") + "\r\n";
   },

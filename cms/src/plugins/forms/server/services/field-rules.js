@@ -15,15 +15,18 @@ const EMAIL = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
 
 /** `{ ok: true, fields: [{ name, label, value }] }` or `{ ok: false, message }`. */
 function checkValues(section, values) {
-  if (!values || typeof values !== "object" || Array.isArray(values)) return { ok: false, message: "values must be an object" };
+  if (!values || typeof values !== "object" || Array.isArray(values))
+    return { ok: false, message: "values must be an object" };
   const known = new Map((section.fields ?? []).map((field) => [field.name, field]));
   for (const name of Object.keys(values)) {
-    if (!known.has(name) && name !== CONSENT_FIELD) return { ok: false, message: `unknown field "${name.slice(0, 40)}"` };
+    if (!known.has(name) && name !== CONSENT_FIELD)
+      return { ok: false, message: `unknown field "${name.slice(0, 40)}"` };
   }
   const fields = [];
   for (const field of known.values()) {
     const value = values[field.name];
-    if (value !== undefined && typeof value !== "string") return { ok: false, message: `${field.name} must be a string` };
+    if (value !== undefined && typeof value !== "string")
+      return { ok: false, message: `${field.name} must be a string` };
     const text = (value ?? "").trim();
     if (text.length > (MAX_LENGTH[field.type] ?? 200)) return { ok: false, message: `${field.name} is too long` };
     if (field.required && text === "") return { ok: false, message: `${field.name} is required` };

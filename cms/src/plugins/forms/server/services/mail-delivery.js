@@ -38,7 +38,10 @@ module.exports = ({ strapi }) => {
     if (!(await claim(row, now))) return "claimed-elsewhere";
     try {
       await strapi.plugin("email").service("email").send(composeMail(row));
-      await rows().update({ where: { id }, data: { mailStatus: "sent", mailAttempts: row.mailAttempts + 1, nextMailAt: null, mailError: null } });
+      await rows().update({
+        where: { id },
+        data: { mailStatus: "sent", mailAttempts: row.mailAttempts + 1, nextMailAt: null, mailError: null },
+      });
       return "sent";
     } catch (error) {
       const attempts = row.mailAttempts + 1;
@@ -100,7 +103,10 @@ module.exports = ({ strapi }) => {
 
 /** The mail to the form's address: the fields as `label: value` lines, Reply-To the sender's address. */
 function composeMail(row) {
-  const oneLine = (value) => String(value ?? "").replace(/[\r\n]+/g, " ").slice(0, 200);
+  const oneLine = (value) =>
+    String(value ?? "")
+      .replace(/[\r\n]+/g, " ")
+      .slice(0, 200);
   const fields = Array.isArray(row.fields) ? row.fields : [];
   const lines = fields.map((field) => `${oneLine(field.label || field.name)}:\n${String(field.value ?? "")}\n`);
   const replyTo = fields.find((field) => field.replyTo)?.value;
@@ -108,6 +114,10 @@ function composeMail(row) {
     to: row.mailTo,
     ...(replyTo ? { replyTo } : {}),
     subject: `New "${oneLine(row.form)}" form submission (${oneLine(row.pagePath)})`,
-    text: [`Sent through the form "${oneLine(row.form)}" on ${oneLine(row.pagePath)} (${oneLine(row.pageLocale)}).`, "", ...lines].join("\n"),
+    text: [
+      `Sent through the form "${oneLine(row.form)}" on ${oneLine(row.pagePath)} (${oneLine(row.pageLocale)}).`,
+      "",
+      ...lines,
+    ].join("\n"),
   };
 }

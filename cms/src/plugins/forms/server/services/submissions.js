@@ -23,7 +23,9 @@ module.exports = ({ strapi }) => ({
   async accept(body) {
     const { page: documentId, locale, section: sectionId, values } = body ?? {};
     if (typeof documentId !== "string" || typeof locale !== "string" || !Number.isInteger(sectionId)) {
-      throw new errors.ValidationError("Expected { page: documentId, locale, section: id, values }", { code: "BAD_REQUEST" });
+      throw new errors.ValidationError("Expected { page: documentId, locale, section: id, values }", {
+        code: "BAD_REQUEST",
+      });
     }
     const page = await strapi.documents(PAGE).findOne({
       documentId,
@@ -35,7 +37,8 @@ module.exports = ({ strapi }) => ({
     const section = page?.sections?.find((s) => s.__component === "sections.form" && s.id === sectionId);
     if (!section) throw new errors.ValidationError("No such form on a published page", { code: "NO_FORM" });
     const checked = checkValues(section, values);
-    if (!checked.ok) throw new errors.ValidationError(`The form refused the values: ${checked.message}`, { code: "INVALID_VALUES" });
+    if (!checked.ok)
+      throw new errors.ValidationError(`The form refused the values: ${checked.message}`, { code: "INVALID_VALUES" });
     const mailTo = section.notifyEmail?.trim() || null;
     const stored = await strapi.documents(UID).create({
       data: {
