@@ -92,7 +92,9 @@ export async function handleFormPost(request: Request, context: Readonly<RouterC
     logger().error(
       `[forms] could not store a submission of "${section.formName}" on ${url.pathname}: ${error.message}`,
     );
-    return answer({ sectionId, status: "refused", message: t(locale, "form.error.cmsDown"), values, errors: {} }, 503);
+    // A CMS that timed out may still store it (bench/README.md, "Forms"): not "nothing was saved".
+    const message = t(locale, error.timedOut ? "form.error.cmsSlow" : "form.error.cmsDown");
+    return answer({ sectionId, status: "refused", message, values, errors: {} }, 503);
   }
 
   const thanks = section.successPath

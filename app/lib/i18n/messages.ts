@@ -224,6 +224,8 @@ const en = {
   "form.error.consent": "Please agree to this to send the form.",
   "form.error.summary": "The form could not be sent. Please correct the fields marked below.",
   "form.error.cmsDown": "The form could not be sent just now. Nothing was saved; please try again in a few minutes.",
+  "form.error.cmsSlow":
+    "We could not confirm that your message arrived: it may have been saved. If you hear nothing from us, please send it again later.",
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -448,6 +450,8 @@ const de: Messages = {
   "form.error.summary": "Das Formular konnte nicht gesendet werden. Bitte korrigieren Sie die markierten Felder.",
   "form.error.cmsDown":
     "Das Formular konnte gerade nicht gesendet werden. Es wurde nichts gespeichert; bitte versuchen Sie es in einigen Minuten erneut.",
+  "form.error.cmsSlow":
+    "Wir konnten nicht bestätigen, dass Ihre Nachricht angekommen ist: Sie wurde vielleicht gespeichert. Wenn Sie nichts von uns hören, senden Sie sie bitte später erneut.",
 };
 
 /** The words per locale. The locales the seed configures (en, de) must all be here. */
