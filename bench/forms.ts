@@ -104,6 +104,9 @@ async function burst(base: string, form: Form, marker: string, clients: number, 
     stored200: by(200).length,
     refused429: by(429).length,
     other: answers.filter((a) => a.status !== 200 && a.status !== 429).length,
+    statuses: Object.fromEntries(
+      [...new Set(answers.map((a) => a.status))].map((status) => [status, by(status).length]),
+    ),
     seconds: Math.round(seconds * 10) / 10,
     postsPerSecond: Math.round(answers.length / seconds),
     p50ms: percentile(
