@@ -324,7 +324,7 @@ describe("CMS seed (real Strapi)", () => {
     "changes nothing when started again on the same database",
     async () => {
       first = await snapshot(cms!);
-      expect(Object.keys(first).length).toBe(10 + 5 + 6 + 2);
+      expect(Object.keys(first).length).toBe(11 + 6 + 6 + 2);
       const token = cms!.token;
       await cms!.stop();
       cms = undefined;
@@ -384,6 +384,7 @@ describe("CMS seed (real Strapi)", () => {
       expect(Object.keys(edited).filter((key) => key.startsWith("page "))).toEqual([
         "page en /",
         "page en /company",
+        "page en /contact",
         "page en /imprint",
         "page en /jobs",
         "page en /jobs/careers",
@@ -393,6 +394,7 @@ describe("CMS seed (real Strapi)", () => {
         "page de /",
         "page de /company",
         "page de /company/careers",
+        "page de /kontakt",
       ]);
       expect(edited["redirect /en/jobs-board"]).toBeUndefined();
 
@@ -463,7 +465,7 @@ describe("CMS seed that fails (real Strapi)", () => {
       cms = undefined;
       cms = await startCms({ port, dbFile, logFile });
       const pages = await getData(cms, "/api/pages?locale=en&pagination[pageSize]=100");
-      expect(pages).toHaveLength(10);
+      expect(pages).toHaveLength(11);
       expect(seedMarker(dbFile)).toEqual({ seededAt: expect.any(String) });
     },
     TIMEOUT,
