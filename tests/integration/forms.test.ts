@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+
 import getPort from "get-port";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -32,6 +34,27 @@ const site = strapiSite("forms", {
 });
 
 const SUBMISSIONS = "/content-manager/collection-types/plugin::forms.submission";
+
+// The CMS's own SQLite driver: a database made before the forms plugin is made by taking out the
+// Editor's grants on submissions and the plugin's marker.
+const Database = createRequire(import.meta.url)("../../cms/node_modules/better-sqlite3") as new (file: string) => {
+  prepare(sql: string): { run(...args: unknown[]): unknown };
+  close(): void;
+};
+
+function asBeforeTheFormsPlugin(dbFile: string) {
+  const db = new Database(dbFile);
+  try {
+    db.prepare(
+      `DELETE FROM admin_permissions WHERE subject = 'plugin::forms.submission' AND id IN (
+         SELECT l.permission_id FROM admin_permissions_role_lnk l JOIN admin_roles r ON r.id = l.role_id
+         WHERE r.code = 'strapi-editor')`,
+    ).run();
+    db.prepare("DELETE FROM strapi_core_store_settings WHERE key = 'plugin_forms_editor-granted'").run();
+  } finally {
+    db.close();
+  }
+}
 let superToken = "";
 let clients = 0;
 /** A client address no other post of this file uses. */
@@ -289,4 +312,32 @@ describe("a content form through the real Strapi", () => {
     });
     expect(refused.status).toBe(403);
   });
+
+  it("gives an older database's Editors read and delete on submissions once, at the next start", async () => {
+    const login = async () =>
+      (
+        await adminCall(site.cms.url, "POST", "/admin/login", {
+          body: { email: "formeditor@example.com", password: "FormEditorPass12345" },
+        })
+      ).body.data.token as string;
+    asBeforeTheFormsPlugin(site.cms.dbFile);
+    await site.restartCms();
+    superToken = await superAdminToken(site.cms.url);
+    const editor = await login();
+    expect((await adminCall(site.cms.url, "GET", SUBMISSIONS, { token: editor })).status).toBe(200);
+    const csv = await fetch(`${site.cms.url}/forms/submissions.csv`, {
+      headers: { authorization: `Bearer ${editor}` },
+    });
+    expect(csv.status).toBe(200);
+    // Delete, not update: the Editor may erase a submission, never change one.
+    const [row] = await submissionsOf("formula@example.com");
+    const update = await adminCall(site.cms.url, "PUT", `${SUBMISSIONS}/${row!.documentId}`, {
+      token: editor,
+      body: { form: "changed" },
+    });
+    expect(update.status).toBe(403);
+    const erase = await adminCall(site.cms.url, "DELETE", `${SUBMISSIONS}/${row!.documentId}`, { token: editor });
+    expect(erase.status).toBe(200);
+    expect(await submissionsOf("formula@example.com")).toEqual([]);
+  }, 120_000);
 });

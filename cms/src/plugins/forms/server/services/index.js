@@ -4,4 +4,5 @@ module.exports = {
   submissions: require("./submissions"),
   "mail-delivery": require("./mail-delivery"),
   export: require("./export"),
+  permissions: require("./permissions"),
 };
