@@ -205,7 +205,15 @@ describe("a content form through the real Strapi", () => {
       contactFields("forged@example.com"),
     );
     expect(forged.status).toBe(400);
-    for (const email of ["foreign@example.com", "cross-site@example.com", "bot@example.com", "forged@example.com"]) {
+    // A page without a form takes no post at all (React Router's 405), whatever it carries.
+    expect((await post("/company", contact!, contactFields("no-form@example.com"))).status).toBe(405);
+    for (const email of [
+      "foreign@example.com",
+      "cross-site@example.com",
+      "bot@example.com",
+      "forged@example.com",
+      "no-form@example.com",
+    ]) {
       expect(await submissionsOf(email), email).toEqual([]);
     }
   });

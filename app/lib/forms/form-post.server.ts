@@ -1,4 +1,9 @@
-import { data, redirect, type RouterContextProvider } from "react-router";
+import {
+  data,
+  redirect,
+  UNSAFE_ErrorResponseImpl as ErrorResponseImpl,
+  type RouterContextProvider,
+} from "react-router";
 
 import type { FormState } from "../../components/sections/types.ts";
 import { fieldsOf, readGuardedForm } from "../auth/form-action.server.ts";
@@ -29,7 +34,8 @@ export interface FormPostData {
  * for this page and section), then the page's published form section, the fields checked, the
  * submission stored in the CMS (which mails it). The answer is never stored by any cache: the
  * page again with the thank-you, or with the messages and what was typed (4xx, 503), or a 303 to
- * the editor's thank-you page. A post for no form of the page is a 400.
+ * the editor's thank-you page. A post for no form of the page is a 400; a post to a page without
+ * a form (or to no page) is React Router's 405, as before.
  */
 export async function handleFormPost(request: Request, context: Readonly<RouterContextProvider>, url: URL) {
   const env = context.get(configContext);
@@ -38,6 +44,20 @@ export async function handleFormPost(request: Request, context: Readonly<RouterC
   const locale = target?.locale ?? config.defaultLocale;
   const answer = (form: FormState, status: number, headers: Record<string, string> = {}) =>
     data<FormPostData>({ form }, { status, headers: { ...NO_STORE_ANYWHERE, ...headers } });
+
+  // A page without a form takes no post: React Router's own 405, as before forms existed. Read
+  // first (through the data cache, as the GET's render reads it), so a refusal names a form.
+  let page: Awaited<ReturnType<typeof findPage>> = null;
+  try {
+    page = target ? await findPage(context.get(cmsContext), target.fullPath, target.locale) : null;
+  } catch (error) {
+    if (!(error instanceof CmsError)) throw error;
+    throw data(null, { status: 503, headers: NO_STORE_ANYWHERE });
+  }
+  const forms = (page?.sections ?? []).filter((s): s is FormSectionData => s.__component === "sections.form");
+  if (!page || forms.length === 0) {
+    throw new ErrorResponseImpl(405, "Method Not Allowed", new Error(`${url.pathname} has no form to post to`), true);
+  }
 
   let fields: Record<string, string>;
   try {
@@ -65,11 +85,8 @@ export async function handleFormPost(request: Request, context: Readonly<RouterC
   }
 
   const sectionId = Number(fields[SECTION_FIELD]);
-  const page = target ? await findPage(context.get(cmsContext), target.fullPath, target.locale) : null;
-  const section = page?.sections.find(
-    (s): s is FormSectionData => s.__component === "sections.form" && "id" in s && s.id === sectionId,
-  );
-  if (!page || !section) {
+  const section = forms.find((form) => form.id === sectionId);
+  if (!section) {
     throw data(
       { title: "Bad request", message: "This page has no such form." },
       { status: 400, headers: NO_STORE_ANYWHERE },
