@@ -47,13 +47,12 @@ export async function handleFormPost(request: Request, context: Readonly<RouterC
 
   // A page without a form takes no post: React Router's own 405, as before forms existed. Read
   // first (through the data cache, as the GET's render reads it), so a refusal names a form.
-  let page: Awaited<ReturnType<typeof findPage>> = null;
-  try {
-    page = target ? await findPage(context.get(cmsContext), target.fullPath, target.locale) : null;
-  } catch (error) {
-    if (!(error instanceof CmsError)) throw error;
-    throw data(null, { status: 503, headers: NO_STORE_ANYWHERE });
-  }
+  const page = target
+    ? await findPage(context.get(cmsContext), target.fullPath, target.locale).catch((error: unknown) => {
+        if (!(error instanceof CmsError)) throw error;
+        throw data(null, { status: 503, headers: NO_STORE_ANYWHERE });
+      })
+    : null;
   const forms = (page?.sections ?? []).filter((s): s is FormSectionData => s.__component === "sections.form");
   if (!page || forms.length === 0) {
     throw new ErrorResponseImpl(405, "Method Not Allowed", new Error(`${url.pathname} has no form to post to`), true);
