@@ -6,6 +6,8 @@ import { BODY_BLOCKS } from "../components/cms-image.tsx";
 import type { SwitcherData } from "../components/locale-switcher.tsx";
 import { PreviewBar } from "../components/preview-bar.tsx";
 import { Sections } from "../components/sections/registry.tsx";
+import type { FormSection, FormState, Section } from "../components/sections/types.ts";
+import { formTokenFor } from "../lib/auth/form-action.server.ts";
 import { blogPath } from "../lib/blog/paths.ts";
 import { loadLatestArticles } from "../lib/cms/articles.server.ts";
 import { findPage, findPageLocales, findRedirect } from "../lib/cms/content.server.ts";
@@ -13,6 +15,8 @@ import { loadErrorText } from "../lib/cms/error-page.server.ts";
 import { errorPageText, errorPayloadText } from "../lib/cms/error-page.ts";
 import { withCmsErrors } from "../lib/cms/http-errors.server.ts";
 import { withBodyMedia } from "../lib/cms/media.ts";
+import { formTokenKey } from "../lib/forms/form-fields.ts";
+import { handleFormPost } from "../lib/forms/form-post.server.ts";
 import { prepareSections } from "../lib/cms/sections.server.ts";
 import { localePrefixedPath, localizedPath, parseLocalePath } from "../lib/locale-path.ts";
 import { localeConfigOf } from "../lib/locales.server.ts";
@@ -66,6 +70,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
           imagesBefore,
           latestArticles,
           blogHref: localizedPath(blogPath(), page.locale, config),
+          // A form posts to this address; its bot-check token is issued with the render (docs/forms.md).
+          forms: { action: url.pathname, tokenFor: (id) => formTokenFor(context, formTokenKey(url.pathname, id)) },
         });
         // The locale switcher's targets (app/components/locale-switcher.tsx): the same CMS answer
         // as hreflang, tagged with the page's document, so a publish of a translation reaches them.
@@ -94,20 +100,39 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   );
 }
 
-/** A preview answer's no-store headers (the loader's, or those of the 404 it threw). */
-export function headers({ loaderHeaders, errorHeaders }: Route.HeadersArgs) {
-  return errorHeaders ?? loaderHeaders;
+/** A form section's post (app/lib/forms/form-post.server.ts): the page again with its answer, never cached. */
+export async function action({ request, context, url }: Route.ActionArgs) {
+  return handleFormPost(request, context, url);
 }
 
-export default function CmsPage({ loaderData: { page, preview } }: Route.ComponentProps) {
+/**
+ * A post's no-store headers (the action's, or those of the error it threw), a preview answer's
+ * (the loader's, or those of the 404 it threw).
+ */
+export function headers({ actionHeaders, loaderHeaders, errorHeaders }: Route.HeadersArgs) {
+  return errorHeaders ?? (actionHeaders.has("cache-control") ? actionHeaders : loaderHeaders);
+}
+
+export default function CmsPage({ loaderData: { page, preview }, actionData }: Route.ComponentProps) {
   return (
     <article className="cms-page">
       {preview && <PreviewBar {...preview} />}
       <h1>{page.title}</h1>
       <BlocksRenderer content={page.body} blocks={BODY_BLOCKS} />
-      <Sections sections={page.sections} />
+      <Sections sections={withFormState(page.sections, actionData?.form)} />
     </article>
   );
+}
+
+/**
+ * The sections with a post's answer in the form it was for (a refusal before the post was read,
+ * the origin check or the rate limit, names no form: the page's first form shows it).
+ */
+function withFormState(sections: readonly Section[], state: FormState | undefined): readonly Section[] {
+  if (!state) return sections;
+  const forms = sections.filter((section): section is FormSection => section.__component === "sections.form");
+  const target = forms.find((form) => form.id === state.sectionId) ?? forms[0];
+  return sections.map((section) => (section === target ? { ...target, state } : section));
 }
 
 /** The words of an error page: the loader's (CMS or built-in), else the built-in ones of the locale. */

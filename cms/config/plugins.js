@@ -145,6 +145,16 @@ module.exports = ({ env }) => ({
     enabled: true,
     resolve: "./src/plugins/site-search",
   },
+  // Form sections' submissions (docs/forms.md): stored, then mailed, retried while the mail provider is down.
+  forms: {
+    enabled: true,
+    resolve: "./src/plugins/forms",
+    config: {
+      siteSecret: env("CMS_ACCOUNT_API_SECRET", "").trim(),
+      retryIntervalMs: env.int("CMS_FORM_MAIL_RETRY_MS", 60_000),
+      retryBaseSeconds: env.int("CMS_FORM_MAIL_RETRY_BASE_SECONDS", 60),
+    },
+  },
   email: {
     config: emailConfig(env),
   },

@@ -45,6 +45,13 @@ const EDITORIAL = {
   [EDITOR]: { actions: explorer("create", "read", "update", "delete", "publish"), locales: ALL_LOCALES },
   [AUTHOR]: { actions: explorer("create", "read", "update", "delete"), conditions: IS_CREATOR, locales: ALL_LOCALES },
 };
+/**
+ * Personal data visitors sent (the forms plugin's submissions, docs/forms.md): Editors read, export
+ * and delete them (a request to erase one); they never write them (only the site's posts do), and
+ * Authors see none. Enforced on every start (isReservedFor): a grant beyond it is removed.
+ */
+const PERSONAL_DATA = { [EDITOR]: { actions: explorer("read", "delete") } };
+const ENFORCED = new Set(["plugin::forms.submission"]);
 /** The Super Admin alone (it holds every action Strapi registers). */
 const SUPER_ADMIN_ONLY = {};
 /** No admin role: the plugin's code alone. */
@@ -62,6 +69,7 @@ const CONTENT_TYPES = {
   "plugin::users-permissions.user": SUPER_ADMIN_ONLY,
   "plugin::accounts.oauth-identity": PLUGIN_ONLY,
   "plugin::site-cache.revalidation-failure": PLUGIN_ONLY,
+  "plugin::forms.submission": PERSONAL_DATA,
 };
 
 /** The grants that are not about a content type, per default role (the media library, the site cache's actions). */
@@ -121,10 +129,14 @@ function isDecided(roleCode, { action, subject, conditions = [] }, contentTypes)
   );
 }
 
-/** Whether the start removes a grant on `subject` from the role `roleCode` (any role, custom ones too). */
-function isReservedFor(roleCode, subject, contentTypes) {
+/**
+ * Whether the start removes a grant of `action` on `subject` from the role `roleCode` (any role,
+ * custom ones too).
+ */
+function isReservedFor(roleCode, subject, contentTypes, action) {
   const decision = decisionFor(subject, contentTypes[subject]);
   if (decision === PLUGIN_ONLY) return true;
+  if (ENFORCED.has(subject) && roleCode !== SUPER_ADMIN) return !decision?.[roleCode]?.actions.includes(action);
   return decision === SUPER_ADMIN_ONLY && roleCode !== SUPER_ADMIN;
 }
 

@@ -42,6 +42,8 @@ module.exports = {
     // The Editor role gets the site-cache admin actions once (an admin's later removal sticks);
     // here, not in the plugin's bootstrap: the admin's bootstrap, which creates the roles, runs after it.
     await siteCache.service("permissions").grantEditorOnce();
+    // The Editor's read and delete on form submissions, once (a database made before the forms plugin).
+    await strapi.plugin("forms").service("permissions").grantEditorOnce();
     // The users-permissions settings that are configuration, and the Authenticated role's grant of
     // the account actions and Strapi's logout, on every start: here, after users-permissions'
     // bootstrap, which creates the roles and settings of a fresh database (a plugin's bootstrap may

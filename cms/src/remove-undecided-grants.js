@@ -17,7 +17,9 @@ async function removeUndecidedGrants(strapi) {
     populate: { role: { select: ["code"] } },
   });
   const removed = permissions.filter(
-    (permission) => permission.role && isReservedFor(permission.role.code, permission.subject, strapi.contentTypes),
+    (permission) =>
+      permission.role &&
+      isReservedFor(permission.role.code, permission.subject, strapi.contentTypes, permission.action),
   );
   if (removed.length === 0) return [];
   await strapi.service("admin::permission").deleteByIds(removed.map((permission) => permission.id));

@@ -80,3 +80,21 @@ test("grants without a type: the default roles' media library and site-cache act
     true,
   );
 });
+
+test("form submissions (personal data): Editors read and delete, nobody else but the Super Admin, enforced", () => {
+  const submissions = "plugin::forms.submission";
+  const all = { ...types, [submissions]: visible };
+  const remove = "plugin::content-manager.explorer.delete";
+  const update = "plugin::content-manager.explorer.update";
+  assert.equal(isReservedFor(ROLES.EDITOR, submissions, all, read), false);
+  assert.equal(isReservedFor(ROLES.EDITOR, submissions, all, remove), false);
+  for (const action of [create, update, publish])
+    assert.equal(isReservedFor(ROLES.EDITOR, submissions, all, action), true);
+  for (const action of [read, create, update, remove]) {
+    assert.equal(isReservedFor(ROLES.AUTHOR, submissions, all, action), true, action);
+    assert.equal(isReservedFor("a-custom-role", submissions, all, action), true, action);
+    assert.equal(isReservedFor(ROLES.SUPER_ADMIN, submissions, all, action), false, action);
+  }
+  assert.equal(isDecided(ROLES.EDITOR, { action: read, subject: submissions }, all), true);
+  assert.equal(isDecided(ROLES.AUTHOR, { action: read, subject: submissions }, all), false);
+});

@@ -56,6 +56,7 @@ const PUBLIC_PAGES = [
   { what: "a nested CMS page", path: "/company/careers/engineering", heading: "Engineering at Acme" },
   { what: "the 404 page", path: "/no-such-page", heading: /not found/i },
   { what: "the German home page", path: "/de", heading: "Willkommen bei Acme" },
+  { what: "the contact page with its forms", path: "/contact", heading: "Contact" },
   { what: "the blog", path: "/blog", heading: "Blog" },
   { what: "an article", path: "/blog/shipping-twice-a-day", heading: "How we ship twice a day" },
   { what: "a blog category", path: "/blog/category/engineering", heading: /engineering/i },
@@ -81,6 +82,15 @@ test("a form with errors has no serious or critical accessibility violation", as
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.locator(".field-error").first()).toBeVisible();
   await expectAccessible(page, "sign-in with field errors");
+});
+
+test("a content form's answer with messages next to its fields has no serious or critical accessibility violation", async ({
+  page,
+}) => {
+  await page.goto("/contact");
+  await page.getByRole("button", { name: "Send message" }).click();
+  await expect(page.locator(".field-error").first()).toBeVisible();
+  await expectAccessible(page, "the contact form with field errors");
 });
 
 test("the phone menu, open, has no serious or critical accessibility violation", async ({ page }) => {

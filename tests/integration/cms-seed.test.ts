@@ -171,6 +171,7 @@ describe("CMS seed (real Strapi)", () => {
         "/jobs/frontend-engineer": "Frontend Engineer",
         "/jobs/product-designer": "Product Designer",
         "/imprint": "Imprint",
+        "/contact": "Contact",
       });
 
       const careers = await pageAt(cms!, "/company/careers", "en");
@@ -201,6 +202,7 @@ describe("CMS seed (real Strapi)", () => {
         "/company": "Unternehmen",
         "/company/careers": "Karriere bei Acme",
         "/impressum": "Impressum",
+        "/kontakt": "Kontakt",
       });
       // English path → German path of the same document (the imprint has its own German slug).
       const twins: Array<[string, string]> = [
@@ -209,6 +211,7 @@ describe("CMS seed (real Strapi)", () => {
         ["/company/careers", "/company/careers"],
         ["/careers", "/careers"],
         ["/imprint", "/impressum"],
+        ["/contact", "/kontakt"],
       ];
       for (const [enPath, dePath] of twins) {
         const [en, de] = [await pageAt(cms!, enPath, "en"), await pageAt(cms!, dePath, "de")];
@@ -350,7 +353,7 @@ describe("CMS seed (real Strapi)", () => {
     "changes nothing when started again on the same database",
     async () => {
       first = await snapshot(cms!);
-      expect(Object.keys(first).length).toBe(10 + 5 + 6 + 2);
+      expect(Object.keys(first).length).toBe(11 + 6 + 6 + 2);
       const token = cms!.token;
       await cms!.stop();
       cms = undefined;
@@ -410,6 +413,7 @@ describe("CMS seed (real Strapi)", () => {
       expect(Object.keys(edited).filter((key) => key.startsWith("page "))).toEqual([
         "page en /",
         "page en /company",
+        "page en /contact",
         "page en /imprint",
         "page en /jobs",
         "page en /jobs/careers",
@@ -419,6 +423,7 @@ describe("CMS seed (real Strapi)", () => {
         "page de /",
         "page de /company",
         "page de /company/careers",
+        "page de /kontakt",
       ]);
       expect(edited["redirect /en/jobs-board"]).toBeUndefined();
 
@@ -489,7 +494,7 @@ describe("CMS seed that fails (real Strapi)", () => {
       cms = undefined;
       cms = await startCms({ port, dbFile, logFile });
       const pages = await getData(cms, "/api/pages?locale=en&pagination[pageSize]=100");
-      expect(pages).toHaveLength(10);
+      expect(pages).toHaveLength(11);
       expect(seedMarker(dbFile)).toEqual({ seededAt: expect.any(String) });
     },
     TIMEOUT,

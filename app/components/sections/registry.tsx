@@ -3,6 +3,7 @@ import { createElement, type ComponentType } from "react";
 import { CallToAction } from "./call-to-action.tsx";
 import { CardGrid } from "./card-grid.tsx";
 import { Faq } from "./faq.tsx";
+import { ContentForm } from "./form.tsx";
 import { Hero } from "./hero.tsx";
 import { LatestArticles } from "./latest-articles.tsx";
 import { LogoCloud } from "./logo-cloud.tsx";
@@ -32,6 +33,7 @@ export const SECTION_COMPONENTS: {
   "sections.quote": Quote,
   "sections.logo-cloud": LogoCloud,
   "sections.latest-articles": LatestArticles,
+  "sections.form": ContentForm,
 };
 
 /** The component of a section's type, or null for a type the registry does not have (own keys only). */

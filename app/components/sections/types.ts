@@ -101,6 +101,50 @@ export interface LatestArticlesSection {
   blog: { href: string; label: string } | null;
 }
 
+export interface FormField {
+  /** Its name in submissions (posted as `field_<name>`: app/lib/forms/form-fields.ts). */
+  name: string;
+  label: string;
+  type: "text" | "email" | "textarea" | "select" | "checkbox";
+  required: boolean;
+  /** A choice's options (the CMS's one per line); empty for other types. */
+  options: string[];
+  /** The editor's message for a wrong value; the built-in one of the locale otherwise. */
+  errorMessage: string | null;
+}
+
+/** What the answer to a post shows in its form (the action's data): sent, or refused with messages. */
+export interface FormState {
+  sectionId: number;
+  status: "sent" | "invalid" | "refused";
+  /** The thank-you, or what went wrong as a whole (above the fields). */
+  message: string;
+  values: Record<string, string>;
+  /** A message per field name (CONSENT_FIELD for the consent). */
+  errors: Record<string, string>;
+}
+
+/** A form visitors send (app/lib/forms/, docs/forms.md): a plain HTML post to the page's own address. */
+export interface FormSection {
+  __component: "sections.form";
+  /** The section's component id in the CMS: which form of the page a post is for. */
+  id: number;
+  heading: string | null;
+  intro: string | null;
+  fields: FormField[];
+  consentText: string | null;
+  /** The editor's, else the locale's "Send". */
+  submitLabel: string;
+  /** The page's address: the form posts to it. */
+  action: string;
+  /** The bot check's token (decision 0021), issued when the page was rendered. */
+  formToken: string;
+  /** The page's locale: the built-in words (button, marks, messages). */
+  locale: string;
+  /** Set on the answer to a post of this form. */
+  state?: FormState;
+}
+
 /** A section of a type this site does not know (a CMS newer than the site): rendered as nothing. */
 export interface UnknownSection {
   __component: string;
@@ -116,6 +160,7 @@ export type KnownSection =
   | FaqSection
   | QuoteSection
   | LogoCloudSection
-  | LatestArticlesSection;
+  | LatestArticlesSection
+  | FormSection;
 
 export type Section = KnownSection | UnknownSection;

@@ -20,7 +20,9 @@ export type RateLimitBudget =
   | "oauth"
   | "sign-out"
   // The sign-in's second step (the CMS also limits codes per account).
-  | "two-factor";
+  | "two-factor"
+  // The content forms (a form section on a page: app/lib/forms/), all pages and forms together.
+  | "content-form";
 
 interface Endpoint {
   method: "GET" | "POST";

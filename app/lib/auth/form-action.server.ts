@@ -5,7 +5,7 @@ import { localeConfigOf } from "../locales.server.ts";
 import { readBodyWithLimit } from "../read-body.server.ts";
 import { configContext } from "../request-context.server.ts";
 import { getAuthRateLimiter } from "./auth.server.ts";
-import { AUTH_BODY_LIMIT, BOT_CHECKED_FORMS, FORM_BUDGETS } from "./endpoints.ts";
+import { AUTH_BODY_LIMIT, BOT_CHECKED_FORMS, FORM_BUDGETS, type RateLimitBudget } from "./endpoints.ts";
 import { AuthError, formFailure, toAuthError } from "./errors.server.ts";
 import { FORM_TOKEN_FIELD, HONEYPOT_FIELD } from "./form-token.ts";
 import { checkFormToken, issueFormToken } from "./form-token.server.ts";
@@ -35,13 +35,15 @@ export async function runAuthForm<T>(
 > {
   let fields: Record<string, string> = {};
   try {
-    assertSameOrigin(request, context.get(configContext).APP_PUBLIC_URL);
-    await getAuthRateLimiter(context).hit(clientIpOf(request), FORM_BUDGETS[path]);
-    const body = await readBodyWithLimit(request, AUTH_BODY_LIMIT);
-    const posted = Object.fromEntries([...new URLSearchParams(body)].filter(([name]) => !name.startsWith("$")));
-    const { [FORM_TOKEN_FIELD]: token, [HONEYPOT_FIELD]: honeypot, ...typed } = posted;
-    fields = typed;
-    checkForBots(context, path, fields, token, honeypot);
+    const checked = BOT_CHECKED_FORMS[path];
+    fields = await readGuardedForm(request, context, {
+      budget: FORM_BUDGETS[path],
+      bodyLimit: AUTH_BODY_LIMIT,
+      formPath: path,
+      botCheck: checked
+        ? (typed) => typed.intent === undefined || !checked.exceptIntents.includes(typed.intent)
+        : false,
+    });
     const result = await call(fields);
     return { ok: true, ...result, fields };
   } catch (error) {
@@ -49,37 +51,66 @@ export async function runAuthForm<T>(
     if (!failed) throw error;
     const config = localeConfigOf(context.get(configContext));
     const locale = parseLocalePath(new URL(request.url).pathname, config)?.locale ?? config.defaultLocale;
-    return { ok: false, failure: formFailure(failed, fields, locale) };
+    return { ok: false, failure: formFailure(failed, fieldsOf(error) ?? fields, locale) };
   }
 }
 
+/** The typed fields a bot-check refusal carries (readGuardedForm), so the form keeps them. */
+export function fieldsOf(error: unknown): Record<string, string> | undefined {
+  return error instanceof AuthError ? (error as AuthError & { fields?: Record<string, string> }).fields : undefined;
+}
+
+/** What a public form's post must pass before its fields are looked at (readGuardedForm). */
+export interface GuardedFormOptions {
+  /** The rate-limit budget the post spends. */
+  budget: RateLimitBudget;
+  /** The largest body read (a declared larger one is refused unread). */
+  bodyLimit: number;
+  /** What the form token was issued for (formTokenFor): a page's path, a content form's key (from its fields). */
+  formPath: string | ((fields: Record<string, string>) => string);
+  /** Whether this post carries the bot check (decided on its typed fields: an intent may skip it). */
+  botCheck: boolean | ((fields: Record<string, string>) => boolean);
+}
+
 /**
- * The bot check (docs/decisions/0021-bot-check-on-auth-forms.md): a filled honeypot, or a token
- * that is missing, forged, for another form or too old, is FORM_REJECTED; a post sooner than
- * AUTH_FORM_MIN_FILL_MS after the page was rendered is FORM_TOO_FAST. Either way nothing reaches
- * the CMS, and the page (rendered again, with a new token) keeps what was typed.
+ * The common path of every public form's post (the auth forms, the content forms of
+ * app/lib/forms/): same-origin check, rate limit per client IP and budget, a bounded form body,
+ * then the bot check (decision 0021): a filled honeypot, or a token that is missing, forged, for
+ * another form or too old, is FORM_REJECTED; a post sooner than AUTH_FORM_MIN_FILL_MS after the
+ * token was issued is FORM_TOO_FAST. Resolves with the typed fields (without the token, the
+ * honeypot and React Router's `$` fields); throws an AuthError, or a BodyTooLargeError
+ * (toAuthError turns both into the answer's code). The fields read so far are on
+ * `error.fields`, so a refused form keeps what was typed.
  */
-function checkForBots(
+export async function readGuardedForm(
+  request: Request,
   context: Readonly<RouterContextProvider>,
-  path: AuthPagePath,
-  fields: Record<string, string>,
-  token: string | undefined,
-  honeypot: string | undefined,
-): void {
-  const checked = BOT_CHECKED_FORMS[path];
-  if (!checked || (fields.intent !== undefined && checked.exceptIntents.includes(fields.intent))) return;
+  options: GuardedFormOptions,
+): Promise<Record<string, string>> {
   const config = context.get(configContext);
-  if (honeypot !== undefined && honeypot.trim() !== "") throw new AuthError("FORM_REJECTED");
-  const verdict = checkFormToken(config.SESSION_AUTH_SECRET, path, token, { minFillMs: config.AUTH_FORM_MIN_FILL_MS });
-  if (verdict === "rejected") throw new AuthError("FORM_REJECTED");
-  if (verdict === "too-fast") throw new AuthError("FORM_TOO_FAST");
+  assertSameOrigin(request, config.APP_PUBLIC_URL);
+  await getAuthRateLimiter(context).hit(clientIpOf(request), options.budget);
+  const body = await readBodyWithLimit(request, options.bodyLimit);
+  const posted = Object.fromEntries([...new URLSearchParams(body)].filter(([name]) => !name.startsWith("$")));
+  const { [FORM_TOKEN_FIELD]: token, [HONEYPOT_FIELD]: honeypot, ...fields } = posted;
+  const checked = typeof options.botCheck === "function" ? options.botCheck(fields) : options.botCheck;
+  if (!checked) return fields;
+  const refuse = (code: "FORM_REJECTED" | "FORM_TOO_FAST") => Object.assign(new AuthError(code), { fields });
+  if (honeypot !== undefined && honeypot.trim() !== "") throw refuse("FORM_REJECTED");
+  const formPath = typeof options.formPath === "function" ? options.formPath(fields) : options.formPath;
+  const verdict = checkFormToken(config.SESSION_AUTH_SECRET, formPath, token, {
+    minFillMs: config.AUTH_FORM_MIN_FILL_MS,
+  });
+  if (verdict === "rejected") throw refuse("FORM_REJECTED");
+  if (verdict === "too-fast") throw refuse("FORM_TOO_FAST");
+  return fields;
 }
 
 /**
  * The form token a page's loader hands its AuthForm (`formToken` in the loader data), for the
  * form posted to `path`: every page whose form carries the bot check issues one on each render.
  */
-export function formTokenFor(context: Readonly<RouterContextProvider>, path: AuthPagePath): string {
+export function formTokenFor(context: Readonly<RouterContextProvider>, path: AuthPagePath | string): string {
   return issueFormToken(context.get(configContext).SESSION_AUTH_SECRET, path);
 }
 

@@ -1,11 +1,13 @@
 import type { BlocksContent } from "@strapi/blocks-react-renderer";
 import * as z from "zod";
 
-import type { Card, Logo, Section, SectionImage, SectionLink } from "../../components/sections/types.ts";
+import type { Card, FormSection, Logo, Section, SectionImage, SectionLink } from "../../components/sections/types.ts";
 import { articleCard } from "../blog/cards.ts";
 import { blogWords } from "../blog/words.ts";
 import type { ArticleSummary } from "./articles.server.ts";
 import type { LocaleConfig } from "../locale-path.ts";
+import { t } from "../i18n/messages.ts";
+import { MAX_FIELDS } from "../forms/form-fields.ts";
 import { logger } from "../logger.server.ts";
 import { cmsLinkSchema, LINK_POPULATE, resolveCmsLink, type CmsLink } from "./links.server.ts";
 import { imageAttributes, withBodyMedia, type MediaBase, type MediaFile } from "./media.ts";
@@ -36,6 +38,7 @@ export const SECTIONS_POPULATE = {
     "sections.quote": nested({ image: media }),
     "sections.logo-cloud": nested({ logos: nested({ image: media }) }),
     "sections.latest-articles": nested({ category: { fields: ["slug", "name"] } }),
+    "sections.form": nested({ fields: true }),
   },
 } as const;
 
@@ -120,6 +123,30 @@ const KNOWN = {
       .nullish()
       .transform((category) => category ?? null),
   }),
+  "sections.form": z.object({
+    // A component's id: which form of the page a post is for (app/lib/forms/form-post.server.ts).
+    id: z.number().int(),
+    formName: z.string(),
+    heading: text,
+    intro: text,
+    fields: list(
+      z.object({
+        name: z.string().regex(/^[a-z][a-z0-9_]{0,39}$/),
+        label: z.string(),
+        type: z.enum(["text", "email", "textarea", "select", "checkbox"]),
+        required: z
+          .boolean()
+          .nullish()
+          .transform((required) => required ?? false),
+        options: text,
+        errorMessage: text,
+      }),
+    ),
+    consentText: text,
+    submitLabel: text,
+    successMessage: text,
+    successPath: text,
+  }),
 } satisfies Record<string, z.ZodType>;
 
 type KnownType = keyof typeof KNOWN;
@@ -176,6 +203,8 @@ export interface PrepareOptions {
   latestArticles?: ReadonlyMap<number, readonly ArticleSummary[]>;
   /** The blog's address in the page's locale: a latest-articles section links to it. */
   blogHref?: string;
+  /** The page's address (a form posts to it) and the bot check's token of each form section. */
+  forms?: { action: string; tokenFor: (sectionId: number) => string };
 }
 
 /**
@@ -253,8 +282,48 @@ export function prepareSections(sections: readonly CmsSection[], options: Prepar
           ),
           blog: options.blogHref ? { href: options.blogHref, label: blogWords(options.locale).allArticles } : null,
         };
+      case "sections.form":
+        return prepareForm(section, options);
     }
   });
 }
 
 export { resolveSectionLink } from "./links.server.ts";
+
+/** A form section as its component renders it: no address to mail, no thank-you (the action's). */
+export function prepareForm(
+  section: Extract<CmsSection, { __component: "sections.form" }>,
+  options: PrepareOptions,
+): FormSection {
+  return {
+    __component: "sections.form",
+    id: section.id,
+    heading: section.heading,
+    intro: section.intro,
+    fields: section.fields.slice(0, MAX_FIELDS).map((field) => ({
+      name: field.name,
+      label: field.label,
+      type: field.type,
+      required: field.required,
+      options: field.type === "select" ? choicesOf(field.options) : [],
+      errorMessage: field.errorMessage,
+    })),
+    consentText: section.consentText,
+    submitLabel: section.submitLabel ?? t(options.locale, "form.submit"),
+    action: options.forms?.action ?? "",
+    formToken: options.forms?.tokenFor(section.id) ?? "",
+    locale: options.locale,
+  };
+}
+
+/** A choice's options: the CMS's text, one per line, blank lines and repeats left out. */
+export function choicesOf(text: string | null): string[] {
+  return [
+    ...new Set(
+      (text ?? "")
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean),
+    ),
+  ].slice(0, 50);
+}

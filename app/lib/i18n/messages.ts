@@ -213,6 +213,21 @@ const en = {
   "input.nameTooLong": "Use at most 50 characters.",
   "input.nameCharacters": "Use letters, digits, spaces or punctuation.",
   "input.nameWithAt": "A name cannot contain @.",
+
+  // Content forms (a form section on a page: app/lib/forms/, docs/forms.md).
+  "form.submit": "Send",
+  "form.sent": "Thank you. Your message has been sent.",
+  "form.required": "(required)",
+  "form.choose": "Please choose",
+  "form.error.required": "Please fill in this field.",
+  "form.error.email": "Please enter an email address such as name@example.com.",
+  "form.error.tooLong": "Please use at most {max} characters.",
+  "form.error.choice": "Please choose one of the options.",
+  "form.error.consent": "Please agree to this to send the form.",
+  "form.error.summary": "The form could not be sent. Please correct the fields marked below.",
+  "form.error.cmsDown": "The form could not be sent just now. Nothing was saved; please try again in a few minutes.",
+  "form.error.cmsSlow":
+    "We could not confirm that your message arrived: it may have been saved. If you hear nothing from us, please send it again later.",
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -426,6 +441,21 @@ const de: Messages = {
   "input.nameTooLong": "Verwenden Sie höchstens 50 Zeichen.",
   "input.nameCharacters": "Verwenden Sie Buchstaben, Ziffern, Leerzeichen oder Satzzeichen.",
   "input.nameWithAt": "Ein Name kann kein @ enthalten.",
+
+  "form.submit": "Senden",
+  "form.sent": "Vielen Dank. Ihre Nachricht wurde gesendet.",
+  "form.required": "(Pflichtfeld)",
+  "form.choose": "Bitte wählen",
+  "form.error.required": "Bitte füllen Sie dieses Feld aus.",
+  "form.error.email": "Bitte geben Sie eine E-Mail-Adresse wie name@example.com ein.",
+  "form.error.tooLong": "Bitte verwenden Sie höchstens {max} Zeichen.",
+  "form.error.choice": "Bitte wählen Sie eine der Möglichkeiten.",
+  "form.error.consent": "Bitte stimmen Sie zu, um das Formular zu senden.",
+  "form.error.summary": "Das Formular konnte nicht gesendet werden. Bitte korrigieren Sie die markierten Felder.",
+  "form.error.cmsDown":
+    "Das Formular konnte gerade nicht gesendet werden. Es wurde nichts gespeichert; bitte versuchen Sie es in einigen Minuten erneut.",
+  "form.error.cmsSlow":
+    "Wir konnten nicht bestätigen, dass Ihre Nachricht angekommen ist: Sie wurde vielleicht gespeichert. Wenn Sie nichts von uns hören, senden Sie sie bitte später erneut.",
 };
 
 /** The words per locale. The locales the seed configures (en, de) must all be here. */

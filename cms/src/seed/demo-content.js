@@ -28,6 +28,70 @@ const page = (title, description, body, sections) => ({
  * SEED_IMAGE gets the uploaded demo image (demo-site.js).
  */
 const section = (name, fields) => ({ __component: `sections.${name}`, ...fields });
+/** The contact page's two forms (cms/src/components/sections/form.json), in both locales. */
+const field = (name, label, type, required, extra = {}) => ({ name, label, type, required, ...extra });
+const contactSections = {
+  en: [
+    section("form", {
+      formName: "contact",
+      heading: "Send us a message",
+      fields: [
+        field("name", "Your name", "text", true),
+        field("email", "Email", "email", true),
+        field("topic", "Topic", "select", false, { options: "A question about Acme\nJobs\nPartnerships" }),
+        field("message", "Message", "textarea", true, { errorMessage: "Please tell us what you would like to ask." }),
+      ],
+      consentText: "I agree that Acme stores my message and address to answer me (see the imprint).",
+      submitLabel: "Send message",
+      successMessage: "Thank you for your message. We will answer within two working days.",
+      notifyEmail: "hello@example.com",
+    }),
+    section("form", {
+      formName: "newsletter",
+      heading: "Newsletter",
+      intro: "One email a month about what is new at Acme.",
+      fields: [
+        field("email", "Email", "email", true),
+        field("product_news", "Also send me product updates", "checkbox", false),
+      ],
+      submitLabel: "Sign up",
+      successMessage: "You are signed up. The next issue comes at the start of the month.",
+      notifyEmail: "newsletter@example.com",
+    }),
+  ],
+  de: [
+    section("form", {
+      formName: "contact",
+      heading: "Schreiben Sie uns",
+      fields: [
+        field("name", "Ihr Name", "text", true),
+        field("email", "E-Mail", "email", true),
+        field("topic", "Thema", "select", false, { options: "Eine Frage zu Acme\nStellen\nPartnerschaften" }),
+        field("message", "Nachricht", "textarea", true, {
+          errorMessage: "Bitte schreiben Sie uns, was Sie fragen möchten.",
+        }),
+      ],
+      consentText:
+        "Ich bin einverstanden, dass Acme meine Nachricht und Adresse speichert, um mir zu antworten (siehe Impressum).",
+      submitLabel: "Nachricht senden",
+      successMessage: "Vielen Dank für Ihre Nachricht. Wir antworten innerhalb von zwei Werktagen.",
+      notifyEmail: "hallo@example.com",
+    }),
+    section("form", {
+      formName: "newsletter",
+      heading: "Newsletter",
+      intro: "Eine E-Mail im Monat über Neues bei Acme.",
+      fields: [
+        field("email", "E-Mail", "email", true),
+        field("product_news", "Auch Produktneuigkeiten senden", "checkbox", false),
+      ],
+      submitLabel: "Abonnieren",
+      successMessage: "Sie sind angemeldet. Die nächste Ausgabe kommt zum Monatsanfang.",
+      notifyEmail: "newsletter@example.com",
+    }),
+  ],
+};
+
 const homeSections = {
   en: [
     section("hero", {
@@ -284,6 +348,32 @@ const pages = [
         paragraph("E-Mail: ", link("mailto:hallo@example.com", "hallo@example.com")),
       ]),
       slug: "impressum",
+    },
+  },
+  {
+    // A contact form and a newsletter sign-up (sections.form, docs/forms.md); submissions are mailed
+    // to the example addresses (in development: files in CMS_MAIL_DIR).
+    key: "contact",
+    parent: null,
+    slug: "contact",
+    en: page(
+      "Contact",
+      "Write to the Acme team or sign up for our newsletter.",
+      [paragraph("Questions about Acme, a job or a partnership? Write to us: we answer within two working days.")],
+      contactSections.en,
+    ),
+    de: {
+      ...page(
+        "Kontakt",
+        "Schreiben Sie dem Acme-Team oder abonnieren Sie unseren Newsletter.",
+        [
+          paragraph(
+            "Fragen zu Acme, einer Stelle oder einer Partnerschaft? Schreiben Sie uns: Wir antworten innerhalb von zwei Werktagen.",
+          ),
+        ],
+        contactSections.de,
+      ),
+      slug: "kontakt",
     },
   },
 ];

@@ -28,7 +28,7 @@ const plugins = readdirSync(PLUGINS, { withFileTypes: true })
   .map((entry) => entry.name);
 
 test("every local plugin is checked", () => {
-  assert.deepEqual(plugins.sort(), ["accounts", "site-cache", "site-search"]);
+  assert.deepEqual(plugins.sort(), ["accounts", "forms", "site-cache", "site-search"]);
 });
 
 for (const name of plugins) {

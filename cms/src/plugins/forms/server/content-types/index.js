@@ -1,0 +1,5 @@
+"use strict";
+
+module.exports = {
+  submission: { schema: require("./submission/schema.json") },
+};

@@ -1,0 +1,5 @@
+"use strict";
+
+module.exports = {
+  submissions: require("./submissions"),
+};

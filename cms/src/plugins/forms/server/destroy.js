@@ -1,0 +1,5 @@
+"use strict";
+
+module.exports = ({ strapi }) => {
+  strapi.plugin("forms").service("mail-delivery").stop();
+};

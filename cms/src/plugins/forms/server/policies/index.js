@@ -1,0 +1,5 @@
+"use strict";
+
+module.exports = {
+  "from-site": require("./from-site"),
+};
