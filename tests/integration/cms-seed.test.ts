@@ -301,10 +301,14 @@ describe("CMS seed (real Strapi)", () => {
       expect(footerEn.links.map((l: Json) => [l.label, target(l)])).toEqual([
         ["Imprint", "page en /imprint"],
         ["Jobs", "page en /jobs"],
+        ["Contact", "page en /contact"],
       ]);
       const footerDe = await getData(cms!, `/api/footer?locale=de&${withTargets}`);
       expect(footerDe.note).toBe("© Acme GmbH");
-      expect(footerDe.links.map((l: Json) => [l.label, target(l)])).toEqual([["Impressum", "page de /impressum"]]);
+      expect(footerDe.links.map((l: Json) => [l.label, target(l)])).toEqual([
+        ["Impressum", "page de /impressum"],
+        ["Kontakt", "page de /kontakt"],
+      ]);
 
       const oldCareers = await getData(cms!, "/api/redirects?filters[source][$eq]=/en/old-careers");
       expect(oldCareers).toHaveLength(1);

@@ -513,9 +513,16 @@ const footer = {
     links: [
       { label: "Imprint", page: "imprint" },
       { label: "Jobs", page: "jobs" },
+      { label: "Contact", page: "contact" },
     ],
   },
-  de: { note: "© Acme GmbH", links: [{ label: "Impressum", page: "imprint" }] },
+  de: {
+    note: "© Acme GmbH",
+    links: [
+      { label: "Impressum", page: "imprint" },
+      { label: "Kontakt", page: "contact" },
+    ],
+  },
 };
 
 /** The 404 and error pages' text (the site has its own when the CMS is down). */
