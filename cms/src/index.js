@@ -5,6 +5,7 @@ const { guardPreviewUrlRoute } = require("./preview/read-permission");
 const { removeUndecidedGrants } = require("./remove-undecided-grants");
 const { alignReadOnlyToken } = require("./read-only-token");
 const { seedDemoSite, shouldSeed } = require("./seed");
+const { convertNavbarLinksAfterSync } = require("./upgrades/navbar-nav-links");
 
 /**
  * The application's own lifecycle. The site cache (revalidation, page hierarchy, CDN purge, its
@@ -30,6 +31,9 @@ module.exports = {
     watchDefaultRoleCreation(strapi);
     // The admin's preview-URL route signs links only for documents the admin may read (src/preview/read-permission.js).
     guardPreviewUrlRoute(strapi);
+    // An older database's navbar entries (shared.link) become shared.nav-link after the schema sync
+    // (src/upgrades/navbar-nav-links.js).
+    convertNavbarLinksAfterSync(strapi);
   },
   async bootstrap({ strapi }) {
     // Who may do what on each content type is src/admin-grants.js; grants a database holds beyond it
