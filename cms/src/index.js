@@ -1,5 +1,6 @@
 const { registerPublishDate } = require("./articles/publish-date");
 const { registerAltTextRule } = require("./images/alt-text-rule");
+const { grantAddedFields } = require("./grant-added-fields");
 const { grantDefaultRoleLocalesOnce, watchDefaultRoleCreation } = require("./grant-default-locales");
 const { guardPreviewUrlRoute } = require("./preview/read-permission");
 const { removeUndecidedGrants } = require("./remove-undecided-grants");
@@ -56,6 +57,9 @@ module.exports = {
     // A new database's Editor and Author: src/admin-grants.js's grants on the localized types, in
     // every locale (Strapi's first start leaves them none): after the seed, which adds its locales.
     await grantDefaultRoleLocalesOnce(strapi);
+    // The Editor's and Author's field lists gain the fields an upgrade added to their types (an
+    // admin's removal sticks): src/grant-added-fields.js.
+    await grantAddedFields(strapi);
     // The front end's read-only token's permissions follow from the content types' declarations, in
     // every environment (production: an operator created the token once; none is logged).
     await alignReadOnlyToken(strapi);
