@@ -55,7 +55,9 @@ function fieldsOf(strapi, subject) {
 /** The types the table grants the Editor or the Author, with this start's fields. */
 function grantedTypes(strapi) {
   return Object.entries(CONTENT_TYPES)
-    .filter(([subject, decision]) => strapi.contentTypes[subject] && (decision?.[ROLES.EDITOR] || decision?.[ROLES.AUTHOR]))
+    .filter(
+      ([subject, decision]) => strapi.contentTypes[subject] && (decision?.[ROLES.EDITOR] || decision?.[ROLES.AUTHOR]),
+    )
     .map(([subject]) => ({ subject, fields: fieldsOf(strapi, subject) }));
 }
 

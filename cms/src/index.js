@@ -6,7 +6,7 @@ const { guardPreviewUrlRoute } = require("./preview/read-permission");
 const { removeUndecidedGrants } = require("./remove-undecided-grants");
 const { alignReadOnlyToken } = require("./read-only-token");
 const { seedDemoSite, shouldSeed } = require("./seed");
-const { convertNavbarLinksAfterSync } = require("./upgrades/navbar-nav-links");
+const { convertNavbarLinksAfterSync, revalidateConvertedNavbars } = require("./upgrades/navbar-nav-links");
 
 /**
  * The application's own lifecycle. The site cache (revalidation, page hierarchy, CDN purge, its
@@ -65,5 +65,7 @@ module.exports = {
     await alignReadOnlyToken(strapi);
     // On only after the seed: a fresh database's seed writes are not revalidated.
     siteCache.service("revalidation").start();
+    // An upgrade's converted navbar (src/upgrades/navbar-nav-links.js): the pages the site cached with the old one.
+    revalidateConvertedNavbars(strapi);
   },
 };

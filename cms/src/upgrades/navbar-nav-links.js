@@ -15,6 +15,8 @@
  * and page or article reference, in the same join row (same order), and the old component row
  * deleted. One transaction: a failed conversion leaves the old rows for the next start. Idempotent
  * by its data: a second start finds no `shared.link` entry under `links` and changes nothing.
+ * Once the revalidation is on, the converted navbars' document tags are sent: the site's pages
+ * cached while the CMS still answered the old navbar re-render with the converted one.
  */
 
 const NAVBAR = "api::navbar.navbar";
@@ -30,13 +32,15 @@ function linksJoinTable(strapi) {
   const { joinTable } = strapi.db.metadata.get(NAVBAR).attributes[FIELD];
   const entity = joinTable.joinColumn.name;
   const component = joinTable.inverseJoinColumn.name;
-  const type = joinTable.pivotColumns.find((column) => ![entity, component, ...Object.keys(joinTable.on)].includes(column));
+  const type = joinTable.pivotColumns.find(
+    (column) => ![entity, component, ...Object.keys(joinTable.on)].includes(column),
+  );
   return { name: joinTable.name, entity, component, type, on: joinTable.on };
 }
 
 const idOf = (related) => (related ? related.id : null);
 
-/** Converts every old entry; returns `{ converted, navbarRows }` (logged when not zero). */
+/** Converts every old entry; returns `{ converted, navbarRows, documentIds }` (logged when not zero). */
 async function convertNavbarLinks(strapi) {
   const table = linksJoinTable(strapi);
   return strapi.db.transaction(async ({ trx }) => {
@@ -50,7 +54,12 @@ async function convertNavbarLinks(strapi) {
         .query(OLD)
         .findOne({ where: { id: entry[table.component] }, populate: ["page", "article"] });
       const navLink = await strapi.db.query(NEW).create({
-        data: { label: link?.label ?? "", url: link?.url ?? null, page: idOf(link?.page), article: idOf(link?.article) },
+        data: {
+          label: link?.label ?? "",
+          url: link?.url ?? null,
+          page: idOf(link?.page),
+          article: idOf(link?.article),
+        },
       });
       await strapi.db
         .connection(table.name)
@@ -59,14 +68,24 @@ async function convertNavbarLinks(strapi) {
         .update({ [table.component]: navLink.id, [table.type]: NEW });
       if (link) await strapi.db.query(OLD).delete({ where: { id: link.id } });
     }
-    return { converted: oldEntries.length, navbarRows: new Set(oldEntries.map((entry) => entry[table.entity])).size };
+    const rowIds = [...new Set(oldEntries.map((entry) => entry[table.entity]))];
+    const rows = await strapi.db.query(NAVBAR).findMany({ where: { id: { $in: rowIds } }, select: ["documentId"] });
+    return {
+      converted: oldEntries.length,
+      navbarRows: rowIds.length,
+      documentIds: [...new Set(rows.map((row) => row.documentId))],
+    };
   });
 }
+
+/** The navbar documents this start converted (their pages are revalidated once the revalidation is on). */
+const convertedThisStart = new Set();
 
 /** From register(): the conversion after each start's schema sync, logged when it converted something. */
 function convertNavbarLinksAfterSync(strapi) {
   strapi.hook("strapi::content-types.afterSync").register(async () => {
-    const { converted, navbarRows } = await convertNavbarLinks(strapi);
+    const { converted, navbarRows, documentIds } = await convertNavbarLinks(strapi);
+    for (const documentId of documentIds) convertedThisStart.add(documentId);
     if (converted > 0)
       strapi.log.info(
         `[upgrade] navbar: converted ${converted} ${OLD} entries of "${FIELD}" into ${NEW} (label, URL, order kept) in ${navbarRows} navbar rows`,
@@ -74,4 +93,20 @@ function convertNavbarLinksAfterSync(strapi) {
   });
 }
 
-module.exports = { convertNavbarLinks, convertNavbarLinksAfterSync };
+/** From bootstrap(), after the revalidation started: the converted navbars' tags, sent in the background. */
+function revalidateConvertedNavbars(strapi) {
+  if (convertedThisStart.size === 0) return;
+  const documentIds = [...convertedThisStart];
+  convertedThisStart.clear();
+  strapi
+    .plugin("site-cache")
+    .service("revalidation")
+    .revalidateDocuments(NAVBAR, documentIds)
+    .then((result) =>
+      strapi.log.info(
+        `[upgrade] navbar: the site's pages revalidated after the conversion: ${result.ok ? "accepted" : (result.reason ?? result.error ?? "NOT accepted")}`,
+      ),
+    );
+}
+
+module.exports = { convertNavbarLinks, convertNavbarLinksAfterSync, revalidateConvertedNavbars };
