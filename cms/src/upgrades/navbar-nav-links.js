@@ -45,28 +45,26 @@ async function convertNavbarLinks(strapi) {
   const table = linksJoinTable(strapi);
   return strapi.db.transaction(async ({ trx }) => {
     const oldEntries = await strapi.db
-      .connection(table.name)
+      .getConnection(table.name)
       .transacting(trx)
       .where({ ...table.on, [table.type]: OLD })
       .select("id", table.entity, table.component);
+    if (oldEntries.length === 0) return { converted: 0, navbarRows: 0, documentIds: [] };
     for (const entry of oldEntries) {
+      const joinRow = strapi.db.getConnection(table.name).transacting(trx).where({ id: entry.id });
       const link = await strapi.db
         .query(OLD)
         .findOne({ where: { id: entry[table.component] }, populate: ["page", "article"] });
+      // A join row whose component row is gone shows nothing today: dropped, not made an empty entry.
+      if (!link) {
+        await joinRow.delete();
+        continue;
+      }
       const navLink = await strapi.db.query(NEW).create({
-        data: {
-          label: link?.label ?? "",
-          url: link?.url ?? null,
-          page: idOf(link?.page),
-          article: idOf(link?.article),
-        },
+        data: { label: link.label, url: link.url, page: idOf(link.page), article: idOf(link.article) },
       });
-      await strapi.db
-        .connection(table.name)
-        .transacting(trx)
-        .where({ id: entry.id })
-        .update({ [table.component]: navLink.id, [table.type]: NEW });
-      if (link) await strapi.db.query(OLD).delete({ where: { id: link.id } });
+      await joinRow.update({ [table.component]: navLink.id, [table.type]: NEW });
+      await strapi.db.query(OLD).delete({ where: { id: link.id } });
     }
     const rowIds = [...new Set(oldEntries.map((entry) => entry[table.entity]))];
     const rows = await strapi.db.query(NAVBAR).findMany({ where: { id: { $in: rowIds } }, select: ["documentId"] });
