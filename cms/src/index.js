@@ -1,10 +1,12 @@
 const { registerPublishDate } = require("./articles/publish-date");
 const { registerAltTextRule } = require("./images/alt-text-rule");
+const { grantAddedFields } = require("./grant-added-fields");
 const { grantDefaultRoleLocalesOnce, watchDefaultRoleCreation } = require("./grant-default-locales");
 const { guardPreviewUrlRoute } = require("./preview/read-permission");
 const { removeUndecidedGrants } = require("./remove-undecided-grants");
 const { alignReadOnlyToken } = require("./read-only-token");
 const { seedDemoSite, shouldSeed } = require("./seed");
+const { convertNavbarLinksAfterSync, revalidateConvertedNavbars } = require("./upgrades/navbar-nav-links");
 
 /**
  * The application's own lifecycle. The site cache (revalidation, page hierarchy, CDN purge, its
@@ -33,6 +35,9 @@ module.exports = {
     watchDefaultRoleCreation(strapi);
     // The admin's preview-URL route signs links only for documents the admin may read (src/preview/read-permission.js).
     guardPreviewUrlRoute(strapi);
+    // An older database's navbar entries (shared.link) become shared.nav-link after the schema sync
+    // (src/upgrades/navbar-nav-links.js).
+    convertNavbarLinksAfterSync(strapi);
   },
   async bootstrap({ strapi }) {
     // Who may do what on each content type is src/admin-grants.js; grants a database holds beyond it
@@ -57,6 +62,9 @@ module.exports = {
     // A new database's Editor and Author: src/admin-grants.js's grants on the localized types, in
     // every locale (Strapi's first start leaves them none): after the seed, which adds its locales.
     await grantDefaultRoleLocalesOnce(strapi);
+    // The Editor's and Author's field lists gain the fields an upgrade added to their types (an
+    // admin's removal sticks): src/grant-added-fields.js.
+    await grantAddedFields(strapi);
     // The front end's read-only token's permissions follow from the content types' declarations, in
     // every environment (production: an operator created the token once; none is logged).
     await alignReadOnlyToken(strapi);
@@ -64,5 +72,7 @@ module.exports = {
     siteCache.service("revalidation").start();
     // Scheduled publishing (docs/scheduled-publishing.md): after the revalidation, so what it publishes is revalidated.
     siteCache.service("schedule").start();
+    // An upgrade's converted navbar (src/upgrades/navbar-nav-links.js): the pages the site cached with the old one.
+    revalidateConvertedNavbars(strapi);
   },
 };

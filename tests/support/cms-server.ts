@@ -330,7 +330,7 @@ async function buildTemplate(): Promise<string> {
 }
 
 /** The template's database, token file and uploads, as `dbFile` and the files next to it. */
-function copyTemplate(dir: string, dbFile: string): void {
+export function copyTemplate(dir: string, dbFile: string): void {
   const source = path.join(dir, "cms.db");
   copyFileSync(source, dbFile);
   copyFileSync(`${source}.readonly-token`, `${dbFile}.readonly-token`);

@@ -6,7 +6,7 @@ import getPort from "get-port";
 import { afterAll, beforeAll, inject } from "vitest";
 
 import { startApp, type AppHandle } from "./app-server.ts";
-import { startCms, type CmsHandle } from "./cms-server.ts";
+import { cmsTemplate, copyTemplate, startCms, type CmsHandle } from "./cms-server.ts";
 import { TEST_ACCOUNT_API_SECRET } from "./site-secret.ts";
 import { startVarnish } from "./varnish.ts";
 
@@ -22,8 +22,11 @@ export interface StrapiSite {
    * sets CMS_MAIL_DIR to it, the shared CMS's folder with `sharedCms`.
    */
   mailDir: string;
-  /** Stops the CMS and starts it again: same port, same database, same environment. */
-  restartCms(): Promise<void>;
+  /**
+   * Stops the CMS and starts it again: same port, same database, same environment; `whileStopped`
+   * (given the database file) changes the database in between.
+   */
+  restartCms(whileStopped?: (dbFile: string) => void): Promise<void>;
   /** Stops the site and starts it again: same port, same environment (its memory is gone). */
   restartApp(): Promise<void>;
 }
@@ -50,10 +53,16 @@ export function strapiSite(
     appEnv?: Record<string, string>;
     cdn?: boolean;
     sharedCms?: boolean;
+    /**
+     * An existing database: the seeded template's copy, changed by this function (given the
+     * database file, the CMS stopped) before the CMS's first start on it, as an older version of
+     * the CMS would have left it. Not with `sharedCms`.
+     */
+    existingDatabase?: (dbFile: string) => void;
   } = {},
 ): StrapiSite {
-  if (options.sharedCms && (options.cmsEnv || options.cdn)) {
-    throw new Error("strapiSite: a file with cmsEnv or cdn needs a Strapi of its own (no sharedCms)");
+  if (options.sharedCms && (options.cmsEnv || options.cdn || options.existingDatabase)) {
+    throw new Error("strapiSite: a file with cmsEnv, cdn or existingDatabase needs a Strapi of its own (no sharedCms)");
   }
   const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
   let startOptions: Parameters<typeof startCms>[0];
@@ -61,9 +70,10 @@ export function strapiSite(
   const site = {
     dir,
     mailDir: path.join(dir, "mail"),
-    async restartCms() {
+    async restartCms(whileStopped?: (dbFile: string) => void) {
       if (options.sharedCms) throw new Error("strapiSite: the shared CMS is not restarted by a test file");
       await site.cms.stop();
+      whileStopped?.(startOptions.dbFile);
       site.cms = await startCms({ ...startOptions, fresh: false });
     },
     async restartApp() {
@@ -100,6 +110,11 @@ export function strapiSite(
         ...options.cmsEnv?.(dir),
       },
     };
+    if (options.existingDatabase) {
+      copyTemplate(await cmsTemplate(), startOptions.dbFile);
+      options.existingDatabase(startOptions.dbFile);
+      startOptions.fresh = false;
+    }
     site.cms = await startCms(startOptions);
     const cdnEnv = { CDN_PROVIDER: "http", CDN_PURGE_URL: `http://127.0.0.1:${cdnPort}` };
     appOptions = {

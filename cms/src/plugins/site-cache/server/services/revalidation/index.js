@@ -1,6 +1,7 @@
 "use strict";
 
 const { registerRevalidationMiddleware } = require("./document-middleware");
+const { documentTagFor } = require("./payload");
 const { createRevalidationService } = require("./service");
 
 /**
@@ -18,6 +19,10 @@ module.exports = ({ strapi }) => {
   });
   return {
     ...service,
+    /** Re-renders whatever shows these documents (their document tags): a change made outside the document service. */
+    revalidateDocuments(uid, documentIds) {
+      return service.revalidate({ uid, tags: documentIds.map((documentId) => documentTagFor(uid, documentId)) });
+    },
     registerDocumentMiddleware() {
       registerRevalidationMiddleware(strapi, service, {
         hierarchy: strapi.plugin("site-cache").service("page-hierarchy"),
