@@ -2,6 +2,7 @@ import express from "express";
 import { createRequestHandler, type RouterContextProvider } from "react-router";
 
 import { createAuthServices } from "../app/lib/auth/auth.server.ts";
+import { createSearchLimiter } from "../app/lib/search/rate-limit.server.ts";
 import { createImageVariants } from "../app/lib/cms/image-variants.server.ts";
 import { isAuthPagePath } from "../app/lib/auth/paths.ts";
 import { getServerSession } from "../app/lib/auth/session.server.ts";
@@ -78,6 +79,7 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   const services: SharedServices = {
     dataCache: cache.dataCache,
     auth: createAuthServices(config, redis.commands()),
+    searchLimiter: createSearchLimiter(config, redis.commands()),
     imageVariants: createImageVariants({ maxBytes: IMAGE_VARIANT_CACHE_BYTES, registry: cache.metrics }),
   };
   const declaredQuery = keyInputsOf(serverBuild.routes);

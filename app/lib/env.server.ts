@@ -163,6 +163,18 @@ const envSchema = z
       .int()
       .min(1),
     /**
+     * Searches (`/search?q=`, each one CMS query, never cached) a client (IP, IPv6 /64) may make
+     * per window (app/lib/search/rate-limit.server.ts): generous for a person, a wall for a script.
+     */
+    SEARCH_RATE_LIMIT_MAX: z.coerce
+      .number({ error: missingOr("must be a whole number") })
+      .int("must be a whole number")
+      .min(1, "must be at least 1"),
+    SEARCH_RATE_LIMIT_WINDOW_SECONDS: z.coerce
+      .number({ error: missingOr("must be a whole number") })
+      .int("must be a whole number")
+      .min(1, "must be at least 1"),
+    /**
      * The bot check of the sign-in, register and forgot-password forms: a post sent sooner than
      * this after the page was rendered came from a script (docs/decisions/0021). 0: no minimum.
      */
@@ -277,6 +289,8 @@ function withDefaults(source: NodeJS.ProcessEnv): Record<string, string | undefi
     AUTH_RATE_LIMIT_MAX: "10",
     AUTH_RATE_LIMIT_WINDOW_SECONDS: "60",
     AUTH_FORM_MIN_FILL_MS: "1500",
+    SEARCH_RATE_LIMIT_MAX: "30",
+    SEARCH_RATE_LIMIT_WINDOW_SECONDS: "60",
     TRUST_PROXY: "false",
     CDN_PROVIDER: "none",
     LOG_LEVEL: "info",

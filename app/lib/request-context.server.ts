@@ -4,6 +4,8 @@ import { createCmsClient, type CmsCallRecord, type CmsClient, type CmsDataCache 
 import { authContext, type AuthServices } from "./auth/auth.server.ts";
 import type { Env } from "./env.server.ts";
 import type { ImageVariants } from "./cms/image-variants.server.ts";
+import type { RateLimiter } from "./auth/rate-limit.server.ts";
+import { searchLimiterContext } from "./search/rate-limit.server.ts";
 
 /**
  * Per-request dependencies, handed to loaders and actions through React Router's context
@@ -37,6 +39,8 @@ export interface SharedServices {
   dataCache?: CmsDataCache;
   auth: AuthServices;
   imageVariants: ImageVariants;
+  /** The site search's per-client budget (app/lib/search/rate-limit.server.ts). */
+  searchLimiter: RateLimiter;
 }
 
 /**
@@ -53,6 +57,7 @@ export function createRequestContext(
   context.set(configContext, env);
   context.set(authContext, services.auth);
   context.set(imageVariantsContext, services.imageVariants);
+  context.set(searchLimiterContext, services.searchLimiter);
   context.set(visitorContext, visitor);
   const calls: CmsCallRecord[] = [];
   context.set(cmsCallsContext, calls);

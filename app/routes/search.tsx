@@ -1,13 +1,14 @@
 import { data } from "react-router";
 
 import type { Route } from "./+types/search";
-import { loadErrorText } from "../lib/cms/error-page.server.ts";
-import { withCmsErrors } from "../lib/cms/http-errors.server.ts";
+import { CmsError } from "../lib/cms/errors.server.ts";
 import { contentNotFound, contentRouteContext, pathLocale } from "../lib/content-route.server.ts";
 import { localizedPath } from "../lib/locale-path.ts";
+import { logger } from "../lib/logger.server.ts";
 import { NO_STORE_ANYWHERE } from "../lib/no-store.ts";
 import { markedRuns } from "../lib/search/marked-text.ts";
 import { parseSearchPage, SEARCH_LIMITS, SEARCH_PATH, searchPagePath, searchPath } from "../lib/search/paths.ts";
+import { spendSearch } from "../lib/search/rate-limit.server.ts";
 import { searchCms } from "../lib/search/search.server.ts";
 import { searchWords } from "../lib/search/words.ts";
 import { SITE_NAME } from "../lib/seo/head.ts";
@@ -17,13 +18,17 @@ import { SITE_NAME } from "../lib/seo/head.ts";
  * articles of the page's locale that hold every word, ranked by the CMS's index, ten a page, the
  * matched words marked. An answer depends on what a visitor typed: stored by nobody (no-store, and
  * server/app.ts never puts the path in the page cache). An empty query, one without words, one
- * too long or a page that is no page get a page that says so (400 for the last two).
+ * too long or a page that is no page get a page that says so (400 for the last two); so do a
+ * client past its search budget (429 with Retry-After: rate-limit.server.ts) and a CMS whose
+ * search fails or does not answer in time (503).
  */
 type Outcome =
   | { kind: "prompt" }
   | { kind: "no-words" }
   | { kind: "too-long" }
   | { kind: "bad-page" }
+  | { kind: "rate-limited"; retryAfterSeconds: number }
+  | { kind: "unavailable" }
   | {
       kind: "results";
       total: number;
@@ -35,47 +40,60 @@ type Outcome =
       first: string;
     };
 
-export async function loader({ context, url }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   const { cms, config } = contentRouteContext(context);
   const locale = pathLocale(url.pathname, SEARCH_PATH, config);
   if (!locale) throw await contentNotFound(context, config.defaultLocale);
   const base = searchPath(locale, config);
   const q = (url.searchParams.get("q") ?? "").trim();
   const page = parseSearchPage(url.searchParams.get("page"));
-  const answer = (outcome: Outcome, status = 200) => data({ locale, q, action: base, outcome }, { status });
+  const answer = (outcome: Outcome, status = 200, headers?: Record<string, string>) =>
+    data({ locale, q, action: base, outcome }, { status, headers });
 
   if (q.length > SEARCH_LIMITS.maxQueryLength) return answer({ kind: "too-long" }, 400);
   if (page === null) return answer({ kind: "bad-page" }, 400);
   if (q === "") return answer({ kind: "prompt" });
 
-  return withCmsErrors(
-    async () => {
-      const found = await searchCms(cms, { q, locale, page });
-      if (found.meta.terms.length === 0) return answer({ kind: "no-words" });
-      const { total, pageCount } = found.meta.pagination;
-      return answer({
-        kind: "results",
-        total,
-        page,
-        pageCount,
-        results: found.data.map((result) => ({
-          href: localizedPath(result.path, locale, config),
-          type: result.type,
-          title: result.title,
-          snippet: result.snippet,
-        })),
-        previous: page > 1 ? searchPagePath(base, q, Math.min(page - 1, Math.max(pageCount, 1))) : null,
-        next: page < pageCount ? searchPagePath(base, q, page + 1) : null,
-        first: searchPagePath(base, q, 1),
-      });
-    },
-    (error) => (error.status === 503 ? Promise.resolve(null) : loadErrorText(context, "error", locale)),
-  );
+  // Only what would reach the CMS is counted: the refusals above cost it nothing.
+  const refused = await spendSearch(context, request);
+  if (refused) {
+    return answer({ kind: "rate-limited", ...refused }, 429, { "retry-after": String(refused.retryAfterSeconds) });
+  }
+
+  let found;
+  try {
+    found = await searchCms(cms, { q, locale, page });
+  } catch (error) {
+    if (!(error instanceof CmsError)) throw error;
+    // Whatever the CMS did (an error status, nonsense, no answer in time), for the visitor the
+    // search is out of order for now: the page says so, the operator reads why.
+    logger().error(`[search] ${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}`);
+    return answer({ kind: "unavailable" }, 503);
+  }
+  if (found.meta.terms.length === 0) return answer({ kind: "no-words" });
+  const { total, pageCount } = found.meta.pagination;
+  return answer({
+    kind: "results",
+    total,
+    page,
+    pageCount,
+    results: found.data.map((result) => ({
+      href: localizedPath(result.path, locale, config),
+      type: result.type,
+      title: result.title,
+      snippet: result.snippet,
+    })),
+    previous: page > 1 ? searchPagePath(base, q, Math.min(page - 1, Math.max(pageCount, 1))) : null,
+    next: page < pageCount ? searchPagePath(base, q, page + 1) : null,
+    first: searchPagePath(base, q, 1),
+  });
 }
 
-// Every answer, an error's too (a CMS that fails answers each query for itself): stored by nobody.
-export function headers() {
-  return NO_STORE_ANYWHERE;
+// Every answer, a refusal's and an error's too (each is about one visitor's query): stored by
+// nobody. A 429 keeps its Retry-After.
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  const retryAfter = loaderHeaders.get("retry-after");
+  return retryAfter ? { ...NO_STORE_ANYWHERE, "retry-after": retryAfter } : NO_STORE_ANYWHERE;
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -99,6 +117,8 @@ export default function Search({ loaderData }: Route.ComponentProps) {
     "no-words": words.noWords,
     "too-long": words.tooLong(SEARCH_LIMITS.maxQueryLength),
     "bad-page": words.badPage(SEARCH_LIMITS.maxPage),
+    "rate-limited": outcome.kind === "rate-limited" ? words.rateLimited(outcome.retryAfterSeconds) : "",
+    unavailable: words.unavailable,
   };
   return (
     <section className="search-page">

@@ -119,6 +119,8 @@ async function startStack(project: string, dir: string, { serveAdmin }: { serveA
         OIDC_PROVIDER_NAME: "Local OIDC",
         // Every test signs in from 127.0.0.1: the limit itself is tested in tests/integration.
         AUTH_RATE_LIMIT_MAX: "10000",
+        // The same for the searches of the search and accessibility specs.
+        SEARCH_RATE_LIMIT_MAX: "10000",
       },
     });
     const values = {

@@ -49,7 +49,8 @@ beforeAll(async () => {
       // Both schedulers tick every second, at the same wall-clock instant: every due row is raced for.
       CMS_SCHEDULE_CRON: "* * * * * *",
     },
-    siteEnv: { AUTH_RATE_LIMIT_MAX: "1000" },
+    // The search's polls come from one address (its budget: site-search-limits.test.ts).
+    siteEnv: { AUTH_RATE_LIMIT_MAX: "1000", SEARCH_RATE_LIMIT_MAX: "100000" },
   });
   const login = await fetch(`${cluster.cmsBalancer.url}/admin/login`, {
     method: "POST",

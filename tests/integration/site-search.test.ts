@@ -9,7 +9,8 @@ import { until } from "../support/wait.ts";
 // default database, SQLite: the FTS5 index of the site-search plugin) and the production site.
 // The content this file writes carries a word of its own (`run`), so the other files sharing the
 // CMS neither see it nor add to its counts. The PostgreSQL index: cms-cluster-postgres.test.ts.
-const site = strapiSite("site-search", { sharedCms: true });
+// Its polls search many times a minute from one address: the budget is tested in site-search-limits.test.ts.
+const site = strapiSite("site-search", { sharedCms: true, appEnv: { SEARCH_RATE_LIMIT_MAX: "100000" } });
 const run = `srch${Date.now().toString(36)}`;
 const ARTICLES = "/content-manager/collection-types/api::article.article";
 /** How long a write may take to show in the search: the editor's answer, the index written after its commit. */

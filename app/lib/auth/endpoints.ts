@@ -22,7 +22,9 @@ export type RateLimitBudget =
   // The sign-in's second step (the CMS also limits codes per account).
   | "two-factor"
   // The content forms (a form section on a page: app/lib/forms/), all pages and forms together.
-  | "content-form";
+  | "content-form"
+  // The site's search (app/lib/search/rate-limit.server.ts): a limiter of its own, with its own max and window.
+  | "search";
 
 interface Endpoint {
   method: "GET" | "POST";

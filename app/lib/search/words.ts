@@ -7,6 +7,8 @@ export interface SearchWords {
   noWords: string;
   tooLong: (max: number) => string;
   badPage: (max: number) => string;
+  rateLimited: (seconds: number) => string;
+  unavailable: string;
   noResults: (q: string) => string;
   pastEnd: string;
   firstPage: string;
@@ -27,6 +29,9 @@ const WORDS: Record<string, SearchWords> = {
     noWords: "Your search has no words to look for. Type letters or numbers.",
     tooLong: (max) => `Your search is too long: type at most ${max} characters.`,
     badPage: (max) => `There is no such page of results: pages go from 1 to at most ${max}.`,
+    rateLimited: (seconds) =>
+      `You have searched very often in a short time. Please wait ${seconds} ${seconds === 1 ? "second" : "seconds"} and search again.`,
+    unavailable: "The search is not available at the moment. Please try again in a few minutes.",
     noResults: (q) => `Nothing matches “${q}”. Try other or fewer words.`,
     pastEnd: "There are fewer results than this page.",
     firstPage: "Back to the first page of results",
@@ -45,6 +50,9 @@ const WORDS: Record<string, SearchWords> = {
     noWords: "Ihre Suche enthält keine Wörter. Geben Sie Buchstaben oder Zahlen ein.",
     tooLong: (max) => `Ihre Suche ist zu lang: höchstens ${max} Zeichen.`,
     badPage: (max) => `Diese Ergebnisseite gibt es nicht: Seiten gehen von 1 bis höchstens ${max}.`,
+    rateLimited: (seconds) =>
+      `Sie haben in kurzer Zeit sehr oft gesucht. Bitte warten Sie ${seconds} ${seconds === 1 ? "Sekunde" : "Sekunden"} und suchen Sie dann erneut.`,
+    unavailable: "Die Suche ist im Moment nicht verfügbar. Bitte versuchen Sie es in einigen Minuten noch einmal.",
     noResults: (q) => `Keine Treffer für „${q}“. Versuchen Sie andere oder weniger Wörter.`,
     pastEnd: "So viele Ergebnisse gibt es nicht.",
     firstPage: "Zurück zur ersten Ergebnisseite",
