@@ -17,6 +17,7 @@ export default [
   route("api/cms-proxy/*", "routes/api.cms-proxy.$.ts"),
   route("api/preview", "routes/api.preview.ts"),
   route("api/preview/exit", "routes/api.preview.exit.ts"),
+  route("api/preview/version", "routes/api.preview.version.ts"),
   // The auth pages (app/lib/auth/paths.ts; docs/decisions/0018-locales-for-visitors.md).
   ...AUTH_PAGE_PATHS.flatMap((path) => localized(path.slice(1), `routes${path}.tsx`, `routes${path}`)),
   route("sitemap.xml", "routes/sitemap.xml.ts"),

@@ -1,6 +1,7 @@
 import { data, type RouterContextProvider } from "react-router";
 
 import type { CmsFetchOptions } from "./cms/client.server.ts";
+import type { Env } from "./env.server.ts";
 import { loadErrorText } from "./cms/error-page.server.ts";
 import { parseLocalePath, type LocaleConfig } from "./locale-path.ts";
 import { localeConfigOf } from "./locales.server.ts";
@@ -78,11 +79,18 @@ export function contentPreview(
   if (!isPreviewRequest(request, env.CMS_PREVIEW_SECRET, env.APP_PUBLIC_URL, url.pathname)) return null;
   markDynamic(context);
   return {
-    draft: env.CMS_PREVIEW_API_TOKEN
-      ? { apiToken: env.CMS_PREVIEW_API_TOKEN, variable: "CMS_PREVIEW_API_TOKEN" }
-      : { apiToken: env.CMS_REST_READONLY_API_KEY, variable: "CMS_REST_READONLY_API_KEY" },
+    draft: previewDraftCredential(env),
     headers: NO_STORE_ANYWHERE,
     exitHref: `/api/preview/exit?${new URLSearchParams({ path: url.pathname })}`,
     adminOrigin: cmsAdminOrigin(env),
   };
+}
+
+/** The API token that reads drafts: CMS_PREVIEW_API_TOKEN, else the read-only key. */
+export function previewDraftCredential(
+  env: Pick<Env, "CMS_PREVIEW_API_TOKEN" | "CMS_REST_READONLY_API_KEY">,
+): NonNullable<CmsFetchOptions["draft"]> {
+  return env.CMS_PREVIEW_API_TOKEN
+    ? { apiToken: env.CMS_PREVIEW_API_TOKEN, variable: "CMS_PREVIEW_API_TOKEN" }
+    : { apiToken: env.CMS_REST_READONLY_API_KEY, variable: "CMS_REST_READONLY_API_KEY" };
 }

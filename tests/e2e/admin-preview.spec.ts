@@ -46,7 +46,8 @@ test("the Preview tab shows the draft page of the site; the Published tab the pu
 // Save does (the content-manager API) and the admin's window posts what its Save posts next (the
 // same message, from the admin's origin, as Strapi's own code does): the page shows the new draft.
 // Both without a page load, the scroll position kept. A `strapiUpdate` from any other origin (here
-// the site's own) is ignored.
+// the site's own) is ignored. The page's poll of the draft's version (the next test) is cut off
+// here, so that what refreshes the page is the message alone.
 test("the Preview's messages re-render the page with the current draft in place: no reload, scroll kept, other origins ignored", async () => {
   test.setTimeout(90_000);
   const slug = `admin-live-${Date.now().toString(36)}`;
@@ -57,6 +58,7 @@ test("the Preview's messages re-render the page with the current draft in place:
   }));
   const cms = await StrapiAdmin.login(cmsUrl());
   const documentId = await cms.pageWithDraft(slug, "Live words", "Draft before the save", { body });
+  await adminPage().route("**/api/preview/version?*", (route) => route.abort());
 
   await adminPage().goto(
     `/admin/content-manager/collection-types/api::page.page/${documentId}?plugins[i18n][locale]=en`,
@@ -112,4 +114,63 @@ test("the Preview's messages re-render the page with the current draft in place:
   await inPlace();
   // Two messages from the admin, two requests: the forged one, posted first, asked for nothing.
   expect(dataRequests).toHaveLength(2);
+  await adminPage().unroute("**/api/preview/version?*");
+});
+
+// A save in the edit view (Strapi's free edition sends the preview no message then): the page in
+// preview, open beside the admin (here another window, opened at the link the admin's Preview
+// loads in its iframe), asks the site for the draft's version every few seconds and shows the saved
+// draft in place: no page load, the scroll position kept.
+test("a draft saved in the edit view shows in the open preview without a reload, scroll kept", async ({
+  page: preview,
+}) => {
+  test.setTimeout(120_000);
+  const slug = `admin-saved-${Date.now().toString(36)}`;
+  const body = Array.from({ length: 60 }, (_, i) => ({
+    type: "paragraph",
+    children: [{ type: "text", text: `Paragraph ${i + 1} of a long draft.` }],
+  }));
+  const cms = await StrapiAdmin.login(cmsUrl());
+  const documentId = await cms.pageWithDraft(slug, "Live words", "Draft before the edit", { body });
+  const editView = `/admin/content-manager/collection-types/api::page.page/${documentId}?plugins[i18n][locale]=en`;
+
+  await adminPage().goto(editView);
+  await adminPage()
+    .getByRole("main")
+    .getByRole("link", { name: "Open preview" })
+    .or(adminPage().getByRole("button", { name: "Open preview" }))
+    .click();
+  const link = await adminPage().locator('iframe[data-testid="preview-iframe"]').getAttribute("src");
+  if (!link) throw new Error("the Preview's iframe has no src");
+
+  await preview.goto(link);
+  await expect(preview.getByRole("heading", { level: 1 })).toHaveText("Draft before the edit");
+  await expect(preview.getByRole("complementary", { name: "Preview" })).toContainText("updates when you save", {
+    timeout: 20_000,
+  });
+  // The first answer of the version endpoint is the poll's baseline: the save comes after it.
+  await preview.waitForResponse((response) => new URL(response.url()).pathname === "/api/preview/version");
+  const scrolled = await preview.evaluate(() => {
+    (window as { sameDocument?: boolean }).sameDocument = true;
+    window.scrollTo(0, 700);
+    return window.scrollY;
+  });
+  expect(scrolled).toBeGreaterThan(0);
+
+  await adminPage().goto(editView);
+  const main = adminPage().getByRole("main");
+  const title = main.getByRole("textbox", { name: "title" });
+  await expect(title).toHaveValue("Draft before the edit", { timeout: 60_000 });
+  await title.fill("Saved in the edit view");
+  await main.getByRole("button", { name: "Save" }).click();
+
+  await expect(preview.getByRole("heading", { level: 1 })).toHaveText("Saved in the edit view", {
+    timeout: 20_000,
+  });
+  expect(
+    await preview.evaluate(() => ({
+      sameDocument: (window as { sameDocument?: boolean }).sameDocument,
+      scrollY: window.scrollY,
+    })),
+  ).toEqual({ sameDocument: true, scrollY: scrolled });
 });

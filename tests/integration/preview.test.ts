@@ -506,3 +506,53 @@ describe("a cookie the site did not sign", () => {
     }
   }, 30_000);
 });
+
+// Live preview of a save in the edit view (docs/live-preview.md): the page in preview polls the
+// draft's version. Only the preview cookie of that very address is answered.
+describe("GET /api/preview/version", () => {
+  const version = (pagePath: string, cookie?: string) =>
+    get(`/api/preview/version?${new URLSearchParams({ path: pagePath })}`, cookie);
+
+  it("answers the draft's version to the cookie opened for that address, moved by a save; never stored", async () => {
+    const slug = `preview-version-${Date.now().toString(36)}`;
+    const documentId = await admin.pageWithDraft(slug, "Version published", "Version draft");
+    const link = (await cmsPreviewUrl("api::page.page", { documentId, locale: "en", status: "draft" }))!;
+    const { cookie } = await enterPreview(Object.fromEntries(link.searchParams));
+
+    const before = await version(`/${slug}`, cookie);
+    expect(before.status).toBe(200);
+    expect(before.header("cache-control")).toBe("private, no-store");
+    const { version: first } = JSON.parse(before.text) as { version: string };
+    expect(first).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+    await admin.call("PUT", `${PAGES}/${documentId}?locale=en`, { title: "Version draft, saved again" });
+    const after = JSON.parse((await version(`/${slug}`, cookie)).text) as { version: string };
+    expect(after.version).not.toBe(first);
+    expect(after.version > first).toBe(true);
+  }, 60_000);
+
+  it("refuses (403, nothing of the draft) without the cookie, with a forged one, or for another address", async () => {
+    const slugA = `preview-version-a-${Date.now().toString(36)}`;
+    const slugB = `preview-version-b-${Date.now().toString(36)}`;
+    const a = await admin.pageWithDraft(slugA, "A published", "A draft");
+    await admin.pageWithDraft(slugB, "B published", "B draft");
+    const link = (await cmsPreviewUrl("api::page.page", { documentId: a, locale: "en", status: "draft" }))!;
+    const { cookie } = await enterPreview(Object.fromEntries(link.searchParams));
+    const [name] = cookie.split("=");
+    const forged = `${name}=${signPreviewCookie("another-secret-0123456789", { path: `/${slugA}`, type: "api::page.page", document: a })}`;
+
+    for (const [pagePath, sent] of [
+      [`/${slugA}`, undefined],
+      [`/${slugA}`, forged],
+      [`/${slugB}`, cookie],
+      [`/de/${slugA}`, cookie],
+    ] as const) {
+      const answer = await version(pagePath, sent);
+      expect(answer.status, `${pagePath} ${sent ?? "no cookie"}`).toBe(403);
+      expect(answer.text).toMatch(/not in preview.*open the preview again/is);
+      expect(answer.text).not.toMatch(/version/);
+      expect(answer.header("cache-control")).toBe("private, no-store");
+    }
+    expect((await get("/api/preview/version", cookie)).status).toBe(400);
+  }, 60_000);
+});

@@ -1,5 +1,7 @@
 import { useEffect, useSyncExternalStore } from "react";
-import { useRevalidator } from "react-router";
+import { useLocation, useRevalidator } from "react-router";
+
+import { fetchDraftVersion, startDraftVersionPoll } from "./draft-version-poll.ts";
 
 /**
  * Live preview (docs/live-preview.md): the CMS admin's Preview shows the page in an iframe and,
@@ -11,6 +13,10 @@ import { useRevalidator } from "react-router";
  * Only a message from the admin's own origin counts: any window that holds a reference to this one
  * (an opener, a frame it opened) can post to it, and `origin` is the one thing about a message its
  * sender cannot choose (docs/security.md, finding 55).
+ *
+ * Strapi's free edition sends `strapiUpdate` on the Preview's Publish only (its Save is the paid side
+ * editor's), so the page also polls the draft's version while it is visible and revalidates when
+ * a save in the edit view moved it (./draft-version-poll.ts).
  *
  * The page never posts `previewReady`: Strapi answers that with `strapiScript`, code for the page to
  * run (its visual-editing highlights), and a page that runs code handed over by postMessage gives
@@ -28,7 +34,8 @@ export function isStrapiUpdate(event: Pick<MessageEvent, "origin" | "data">, adm
 }
 
 /**
- * Runs the page's loaders again on each `strapiUpdate` from the CMS admin at `adminOrigin`. Answers
+ * Runs the page's loaders again on each `strapiUpdate` from the CMS admin at `adminOrigin`, and when
+ * the draft's version moved (a save in the edit view). Answers
  * whether it listens: false in the server's HTML (and so without JavaScript), true in the render
  * that follows hydration, which React starts only after the hydration's effects, this listener
  * among them, have run.
@@ -42,6 +49,16 @@ export function useLivePreview(adminOrigin: string): boolean {
     window.addEventListener("message", onMessage);
     return () => window.removeEventListener("message", onMessage);
   }, [adminOrigin, revalidate]);
+  const { pathname } = useLocation();
+  useEffect(
+    () =>
+      startDraftVersionPoll({
+        fetchVersion: (signal) => fetchDraftVersion(pathname, signal),
+        onChange: () => void revalidate(),
+        document,
+      }),
+    [pathname, revalidate],
+  );
   return useSyncExternalStore(noChanges, inBrowser, onServer);
 }
 
