@@ -1,0 +1,1 @@
+export { default } from "./admin/src/index.js";
