@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 import { defineConfig } from "vitest/config";
 
@@ -15,7 +16,7 @@ import { RUNS_ALONE, pairedFiles } from "./tests/support/integration-groups.ts";
 // `npm test` runs all three; `npx vitest run --project 'integration-*'` the integration files.
 // The React Router Vite plugin is left out on purpose: no test here needs it.
 const stale = [...pairedFiles, ...Object.keys(RUNS_ALONE).map((file) => `tests/integration/${file}`)].filter(
-  (file) => !existsSync(file),
+  (file) => !existsSync(fileURLToPath(new URL(file, import.meta.url))),
 );
 if (stale.length) throw new Error(`tests/support/integration-groups.ts names files that are gone: ${stale.join(", ")}`);
 
