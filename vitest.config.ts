@@ -1,11 +1,29 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
 import { defineConfig } from "vitest/config";
 
-// Two projects, one after the other (`sequence.groupOrder`):
+import { RUNS_ALONE, pairedFiles } from "./tests/support/integration-groups.ts";
+
+// Three projects, one group after the other (`sequence.groupOrder`):
 // - unit: the tests beside the code (*.test.ts), no services, first and on every core, so their
 //   result never waits for a Strapi; `npm run test:unit` runs them alone;
-// - integration: tests/integration, real services (Strapi, the built site, Redis, Varnish), one
-//   file at a time (timing-sensitive files never share the CPU with another file's Strapi).
-// `npm test` runs both. The React Router Vite plugin is left out on purpose: no test here needs it.
+// - integration-pairs: the files of tests/integration (real services: Strapi, the built site,
+//   Redis, Varnish, PostgreSQL) that may run beside another one, two at a time, one per core;
+// - integration-alone: the rest, one file at a time: files whose assertions a neighbour's CPU or
+//   writes would break, and any file not yet decided. Which is which, and why, is in
+//   tests/support/integration-groups.ts.
+// `npm test` runs all three; `npx vitest run --project 'integration-*'` the integration files.
+// The React Router Vite plugin is left out on purpose: no test here needs it.
+const stale = [...pairedFiles, ...Object.keys(RUNS_ALONE).map((file) => `tests/integration/${file}`)].filter(
+  (file) => !existsSync(fileURLToPath(new URL(file, import.meta.url))),
+);
+if (stale.length) throw new Error(`tests/support/integration-groups.ts names files that are gone: ${stale.join(", ")}`);
+
+// The Strapi the files that can share one share (strapiSite(name, { sharedCms: true })): listed by
+// both integration projects, started once for both (tests/support/shared-cms.ts).
+const globalSetup = ["tests/support/shared-cms.ts"];
+
 export default defineConfig({
   test: {
     setupFiles: ["tests/support/vitest-setup.ts"],
@@ -23,12 +41,22 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: "integration",
-          include: ["tests/integration/**/*.test.ts"],
-          // The Strapi the files that can share one share (strapiSite(name, { sharedCms: true })).
-          globalSetup: ["tests/support/shared-cms.ts"],
-          maxWorkers: 1,
+          name: "integration-pairs",
+          include: pairedFiles,
+          globalSetup,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration-alone",
+          include: ["tests/integration/**/*.test.ts"],
+          exclude: pairedFiles,
+          globalSetup,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -70,9 +70,10 @@ step "unit tests (vitest)"
 npm run test:unit 2>&1 | tee "$logs/unit.log"
 finish_beside cms "CMS unit tests (node --test)"
 step "integration tests (vitest)"
-# Alone on the machine, one file at a time (vitest.config.ts): real Strapi, the built site, Redis, Varnish.
+# Alone on the machine: real Strapi, the built site, Redis, Varnish, PostgreSQL; two files at a time,
+# then the files that must run alone one at a time (vitest.config.ts, tests/support/integration-groups.ts).
 # Every Strapi start is counted, one line each (tests/support/cms-server.ts): a figure timing noise cannot blur.
-TEST_CMS_START_LOG="$logs/cms-starts-vitest" npx vitest run --project integration 2>&1 | tee "$logs/vitest.log"
+TEST_CMS_START_LOG="$logs/cms-starts-vitest" npx vitest run --project 'integration-*' 2>&1 | tee "$logs/vitest.log"
 step "CMS admin panel build (waiting for it)"
 waited=$SECONDS
 # Nothing else runs now: back to normal priority (allowed for root; otherwise it stays niced).

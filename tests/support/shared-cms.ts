@@ -35,7 +35,19 @@ declare module "vitest" {
   }
 }
 
-export default async function setup(project: TestProject) {
+/**
+ * Both integration projects (vitest.config.ts) list this globalSetup, and vitest runs a project's
+ * globalSetup for each project that has files to run, each through its own module runner: the one
+ * Strapi is kept on globalThis (the main vitest process, the same for both), started by the first
+ * project that asks, stopped when the last one's teardown runs (all teardowns run at the end).
+ */
+interface Started {
+  cms: Promise<{ shared: SharedCms; stop: () => Promise<void> }>;
+  users: number;
+}
+const holder = globalThis as { sharedCmsStarted?: Started };
+
+async function startShared(): Promise<{ shared: SharedCms; stop: () => Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), "shared-cms-"));
   const mailDir = path.join(dir, "mail");
   mkdirSync(mailDir);
@@ -50,9 +62,23 @@ export default async function setup(project: TestProject) {
       ADMIN_LOGIN_RATE_LIMIT_MAX: "100",
     },
   });
-  project.provide("sharedCms", { url: cms.url, token: cms.token, mailDir });
+  return {
+    shared: { url: cms.url, token: cms.token, mailDir },
+    stop: async () => {
+      await cms.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export default async function setup(project: TestProject) {
+  const started = (holder.sharedCmsStarted ??= { cms: startShared(), users: 0 });
+  started.users++;
+  const { shared, stop } = await started.cms;
+  project.provide("sharedCms", shared);
   return async () => {
-    await cms.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (--started.users > 0) return;
+    holder.sharedCmsStarted = undefined;
+    await stop();
   };
 }
