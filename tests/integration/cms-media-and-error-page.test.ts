@@ -107,7 +107,11 @@ const errorPageRevalidated = (from: number) =>
 
 describe("CMS media through the site", () => {
   it("the company page's image: alt, box, srcset of every format and the original, sizes; eager as the first", async () => {
-    for (const pagePath of ["/company", "/de/company"]) {
+    // The image's alternative text is the page's language's (its placement's, decision 0040).
+    for (const [pagePath, alt] of [
+      ["/company", "The Acme logo: a white A on dark blue"],
+      ["/de/company", "Das Acme-Logo: ein weißes A auf Dunkelblau"],
+    ] as const) {
       const page = await get(`${app.url}${pagePath}`);
       expect(page.status, pagePath).toBe(200);
       const [image, ...others] = images(page.text);
@@ -115,7 +119,7 @@ describe("CMS media through the site", () => {
       expect(image, pagePath).toMatchObject({
         // With the file's version: Strapi keeps the URL of a replaced file (docs/decisions/0036).
         src: expect.stringMatching(/^\/uploads\/acme_share_\w+\.png\?v=[0-9a-z]+$/),
-        alt: "The Acme logo: a white A on dark blue",
+        alt,
         width: "1200",
         height: "630",
         loading: "eager",

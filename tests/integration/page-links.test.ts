@@ -77,6 +77,7 @@ describe("links by reference", () => {
     expect(footerLinks(en)).toEqual([
       ["Imprint", "/imprint"],
       ["Jobs", "/jobs"],
+      ["Contact", "/contact"],
     ]);
     const de = (await getPage(site.app.url, "/de/company")).text;
     expect(navLinks(de)).toEqual([
