@@ -27,6 +27,10 @@ export const RUNS_ALONE: Record<string, string> = {
   "cms-two-factor.test.ts": "computes codes for the current and next TOTP steps and must use them within the step",
   "fault-drills.test.ts": "asserts 100 answers within 10 s against 500 ms CMS timeouts",
   "operational-routes.test.ts": "40 probes must all fall inside the 1 s for which a health result is reused",
+  "forms.test.ts":
+    "posts bursts through the rate limit and stops and starts its own SMTP server while the CMS retries; kept off a neighbour's CPU",
+  "scheduled-publishing.test.ts":
+    "its CMS ticks every second and each wait's deadline is computed from a schedule a few seconds ahead",
   "warm-start.test.ts":
     "on the shared Strapi, checks the newest articles of each locale: another file publishing one meanwhile changes them",
 };
@@ -67,6 +71,7 @@ export const PAIRED: string[] = [
   "cms-seed.test.ts",
   "cms-sitemap-parts.test.ts",
   "cms-takedown.test.ts",
+  "cms-upgrade.test.ts",
   "cms-upload-active-content.test.ts",
   "cookie-prefixes.test.ts",
   "favicon.test.ts",
@@ -89,6 +94,7 @@ export const PAIRED: string[] = [
   "revalidation-exact.test.ts",
   "seeded-site-links.test.ts",
   "seo.test.ts",
+  "site-search-limits.test.ts",
   "site-search.test.ts",
   "sitemap-index.test.ts",
   "startup.test.ts",
