@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import getPort from "get-port";
+import getPort from "./tests/support/free-port.ts";
 
 import { e2eEnvKey } from "./tests/support/e2e-env.ts";
 

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import getPort from "get-port";
+import getPort from "../tests/support/free-port.ts";
 
 import { superAdminToken } from "../tests/support/admin-users.ts";
 import { startApp, type AppHandle } from "../tests/support/app-server.ts";

@@ -14,7 +14,7 @@ import { mkdtempSync, openSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import getPort from "get-port";
+import getPort from "../tests/support/free-port.ts";
 
 import { stopProcessGroup } from "../tests/support/app-server.ts";
 import { StandInCms } from "../tests/support/stand-in-cms.ts";

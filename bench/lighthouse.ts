@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import * as chromeLauncher from "chrome-launcher";
-import getPort from "get-port";
+import getPort from "../tests/support/free-port.ts";
 import lighthouse, { type Config, type Flags } from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 

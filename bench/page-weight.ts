@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliCompressSync, constants } from "node:zlib";
 
-import getPort from "get-port";
+import getPort from "../tests/support/free-port.ts";
 
 import { startApp } from "../tests/support/app-server.ts";
 import { startCms } from "../tests/support/cms-server.ts";

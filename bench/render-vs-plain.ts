@@ -18,7 +18,7 @@ import { mkdtempSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import getPort from "get-port";
+import getPort from "../tests/support/free-port.ts";
 
 import { projectRoot, stopProcessGroup } from "../tests/support/app-server.ts";
 import { buildSite, waitFor, type LoadResult } from "./support.ts";

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import getPort from "get-port";
+import getPort from "../tests/support/free-port.ts";
 
 import { startApp, type AppHandle } from "../tests/support/app-server.ts";
 import { startCms, type CmsHandle } from "../tests/support/cms-server.ts";

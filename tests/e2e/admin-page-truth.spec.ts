@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import getPort from "get-port";
+import getPort from "../support/free-port.ts";
 
 import { startCms, type CmsHandle } from "../support/cms-server.ts";
 import { e2eEnv } from "../support/e2e-env.ts";

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import getPort from "get-port";
+import getPort from "../support/free-port.ts";
 
 import { E2E_PROJECTS, e2eAppPort } from "../../playwright.config.ts";
 import { projectRoot, startApp } from "../support/app-server.ts";

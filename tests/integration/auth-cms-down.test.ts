@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import getPort from "get-port";
+import getPort from "../support/free-port.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";

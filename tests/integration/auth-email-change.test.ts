@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 
-import getPort from "get-port";
+import getPort from "../support/free-port.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { oauthSyncInCms, registerCmsUser, runOnCmsDatabase } from "../support/cms-accounts.ts";

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import getPort from "get-port";
+import getPort from "../support/free-port.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { adminCall, adminOk, adminRoleId, adminWithRole, superAdminToken, type Json } from "../support/admin-users.ts";

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 
-import getPort from "get-port";
+import getPort from "../support/free-port.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { previewLink } from "../support/preview-link.ts";

@@ -1,4 +1,4 @@
-import getPort from "get-port";
+import getPort from "../support/free-port.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startApp, type AppHandle } from "../support/app-server.ts";

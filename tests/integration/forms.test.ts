@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 
-import getPort from "get-port";
+import getPort from "../support/free-port.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { adminCall, adminWithRole, superAdminToken, type Json } from "../support/admin-users.ts";

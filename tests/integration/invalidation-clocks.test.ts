@@ -1,4 +1,4 @@
-import getPort from "get-port";
+import getPort from "../support/free-port.ts";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 

@@ -1,7 +1,7 @@
 import { execSync } from "node:child_process";
 import { once } from "node:events";
 
-import getPort from "get-port";
+import getPort from "../support/free-port.ts";
 import { describe, expect, it } from "vitest";
 
 import { projectRoot, spawnApp, startApp } from "../support/app-server.ts";

@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import getPort from "get-port";
+import getPort from "./free-port.ts";
 
 import { startBalancer, type Balancer } from "../../scripts/balancer.mjs";
 import { startPostgres, type Postgres } from "../../scripts/postgres.mjs";

@@ -20,7 +20,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import getPort from "get-port";
+import getPort from "./free-port.ts";
 
 import { adminBuildIsCurrent } from "../../scripts/admin-build-sources.mjs";
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import getPort from "get-port";
+import getPort from "./free-port.ts";
 import type { TestProject } from "vitest/node";
 
 import { startCms } from "./cms-server.ts";

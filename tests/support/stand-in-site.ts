@@ -1,4 +1,4 @@
-import getPort from "get-port";
+import getPort from "./free-port.ts";
 import { afterAll, beforeAll } from "vitest";
 
 import { startApp, type AppHandle } from "./app-server.ts";

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import getPort from "get-port";
+import getPort from "./free-port.ts";
 import { afterAll, beforeAll, inject } from "vitest";
 
 import { startApp, type AppHandle } from "./app-server.ts";
