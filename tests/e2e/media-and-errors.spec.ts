@@ -6,7 +6,8 @@ import { expect, test } from "@playwright/test";
 
 for (const [path, alt] of [
   ["/company", "The Acme logo: a white A on dark blue"],
-  ["/de/company", "The Acme logo: a white A on dark blue"],
+  // The placement's alternative text, in the page's language (decision 0040).
+  ["/de/company", "Das Acme-Logo: ein weißes A auf Dunkelblau"],
 ] as const) {
   test(`the image in the body of ${path} is loaded, from the site's own /uploads`, async ({ page, baseURL }) => {
     const blocked: string[] = [];
