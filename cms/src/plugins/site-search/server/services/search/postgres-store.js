@@ -1,5 +1,6 @@
 "use strict";
 
+const { entryDeletions } = require("./entry-deletions");
 const { tsQuery } = require("./query-terms");
 
 /**
@@ -85,18 +86,7 @@ function postgresStore(raw) {
         ],
       );
     },
-    async remove({ uid, documentId, locale }) {
-      if (locale) {
-        await raw("DELETE FROM site_search_entries WHERE uid = ? AND document_id = ? AND locale = ?", [
-          uid,
-          documentId,
-          locale,
-        ]);
-      } else await raw("DELETE FROM site_search_entries WHERE uid = ? AND document_id = ?", [uid, documentId]);
-    },
-    async clear() {
-      await raw("DELETE FROM site_search_entries");
-    },
+    ...entryDeletions(raw),
     async search({ terms, locale, limit, offset }) {
       const config = configOf(locale);
       const query = tsQuery(terms);

@@ -1,5 +1,6 @@
 "use strict";
 
+const { entryDeletions } = require("./entry-deletions");
 const { fts5Match } = require("./query-terms");
 
 /**
@@ -50,18 +51,7 @@ function sqliteStore(raw) {
         [uid, documentId, locale, path, title, description, body],
       );
     },
-    async remove({ uid, documentId, locale }) {
-      if (locale) {
-        await raw("DELETE FROM site_search_entries WHERE uid = ? AND document_id = ? AND locale = ?", [
-          uid,
-          documentId,
-          locale,
-        ]);
-      } else await raw("DELETE FROM site_search_entries WHERE uid = ? AND document_id = ?", [uid, documentId]);
-    },
-    async clear() {
-      await raw("DELETE FROM site_search_entries");
-    },
+    ...entryDeletions(raw),
     async search({ terms, locale, limit, offset }) {
       const match = fts5Match(terms);
       const total = rowsOf(
