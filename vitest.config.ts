@@ -33,7 +33,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts"],
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "packages/*/test/**/*.test.ts"],
           maxWorkers: "100%",
           sequence: { groupOrder: 0 },
         },

@@ -1,3 +1,4 @@
+import { PATH_TAG_PREFIX, pathTag } from "@cms-site/cache-tags";
 import { randomUUID } from "node:crypto";
 
 /**
@@ -26,10 +27,8 @@ import { randomUUID } from "node:crypto";
  * counts as stale, so forgetting can never make a stale entry look fresh.
  */
 
-export const PATH_TAG_PREFIX = "path:";
-
-/** The implicit tag every entry for this URL path carries. */
-export const pathTag = (path: string) => `${PATH_TAG_PREFIX}${path}`;
+/** The implicit tag every entry for this URL path carries (`path:<path>`, spelt in @cms-site/cache-tags). */
+export { PATH_TAG_PREFIX, pathTag };
 
 export interface InvalidationClock {
   (): number;

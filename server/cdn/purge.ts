@@ -1,9 +1,9 @@
+import { MAX_PATH_LENGTH, MAX_TAG_LENGTH, MAX_TAGS, pathTag } from "@cms-site/cache-tags";
 import * as z from "zod";
 
 import type { Env } from "../../app/lib/env.server.ts";
 import { logger } from "../../app/lib/logger.server.ts";
 import { jsonAnswer, readSecuredJson } from "../../app/lib/secured-json-post.server.ts";
-import { pathTag } from "../cache/invalidations.ts";
 import { describeIssues } from "../revalidation/payload.ts";
 import { createPurgeGate } from "./purge-gate.ts";
 import { CdnError, cloudflareProvider, fastlyProvider, httpPurgeProvider, type CdnProvider } from "./providers.ts";
@@ -20,21 +20,21 @@ export const purgePayloadSchema = z
       .array(
         z
           .string()
-          .max(2048)
+          .max(MAX_PATH_LENGTH)
           .startsWith("/", "must start with /")
           .refine((path) => !/[\s#]/.test(path), "must be a path"),
       )
-      .max(1000)
+      .max(MAX_TAGS)
       .optional(),
     tags: z
       .array(
         z
           .string()
           .min(1, "must not be empty")
-          .max(256)
+          .max(MAX_TAG_LENGTH)
           .refine((tag) => !/[\s,]/.test(tag), "must not contain spaces or commas"),
       )
-      .max(1000)
+      .max(MAX_TAGS)
       .optional(),
     everything: z.literal(true, { error: "must be true when given" }).optional(),
     /** A publish's purge (mark stale where the CDN can); a takedown's is hard (decision 0028). */

@@ -1,12 +1,13 @@
+import { MAX_PATH_LENGTH, MAX_TAG_LENGTH, MAX_TAGS } from "@cms-site/cache-tags";
 import * as z from "zod";
 
 /** The payload the CMS sends to /api/cms-revalidate (docs/cms-contract.md, "Revalidation payload"). */
 
-const MAX_ITEMS = 1_000;
+const MAX_ITEMS = MAX_TAGS;
 
 const sitePath = z
   .string()
-  .max(2_048, "must be at most 2048 characters")
+  .max(MAX_PATH_LENGTH, `must be at most ${MAX_PATH_LENGTH} characters`)
   .startsWith("/", "must start with /")
   .refine((path) => !path.slice(0, -1).includes("*") && (!path.endsWith("*") || path.endsWith("/*")), {
     message: "may contain * only as a last segment (/jobs/*)",
@@ -16,7 +17,7 @@ const sitePath = z
 const tag = z
   .string()
   .min(1, "must not be empty")
-  .max(256, "must be at most 256 characters")
+  .max(MAX_TAG_LENGTH, `must be at most ${MAX_TAG_LENGTH} characters`)
   .refine((value) => !/[\s,]/.test(value), { message: "must not contain spaces or commas" });
 
 export const revalidationPayloadSchema = z.object({

@@ -1,3 +1,11 @@
+import {
+  documentTag as cmsDocumentTag,
+  fieldTag as cmsFieldTag,
+  isDocumentTag as isCmsDocumentTag,
+  listTag as cmsListTag,
+  neighboursTag as cmsNeighboursTag,
+  typeTag as cmsTag,
+} from "@cms-site/cache-tags";
 import type * as z from "zod";
 
 import { createCmsHttp, parseCmsAnswer } from "./http.server.ts";
@@ -14,42 +22,10 @@ export const CMS_REVALIDATE = {
 } as const;
 
 /**
- * The cache tags, spelt here and nowhere else (docs/architecture.md, "What a render depends on").
- * The CMS sends the same forms when a document changes (docs/cms-contract.md, "Revalidation").
+ * The cache tags are spelt once, in @cms-site/cache-tags, which the CMS's plugin imports too
+ * (docs/architecture.md, "What a render depends on"; docs/cms-contract.md, "Revalidation").
  */
-
-/** The cache tag of a content type: `cms:api::navbar.navbar`. Every call of the type records it. */
-export const cmsTag = (uid: string) => `cms:${uid}`;
-
-/** The cache tag of one document, all its locales: `cms:api::page.page:<documentId>`. */
-export const cmsDocumentTag = (uid: string, documentId: string) => `${cmsTag(uid)}:${documentId}`;
-
-/** Whether a tag names one document (cmsDocumentTag), not a type or a list. */
-export const isCmsDocumentTag = (tag: string) => /^cms:[^:]+::[^:]+:(?!list:)[^:]+$/.test(tag);
-
-/**
- * The cache tag of the published list of a type in a locale (`*`: every locale, or a type that is
- * not localized), optionally filtered by one relation: `cms:api::article.article:list:en`,
- * `cms:api::article.article:list:en:category=<documentId>`.
- */
-export const cmsListTag = (uid: string, locale: string, filter?: { attribute: string; documentId: string }) =>
-  `${cmsTag(uid)}:list:${locale}${filter ? `:${filter.attribute}=${filter.documentId}` : ""}`;
-
-/**
- * The cache tag of a document's previous/next links in a locale's list (`*`: every locale):
- * `cms:api::article.article:neighbours:en:<documentId>`. The CMS sends it for the neighbours of a
- * document whose place in the type's declared order changed (it joined, left or moved).
- */
-export const cmsNeighboursTag = (uid: string, locale: string, documentId: string) =>
-  `${cmsTag(uid)}:neighbours:${locale}:${documentId}`;
-
-/**
- * The cache tag of an attribute's values in a locale's list (`*`: every locale):
- * `cms:api::article.article:field:en:category`. A list filtered or sorted by the attribute records
- * it; the CMS sends it when a published document's value of the attribute changed (C7).
- */
-export const cmsFieldTag = (uid: string, locale: string, attribute: string) =>
-  `${cmsTag(uid)}:field:${locale}:${attribute}`;
+export { cmsDocumentTag, cmsFieldTag, cmsListTag, cmsNeighboursTag, cmsTag, isCmsDocumentTag };
 
 /** What of a call decides its tags: its type, its query, and the two options that change the rules. */
 export interface RecordedCall {

@@ -1,5 +1,7 @@
 "use strict";
 
+const { documentTag, fieldTag, listTag, MAX_TAGS, neighboursTag, typeTag } = require("@cms-site/cache-tags");
+
 const { normalise, prefixedPath, sitePath } = require("../../utils/site-paths");
 const { pathOf } = require("./declarations");
 const { fieldChanges } = require("./fields");
@@ -11,29 +13,14 @@ const { fieldChanges } = require("./fields");
  * the front end's POST /api/cms-revalidate.
  */
 
-const tagFor = (uid) => `cms:${uid}`;
-/** One document's tag, all its locales: `cms:api::page.page:<documentId>`. */
-const documentTagFor = (uid, documentId) => `${tagFor(uid)}:${documentId}`;
-/**
- * A published list's tag: `cms:<uid>:list:<locale>` (`*`: every locale, or a type that is not
- * localized), or, filtered by one relation, `cms:<uid>:list:<locale>:<attribute>=<documentId>`.
- */
+// The tag spellings and limits are shared with the site's page cache (@cms-site/cache-tags).
+const tagFor = typeTag;
+const documentTagFor = documentTag;
+/** A published list's tag, filtered by one relation when `attribute` is given (listTag). */
 const listTagFor = (uid, locale, attribute, documentId) =>
-  `${tagFor(uid)}:list:${locale || "*"}${attribute ? `:${attribute}=${documentId}` : ""}`;
-/**
- * The tag of a document's previous/next links in a locale's list (`*`: a type that is not
- * localized): `cms:<uid>:neighbours:<locale>:<documentId>`. Sent for the neighbours of a document
- * whose place in the declared order changed (C4): only their previous/next links change, not
- * every render that shows them.
- */
-const neighboursTagFor = (uid, locale, documentId) => `${tagFor(uid)}:neighbours:${locale || "*"}:${documentId}`;
-/**
- * The tag of an attribute's values in a locale (`*`: every locale, or a type that is not
- * localized): `cms:<uid>:field:<locale>:<attribute>`. A listing filtered or sorted by the attribute
- * records it; sent when a published document's value changed (C7), so an edit that moves a
- * document into or out of a filtered listing reaches it.
- */
-const fieldTagFor = (uid, locale, attribute) => `${tagFor(uid)}:field:${locale || "*"}:${attribute}`;
+  listTag(uid, locale, attribute ? { attribute, documentId } : undefined);
+const neighboursTagFor = neighboursTag;
+const fieldTagFor = fieldTag;
 
 /**
  * Does this document action change what the site shows?
@@ -70,9 +57,6 @@ function shouldRevalidate({ action, params, draftAndPublish }) {
 const removesEntry = (action) => action === "unpublish" || action === "delete";
 
 const unique = (values) => [...new Set(values)];
-
-/** The most tags one POST /api/cms-revalidate may carry (the site's rule, docs/cms-contract.md). */
-const MAX_TAGS = 1000;
 
 /**
  * The spec's "simpler input" → the payload of POST /api/cms-revalidate.

@@ -1,12 +1,14 @@
 "use strict";
 
+const { MAX_PURGE_PATHS } = require("@cms-site/cache-tags");
+
 const { forwardPurge } = require("../cdn-purge/forward");
 
 /**
- * Paths and tags per CDN purge request to the site: it takes 1,000 of each (server/cdn/purge.ts)
- * and adds a tag per path, so 500 + 500 stay within its tags too.
+ * Paths and tags per CDN purge request to the site: it takes MAX_TAGS of each (server/cdn/purge.ts)
+ * and adds a tag per path, so MAX_PURGE_PATHS (500) + 500 stay within its tags too.
  */
-const PURGE_CHUNK = 500;
+const PURGE_CHUNK = MAX_PURGE_PATHS;
 /** The site refused the purge request itself (its 4xx but 401 and 429): no retry would be taken. */
 const refusedPurge = ({ siteStatus }) =>
   siteStatus >= 400 && siteStatus < 500 && siteStatus !== 401 && siteStatus !== 429;
