@@ -78,4 +78,35 @@ export default tseslint.config(
     },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  {
+    // One way to log (docs/decisions/0049): the logger is made where the process starts and handed
+    // down (a parameter, the router context's logContext); code depends on app/lib/log.ts's `Log`.
+    // Nothing else imports the module that makes it, so no module-level logger can come back.
+    files: ["app/**/*.{ts,tsx}", "server/**/*.ts"],
+    ignores: [
+      "server/index.ts",
+      "server/request-log.ts",
+      "app/lib/logger.server.ts",
+      "app/lib/logger.server.test.ts",
+      "app/lib/env.server.ts",
+      // Until they move into packages/page-cache (issue 33): a fallback only, every caller passes a logger.
+      "server/cache/**",
+      "server/revalidation/**",
+      "server/cdn/**",
+    ],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/logger.server", "**/logger.server.ts"],
+              message:
+                "Take a `Log` (app/lib/log.ts) as a parameter, or `context.get(logContext)` in a loader or action: the process's logger is made in server/index.ts only (docs/decisions/0049).",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

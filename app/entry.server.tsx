@@ -8,7 +8,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 
-import { logger } from "./lib/logger.server.ts";
+import { logContext } from "./lib/request-context.server.ts";
 
 export const streamTimeout = 5_000;
 
@@ -16,20 +16,21 @@ export const streamTimeout = 5_000;
  * What React Router reports. Its own refusals (a 405 for a method a route does not take, such as
  * a POST to a page) are the client's mistake, answered as they should be: one info line with the
  * reason and no stack (the request log has the status). Anything else is an error of the site,
- * logged with its stack; nothing when the visitor went away.
+ * logged with its stack; nothing when the visitor went away. Both go to the request's logger.
  */
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
+  const log = context.get(logContext);
   if (isRouteErrorResponse(error) && error.status < 500) {
     const reason = (error as { error?: unknown }).error;
-    logger().info(
+    log.info(
       { status: error.status, method: request.method },
       `[router] ${error.status} ${error.statusText}${reason instanceof Error ? `: ${reason.message}` : ""}`,
     );
     return;
   }
   const cause = isRouteErrorResponse(error) ? ((error as { error?: unknown }).error ?? error) : error;
-  logger().error({ err: cause }, "[router] the request failed");
+  log.error({ err: cause }, "[router] the request failed");
 };
 
 export default function handleRequest(
@@ -37,7 +38,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  _loadContext: RouterContextProvider,
+  loadContext: RouterContextProvider,
 ) {
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -61,7 +62,8 @@ export default function handleRequest(
       onError(error: unknown) {
         responseStatusCode = 500;
         // Errors after the shell are logged here; earlier ones are handled by onShellError.
-        if (shellRendered) logger().error({ err: error }, "[render] the page failed after its shell was sent");
+        if (shellRendered)
+          loadContext.get(logContext).error({ err: error }, "[render] the page failed after its shell was sent");
       },
     });
 

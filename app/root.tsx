@@ -10,8 +10,7 @@ import { resolveCmsLinks, resolveNavEntries } from "./lib/cms/links.server.ts";
 import { CmsError } from "./lib/cms/errors.server.ts";
 import { localizedPath, parseLocalePath } from "./lib/locale-path.ts";
 import { localeConfigOf } from "./lib/locales.server.ts";
-import { logger } from "./lib/logger.server.ts";
-import { cmsContext, configContext, markDynamic, visitorContext } from "./lib/request-context.server.ts";
+import { cmsContext, configContext, logContext, markDynamic, visitorContext } from "./lib/request-context.server.ts";
 
 // The stylesheet is not here: content pages carry it inline (app/components/page-assets.tsx).
 export const links: Route.LinksFunction = () => [
@@ -27,6 +26,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   // German home page's client navigation); `url` is the page's own address.
   const locale = parseLocalePath(url.pathname, config)?.locale ?? config.defaultLocale;
   const cms = context.get(cmsContext);
+  const log = context.get(logContext);
   let navbar: Navbar | null = null;
   let footer: Footer | null = null;
   try {
@@ -35,7 +35,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     if (!(error instanceof CmsError)) throw error;
     // The page itself may not need the CMS (account, sign-in): show it without the CMS's
     // navbar and footer rather than fail it, and never cache a page rendered this way.
-    logger().error(`[cms] navbar/footer unavailable: ${error.message}`);
+    log.error(`[cms] navbar/footer unavailable: ${error.message}`);
     markDynamic(context);
   }
   return {
@@ -45,8 +45,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     homeUrl: localizedPath("/", locale, config),
     // For the locale switcher and the auth links (app/components/locale-switcher.tsx).
     localeConfig: config,
-    navbar: resolveNavEntries(navbar?.links ?? [], locale, config),
-    footer: { links: resolveCmsLinks(footer?.links ?? [], locale, config), note: footer?.note ?? null },
+    navbar: resolveNavEntries(navbar?.links ?? [], locale, config, log),
+    footer: { links: resolveCmsLinks(footer?.links ?? [], locale, config, log), note: footer?.note ?? null },
   };
 }
 

@@ -8,7 +8,7 @@ import { isAuthPagePath } from "../app/lib/auth/paths.ts";
 import { getServerSession } from "../app/lib/auth/session.server.ts";
 import { cookieNamesFor } from "../app/lib/cookie-names.ts";
 import type { Env } from "../app/lib/env.server.ts";
-import { useLogger, type Logger } from "../app/lib/logger.server.ts";
+import type { Log } from "../app/lib/log.ts";
 import { NO_STORE_ANYWHERE } from "../app/lib/no-store.ts";
 import type { RedisClients } from "../app/lib/redis.server.ts";
 import { isBlogFeedPath } from "../app/lib/blog/paths.ts";
@@ -49,7 +49,7 @@ export interface AppDeps {
   config: Env;
   cache: PageCache;
   redis: RedisClients;
-  log: Logger;
+  log: Log;
 }
 
 export interface App {
@@ -71,21 +71,20 @@ const sessionJWTOf = (request: Request) => async (context: RouterContextProvider
   (await getServerSession(request, context)).session?.cmsJWT;
 
 export function createApp({ config, cache, redis, log }: AppDeps): App {
-  // The modules deep in app/lib log through the process's one logger (app/lib/logger.server.ts).
-  useLogger(log);
   const production = config.NODE_ENV === "production";
   // The build this module was bundled with (in development Vite reloads this module, build and all).
   const handleRequest = createRequestHandler(serverBuild, production ? "production" : "development");
   const services: SharedServices = {
     dataCache: cache.dataCache,
-    auth: createAuthServices(config, redis.commands()),
+    auth: createAuthServices(config, redis.commands(), log),
     searchLimiter: createSearchLimiter(config, redis.commands()),
     imageVariants: createImageVariants({ maxBytes: IMAGE_VARIANT_CACHE_BYTES, registry: cache.metrics }),
+    log,
   };
   const declaredQuery = keyInputsOf(serverBuild.routes);
 
   async function render(request: Request, variant: RenderVariant): Promise<PageRender> {
-    const context = createRequestContext(config, services, sessionJWTOf(request), variant);
+    const context = createRequestContext(config, services, sessionJWTOf(request), variant, requestIds.get(request));
     const response = await handleRequest(request, context);
     const calls = context.get(cmsCallsContext);
     return {
@@ -117,7 +116,17 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   /** The origin every render is made for: the configured one, never the Host a client sent. */
   const origin = new URL(config.APP_PUBLIC_URL).origin;
   const cookieNames = cookieNamesFor(config.APP_PUBLIC_URL);
-  const webRequest = (req: express.Request, res: express.Response) => toWebRequest(req, res, origin);
+  /**
+   * The id server/index.ts gave each request (on its response), by the Fetch request made of it: the
+   * page cache's renders get only the latter. A refresh's own request has none; entries go with their requests.
+   */
+  const requestIds = new WeakMap<Request, string>();
+  const webRequest = (req: express.Request, res: express.Response) => {
+    const request = toWebRequest(req, res, origin);
+    const id = res.getHeader("x-request-id");
+    if (typeof id === "string") requestIds.set(request, id);
+    return request;
+  };
 
   const app = express();
   // Also set on the host (server/index.ts), but this app answers .data and page requests itself.
@@ -148,7 +157,7 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
     try {
       const request = webRequest(req, res);
       const variant = { signedIn: hasSessionCookie(req.headers.cookie, cookieNames) };
-      const context = createRequestContext(config, services, sessionJWTOf(request), variant);
+      const context = createRequestContext(config, services, sessionJWTOf(request), variant, requestIds.get(request));
       const response = await handleRequest(request, context);
       // Auth pages (and their .data) are personal: no browser, proxy or CDN keeps them, whatever its
       // defaults (the page cache never does: isCacheablePath). A header the route sets itself wins.

@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { parseEnv } from "../app/lib/env.server.ts";
 import type { RevalidationProfile } from "./revalidation/revalidator.ts";
+import type { Log, LogFields } from "../app/lib/log.ts";
+import { memoryLog } from "../tests/support/memory-log.ts";
 import { StandInCms } from "../tests/support/stand-in-cms.ts";
 import { operationalRoutes, type OperationalOptions } from "./operational-routes.ts";
 
@@ -23,14 +25,15 @@ function configFor(cmsUrl: string, more: Record<string, string> = {}) {
 }
 
 /** A logger that keeps the message of each line. */
-function linesLog(lines: string[]) {
-  const keep = (first: unknown, second?: unknown) =>
-    void lines.push(typeof first === "string" ? first : String(second));
-  return { info: keep, warn: keep } as unknown as NonNullable<OperationalOptions["log"]>;
+function linesLog(lines: string[]): Log {
+  const keep = (first: string | LogFields, message?: string) =>
+    void lines.push(typeof first === "string" ? first : String(message));
+  const log: Log = { error: keep, warn: keep, info: keep, debug: keep, child: () => log };
+  return log;
 }
 
-async function serve(options: OperationalOptions) {
-  const routes = operationalRoutes(options);
+async function serve(options: Omit<OperationalOptions, "log"> & Partial<Pick<OperationalOptions, "log">>) {
+  const routes = operationalRoutes({ log: memoryLog(), ...options });
   const app = express();
   app.use(routes.router);
   app.use((_req, res) => void res.status(404).send("not an operational route"));

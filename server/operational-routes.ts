@@ -7,7 +7,7 @@ import { CmsError } from "../app/lib/cms/errors.server.ts";
 import { createCmsHttp } from "../app/lib/cms/http.server.ts";
 import type { Env } from "../app/lib/env.server.ts";
 import { localeConfigOf } from "../app/lib/locales.server.ts";
-import { logger, type Logger } from "../app/lib/logger.server.ts";
+import type { Log } from "../app/lib/log.ts";
 import { handleRevalidation } from "./revalidation/handle-revalidation.ts";
 import type { PageCache } from "./cache/index.ts";
 import { sendWebResponse, toWebRequest } from "./web-http.ts";
@@ -48,8 +48,8 @@ export interface OperationalOptions {
   timeoutMs?: number;
   /** How long a readiness result is reused (ms). */
   reuseMs?: number;
-  /** Readiness changes (warn), revalidations and purges (info, with the request id); the process logger by default. */
-  log?: Pick<Logger, "info" | "warn">;
+  /** Readiness changes (warn), revalidations and purges (info, with the request id). */
+  log: Pick<Log, "info" | "warn">;
 }
 
 type Check = { status: "up" } | { status: "down"; reason: string } | { status: "not configured" };
@@ -58,8 +58,7 @@ type Readiness = { ready: boolean; checks: Record<"cms" | "redis", Check> };
 export function operationalRoutes(options: OperationalOptions) {
   const timeoutMs = options.timeoutMs ?? 2_000;
   const reuseMs = options.reuseMs ?? 1_000;
-  const log = options.log ?? logger();
-  const { config, redis } = options;
+  const { config, redis, log } = options;
   let draining = false;
   let last: { at: number; result: Readiness } | undefined;
   let running: Promise<Readiness> | undefined;
@@ -131,7 +130,7 @@ export function operationalRoutes(options: OperationalOptions) {
     const down = Object.entries(checks).flatMap(([name, result]) => (result.status === "down" ? [name] : []));
     send(res, ready ? 200 : 503, { status: ready ? "ready" : "not ready", down, checks });
   });
-  if (options.cache) cacheRoutes(router, options.cache, { ...options, log });
+  if (options.cache) cacheRoutes(router, options.cache, options);
 
   return {
     router,
@@ -146,7 +145,7 @@ export function operationalRoutes(options: OperationalOptions) {
 function cacheRoutes(
   router: express.Router,
   cache: NonNullable<OperationalOptions["cache"]>,
-  options: OperationalOptions & { log: Pick<Logger, "info" | "warn"> },
+  options: OperationalOptions,
 ) {
   const { config, log } = options;
   const origin = new URL(config.APP_PUBLIC_URL).origin;

@@ -8,18 +8,19 @@ import { localeConfigOf } from "./locales.server.ts";
 import { NO_STORE_ANYWHERE } from "./no-store.ts";
 import { cmsAdminOrigin } from "./preview/cms-admin-origin.ts";
 import { isPreviewRequest } from "./preview/preview-cookie.server.ts";
-import { cmsContext, configContext, markDynamic } from "./request-context.server.ts";
+import { cmsContext, configContext, logContext, markDynamic } from "./request-context.server.ts";
 
 /**
  * What a route that shows a content type needs besides its CMS queries (the blog's routes, and
- * yours: docs/add-a-content-type.md): the request's CMS client, the locales, the site's origin and
- * media base; the locale of an address; the 404 answer with the CMS's words; preview.
+ * yours: docs/add-a-content-type.md): the request's CMS client and logger, the locales, the site's
+ * origin and media base; the locale of an address; the 404 answer with the CMS's words; preview.
  */
 
 export function contentRouteContext(context: Readonly<RouterContextProvider>) {
   const env = context.get(configContext);
   return {
     cms: context.get(cmsContext),
+    log: context.get(logContext),
     env,
     config: localeConfigOf(env),
     origin: new URL(env.APP_PUBLIC_URL).origin,

@@ -14,9 +14,8 @@ export const REQUEST_LINE = "request";
 /**
  * The process's one logger (pino): one JSON object per line on standard output, written
  * in batches (pino.destination, not console), with an ISO time and the level's name.
- * server/index.ts makes it once at start from LOG_LEVEL and hands it to everything it builds;
- * createApp (server/app.ts) installs it here for the modules deep in app/lib that log
- * (useLogger), so those read the same instance through `logger()`.
+ * server/index.ts makes it once at start from LOG_LEVEL and hands it to everything it builds,
+ * which sees it as a `Log` (app/lib/log.ts); no module holds one of its own (decision 0049).
  */
 export function createLogger(level: LogLevel, destination = bufferedStdout()): Logger {
   return pino(
@@ -70,17 +69,18 @@ function bufferedStdout() {
   return destination;
 }
 
-let current: Logger | undefined;
+let fallback: Logger | undefined;
 
-/** Makes `logger` the one app/lib logs to (server/app.ts createApp, once per process). */
-export function useLogger(logger: Logger): void {
-  current = logger;
-}
-
-/** The process's logger; before one is installed (unit tests), a plain one at info level. */
+/**
+ * Only for the default of the `log` option of server/cache/warm-start.ts,
+ * server/revalidation/handle-revalidation.ts and server/cdn/purge.ts, which every caller passes
+ * (server/cache/index.ts, server/operational-routes.ts): those move into packages/page-cache,
+ * which takes its logger as a parameter, and then this goes (decision 0049). ESLint refuses an
+ * import of it anywhere else (eslint.config.js).
+ */
 export function logger(): Logger {
-  current ??= pino({ base: { pid: process.pid }, formatters: { level: (label) => ({ level: label }) } });
-  return current;
+  fallback ??= pino({ base: { pid: process.pid }, formatters: { level: (label) => ({ level: label }) } });
+  return fallback;
 }
 
 /** At most this long, and only these characters: an incoming X-Request-Id is kept only if it is plainly an id. */

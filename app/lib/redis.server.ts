@@ -1,13 +1,9 @@
 import { Redis } from "ioredis";
 
-import { logger } from "./logger.server.ts";
+import type { Log } from "./log.ts";
 
 /** Where Redis connections report their state (the process logger). */
-export interface RedisLog {
-  info(line: string): void;
-  warn(line: string): void;
-  error(line: string): void;
-}
+export type RedisLog = Pick<Log, "info" | "warn" | "error">;
 
 /**
  * The process's Redis connections, all opened here and only when first asked for: one command
@@ -25,7 +21,7 @@ export interface RedisClients {
   close(): Promise<void>;
 }
 
-export function createRedisClients(url: string | undefined, log: RedisLog = logger()): RedisClients {
+export function createRedisClients(url: string | undefined, log: RedisLog): RedisClients {
   let commands: Redis | undefined;
   let subscriber: Redis | undefined;
   return {

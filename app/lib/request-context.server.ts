@@ -4,6 +4,7 @@ import { createCmsClient, type CmsCallRecord, type CmsClient, type CmsDataCache 
 import { authContext, type AuthServices } from "./auth/auth.server.ts";
 import type { Env } from "./env.server.ts";
 import type { ImageVariants } from "./cms/image-variants.server.ts";
+import type { Log } from "./log.ts";
 import type { RateLimiter } from "./auth/rate-limit.server.ts";
 import { searchLimiterContext } from "./search/rate-limit.server.ts";
 
@@ -15,6 +16,12 @@ import { searchLimiterContext } from "./search/rate-limit.server.ts";
 
 /** The process's configuration (app/lib/env.server.ts), validated once at start by server/index.ts. */
 export const configContext = createContext<Env>();
+
+/**
+ * The process's logger, as a child carrying this request's id (`reqId`, the one its request line
+ * and X-Request-Id carry) when it has one: loaders, actions and the functions they call log here.
+ */
+export const logContext = createContext<Log>();
 
 /** The CMS client of this request. */
 export const cmsContext = createContext<CmsClient>();
@@ -41,20 +48,26 @@ export interface SharedServices {
   imageVariants: ImageVariants;
   /** The site search's per-client budget (app/lib/search/rate-limit.server.ts). */
   searchLimiter: RateLimiter;
+  /** The process's logger (server/index.ts made it). */
+  log: Log;
 }
 
 /**
  * @param sessionJWT the visitor's CMS JWT, for CMS calls made without omitUserAuthorization
  *   (app/lib/auth/session.server.ts provides it; absent for renders made for the shared cache).
+ * @param requestId the id server/index.ts gave the request, for its log lines; none for a
+ *   render the page cache makes on its own (a refresh after a revalidation).
  */
 export function createRequestContext(
   env: Env,
   services: SharedServices,
   sessionJWT?: (context: RouterContextProvider) => Promise<string | undefined>,
   visitor: { signedIn: boolean } = { signedIn: false },
+  requestId?: string,
 ): RouterContextProvider {
   const context = new RouterContextProvider();
   context.set(configContext, env);
+  context.set(logContext, requestId ? services.log.child({ reqId: requestId }) : services.log);
   context.set(authContext, services.auth);
   context.set(imageVariantsContext, services.imageVariants);
   context.set(searchLimiterContext, services.searchLimiter);

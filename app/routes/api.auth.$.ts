@@ -6,7 +6,7 @@ import { AUTH_BODY_LIMIT, openEndpoint } from "../lib/auth/endpoints.ts";
 import { AuthError, jsonAnswer, toAuthError } from "../lib/auth/errors.server.ts";
 import { assertSameOrigin, clientIpOf } from "../lib/auth/request-guards.server.ts";
 import { readBodyWithLimit } from "../lib/read-body.server.ts";
-import { configContext, markDynamic } from "../lib/request-context.server.ts";
+import { configContext, logContext, markDynamic } from "../lib/request-context.server.ts";
 
 const BASE_PATH = "/api/auth";
 
@@ -33,7 +33,7 @@ async function handle(request: Request, context: Readonly<RouterContextProvider>
       new Request(request.url, { method: "POST", headers, body, signal: request.signal }),
     );
   } catch (error) {
-    const refused = toAuthError(error);
+    const refused = toAuthError(error, context.get(logContext));
     if (!refused) throw error;
     return jsonAnswer(refused);
   }

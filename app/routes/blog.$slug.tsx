@@ -21,11 +21,12 @@ import { headMeta, pageHead, SITE_NAME } from "../lib/seo/head.ts";
  * that visitor alone, never stored; its links and alternates stay the published ones.
  */
 export async function loader({ request, context, url, params }: Route.LoaderArgs) {
-  const { cms, config, origin, mediaBase } = contentRouteContext(context);
+  const { cms, log, config, origin, mediaBase } = contentRouteContext(context);
   const preview = contentPreview(request, context, url);
   const locale = pathLocale(url.pathname, blogPath({ slug: params.slug }), config);
   if (!locale) throw await contentNotFound(context, config.defaultLocale, preview);
   return withCmsErrors(
+    log,
     async () => {
       const article = await findArticle(cms, params.slug, locale, preview?.draft);
       if (!article) throw await contentNotFound(context, locale, preview);

@@ -5,7 +5,6 @@ import { blogWords } from "../lib/blog/words.ts";
 import { listArticles } from "../lib/cms/articles.server.ts";
 import { CmsError } from "../lib/cms/errors.server.ts";
 import { contentRouteContext, pathLocale } from "../lib/content-route.server.ts";
-import { logger } from "../lib/logger.server.ts";
 import { SITE_NAME } from "../lib/seo/head.ts";
 import { canonicalPageUrl } from "../lib/seo/site-url.ts";
 
@@ -18,7 +17,7 @@ export const FEED_ITEMS = 20;
  * tag. A CMS failure is a 503 (never stored); an address that is no feed, a 404.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { cms, config, origin } = contentRouteContext(context);
+  const { cms, log, config, origin } = contentRouteContext(context);
   const locale = pathLocale(url.pathname, blogPath({ feed: true }), config);
   if (!locale) {
     return new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
@@ -28,7 +27,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     listing = await listArticles(cms, { locale, page: 1, pageSize: FEED_ITEMS });
   } catch (error) {
     if (!(error instanceof CmsError)) throw error;
-    logger().error(`[rss] not built: ${error.message}`);
+    log.error(`[rss] not built: ${error.message}`);
     return new Response("The feed is temporarily unavailable. Please try again later.\n", {
       status: 503,
       headers: { "content-type": "text/plain; charset=utf-8", "retry-after": "120" },

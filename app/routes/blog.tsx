@@ -22,7 +22,7 @@ import { canonicalPageUrl } from "../lib/seo/site-url.ts";
 export const handle = { cacheQuery: { page: canonicalPageParam } };
 
 export async function loader({ context, url, params }: Route.LoaderArgs) {
-  const { cms, config, origin, mediaBase } = contentRouteContext(context);
+  const { cms, log, config, origin, mediaBase } = contentRouteContext(context);
   const categorySlug = "category" in params ? params.category : undefined;
   const base = blogPath({ category: categorySlug });
   const locale = pathLocale(url.pathname, base, config);
@@ -31,6 +31,7 @@ export async function loader({ context, url, params }: Route.LoaderArgs) {
   if (page === null) throw await contentNotFound(context, locale);
 
   return withCmsErrors(
+    log,
     async () => {
       const words = blogWords(locale);
       const category = categorySlug ? await findCategory(cms, categorySlug, locale) : null;

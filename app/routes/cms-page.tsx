@@ -20,10 +20,9 @@ import { handleFormPost } from "../lib/forms/form-post.server.ts";
 import { prepareSections } from "../lib/cms/sections.server.ts";
 import { localePrefixedPath, localizedPath, parseLocalePath } from "../lib/locale-path.ts";
 import { localeConfigOf } from "../lib/locales.server.ts";
-import { logger } from "../lib/logger.server.ts";
 import { safeRedirectTarget } from "../lib/redirect-target.ts";
 import { contentPreview } from "../lib/content-route.server.ts";
-import { cmsContext, configContext } from "../lib/request-context.server.ts";
+import { cmsContext, configContext, logContext } from "../lib/request-context.server.ts";
 import { headMeta, pageHead, SITE_NAME } from "../lib/seo/head.ts";
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
@@ -44,7 +43,9 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   if (!target) throw await notFound(config.defaultLocale);
 
   const cms = context.get(cmsContext);
+  const log = context.get(logContext);
   return withCmsErrors(
+    log,
     async () => {
       const page = await findPage(cms, target.fullPath, target.locale, preview?.draft);
       if (page) {
@@ -72,6 +73,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
           blogHref: localizedPath(blogPath(), page.locale, config),
           // A form posts to this address; its bot-check token is issued with the render (docs/forms.md).
           forms: { action: url.pathname, tokenFor: (id) => formTokenFor(context, formTokenKey(url.pathname, id)) },
+          log,
         });
         // The locale switcher's targets (app/components/locale-switcher.tsx): the same CMS answer
         // as hreflang, tagged with the page's document, so a publish of a translation reaches them.
@@ -89,7 +91,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 
       const entry = await findRedirect(cms, localePrefixedPath(target.fullPath, target.locale));
       const destination = entry && safeRedirectTarget(entry.destination);
-      if (entry && !destination) logger().error(`[cms] redirect ${entry.source} has an unusable destination`);
+      if (entry && !destination) log.error(`[cms] redirect ${entry.source} has an unusable destination`);
       if (destination) throw redirect(destination, entry.permanent ? 308 : 307);
 
       throw await notFound(target.locale);

@@ -4,7 +4,6 @@ import type { Route } from "./+types/search";
 import { CmsError } from "../lib/cms/errors.server.ts";
 import { contentNotFound, contentRouteContext, pathLocale } from "../lib/content-route.server.ts";
 import { localizedPath } from "../lib/locale-path.ts";
-import { logger } from "../lib/logger.server.ts";
 import { NO_STORE_ANYWHERE } from "../lib/no-store.ts";
 import { markedRuns } from "../lib/search/marked-text.ts";
 import { parseSearchPage, SEARCH_LIMITS, SEARCH_PATH, searchPagePath, searchPath } from "../lib/search/paths.ts";
@@ -41,7 +40,7 @@ type Outcome =
     };
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
-  const { cms, config } = contentRouteContext(context);
+  const { cms, log, config } = contentRouteContext(context);
   const locale = pathLocale(url.pathname, SEARCH_PATH, config);
   if (!locale) throw await contentNotFound(context, config.defaultLocale);
   const base = searchPath(locale, config);
@@ -67,7 +66,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     if (!(error instanceof CmsError)) throw error;
     // Whatever the CMS did (an error status, nonsense, no answer in time), for the visitor the
     // search is out of order for now: the page says so, the operator reads why.
-    logger().error(`[search] ${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}`);
+    log.error(`[search] ${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}`);
     return answer({ kind: "unavailable" }, 503);
   }
   if (found.meta.terms.length === 0) return answer({ kind: "no-words" });

@@ -6,6 +6,7 @@ import { createContext, type RouterContextProvider } from "react-router";
 
 import { cookieNamesFor } from "../cookie-names.ts";
 import type { Env } from "../env.server.ts";
+import type { Log } from "../log.ts";
 import { localeConfigOf } from "../locales.server.ts";
 import { createCmsTwoFactor, type CmsTwoFactor } from "./cms-two-factor.server.ts";
 import { createCmsUsers } from "./cms-users.server.ts";
@@ -29,7 +30,7 @@ import { SESSION_USER_FIELDS } from "./session-user.ts";
 
 const WEEK_SECONDS = 7 * 24 * 60 * 60;
 
-function createAuth(env: Env, redis: Redis | undefined, cmsTwoFactor: CmsTwoFactor) {
+function createAuth(env: Env, redis: Redis | undefined, cmsTwoFactor: CmsTwoFactor, log: Log) {
   const cmsUsers = createCmsUsers({
     baseUrl: env.CMS_URL,
     timeoutMs: env.CMS_FETCH_TIMEOUT_MS,
@@ -70,10 +71,10 @@ function createAuth(env: Env, redis: Redis | undefined, cmsTwoFactor: CmsTwoFact
     },
     telemetry: { enabled: false },
     plugins: [
-      cmsCredentials(() => cmsUsers, revocations, lockout, twoFactorRoutes),
+      cmsCredentials(() => cmsUsers, revocations, log, lockout, twoFactorRoutes),
       twoFactor(() => cmsUsers, twoFactorRoutes, revocations, lockout),
-      cmsSession(() => cmsUsers, revocations),
-      sessionRevocation(() => cmsUsers, revocations, lockout),
+      cmsSession(() => cmsUsers, revocations, log),
+      sessionRevocation(() => cmsUsers, revocations, log, lockout),
       emailChange(() => cmsUsers, revocations, lockout),
       cmsOAuth({
         cmsUrl: env.CMS_URL,
@@ -83,6 +84,7 @@ function createAuth(env: Env, redis: Redis | undefined, cmsTwoFactor: CmsTwoFact
         revocations,
         locales: localeConfigOf(env),
         twoFactor: twoFactorRoutes,
+        log,
       }),
       ...(oidcProviders.length > 0 ? [genericOAuth({ config: oidcProviders })] : []),
     ],
@@ -104,13 +106,14 @@ export const authContext = createContext<AuthServices>();
 
 /**
  * Built once per process (server/app.ts createApp), from the configuration and, with REDIS_URL,
- * the process's shared Redis connection (revocations and rate limits hold across instances).
+ * the process's shared Redis connection (revocations and rate limits hold across instances), and
+ * the process's logger (what the CMS refused or failed to do in the background).
  */
-export function createAuthServices(config: Env, redis: Redis | undefined): AuthServices {
+export function createAuthServices(config: Env, redis: Redis | undefined, log: Log): AuthServices {
   const cmsTwoFactor = createCmsTwoFactor({ baseUrl: config.CMS_URL, timeoutMs: config.CMS_FETCH_TIMEOUT_MS });
-  const auth = createAuth(config, redis, cmsTwoFactor);
+  const auth = createAuth(config, redis, cmsTwoFactor, log);
   // Without a database, OAuth sign-ins leave rows in better-auth's memory adapter: swept.
-  startMemoryRowSweeper(async () => (await auth.$context).adapter);
+  startMemoryRowSweeper(async () => (await auth.$context).adapter, log);
   const rateLimiter = createRateLimiter({
     max: config.AUTH_RATE_LIMIT_MAX,
     windowSeconds: config.AUTH_RATE_LIMIT_WINDOW_SECONDS,

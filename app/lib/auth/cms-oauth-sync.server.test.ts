@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { authErrorCode } from "../../../tests/support/auth-error.ts";
 import { fakeFetch, strapiError } from "../../../tests/support/fake-fetch.ts";
+import { memoryLog } from "../../../tests/support/memory-log.ts";
 import { syncOAuthUserWithCms, type OAuthIdentity } from "./cms-oauth-sync.server.ts";
 import type { AuthErrorCode } from "./error-codes.ts";
-import { logger } from "../logger.server.ts";
 
 // The OAuth sync call against a fake fetch: the request, and each answer of the CMS's table
 // (docs/cms-contract.md, "OAuth sync route") as the code the visitor gets.
@@ -12,10 +12,10 @@ const SECRET = "oauth-sync-secret-0123456789";
 const identity: OAuthIdentity = { provider: "github", subject: "42", email: "ann@example.com", emailVerified: true };
 const user = { id: 3, username: "ann", email: "ann@example.com", provider: "github", confirmed: true, blocked: false };
 
-function sync(answer: () => Response | Promise<Response>, asked: OAuthIdentity = identity) {
+function sync(answer: () => Response | Promise<Response>, asked: OAuthIdentity = identity, log = memoryLog()) {
   const { fetch, requests } = fakeFetch(answer);
   const result = syncOAuthUserWithCms(
-    { baseUrl: "https://cms.example", secret: SECRET, timeoutMs: 1_000, fetch },
+    { baseUrl: "https://cms.example", secret: SECRET, timeoutMs: 1_000, fetch, log },
     asked,
   );
   return { result, requests };
@@ -63,9 +63,11 @@ describe("OAuth sync", () => {
   });
 
   it.each([401, 503])("a %i (the secret) is logged for the operator and answered CMS_UNAVAILABLE", async (status) => {
-    const log = vi.spyOn(logger(), "error").mockImplementation(() => undefined);
-    expect(await authErrorCode(sync(() => strapiError(status, "x")).result)).toBe("CMS_UNAVAILABLE");
-    expect(log).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`\\(${status}\\): check CMS_OAUTH_SYNC_SECRET`)));
+    const log = memoryLog();
+    expect(await authErrorCode(sync(() => strapiError(status, "x"), identity, log).result)).toBe("CMS_UNAVAILABLE");
+    expect(log.messages("error")).toContainEqual(
+      expect.stringMatching(new RegExp(`\\(${status}\\): check CMS_OAUTH_SYNC_SECRET`)),
+    );
   });
 
   it("a CMS that is down is CMS_UNAVAILABLE", async () => {

@@ -2,7 +2,7 @@ import * as z from "zod";
 
 import { CmsError } from "../cms/errors.server.ts";
 import { createCmsHttp } from "../cms/http.server.ts";
-import { logger } from "../logger.server.ts";
+import type { Log } from "../log.ts";
 import { cmsUserSchema, type CmsAuth } from "./cms-users.server.ts";
 import { AuthError, cmsUnavailable } from "./errors.server.ts";
 
@@ -32,7 +32,7 @@ const answerSchema = z.object({ jwt: z.string().min(1), user: cmsUserSchema, aut
 const detailsSchema = z.object({ code: z.string().optional() });
 
 export async function syncOAuthUserWithCms(
-  config: { baseUrl: string; secret: string; timeoutMs: number; fetch?: typeof fetch },
+  config: { baseUrl: string; secret: string; timeoutMs: number; fetch?: typeof fetch; log: Pick<Log, "error"> },
   identity: OAuthIdentity,
 ): Promise<CmsAuth & { authAt?: number }> {
   try {
@@ -55,7 +55,7 @@ export async function syncOAuthUserWithCms(
     if (status === 403) throw new AuthError("BLOCKED");
     if (status === 404 && identity.refresh) throw new AuthError("OAUTH_LINK_GONE");
     if (status === 401 || status === 503) {
-      logger().error(`[auth] the CMS refused the OAuth sync (${status}): check CMS_OAUTH_SYNC_SECRET on both sides`);
+      config.log.error(`[auth] the CMS refused the OAuth sync (${status}): check CMS_OAUTH_SYNC_SECRET on both sides`);
     }
     throw cmsUnavailable(error);
   }

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { BodyTooLargeError } from "../read-body.server.ts";
 import { AUTH_ERRORS, authErrorMessage, type AuthErrorCode } from "./error-codes.ts";
 import { AuthError, formFailure, jsonAnswer, toAuthError } from "./errors.server.ts";
-import { logger } from "../logger.server.ts";
+import { memoryLog } from "../../../tests/support/memory-log.ts";
 
 const codes = Object.keys(AUTH_ERRORS) as AuthErrorCode[];
 
@@ -44,11 +44,11 @@ describe("AuthError", () => {
 describe("toAuthError", () => {
   it("passes an AuthError through as it is", () => {
     const error = new AuthError("BLOCKED");
-    expect(toAuthError(error)).toBe(error);
+    expect(toAuthError(error, memoryLog())).toBe(error);
   });
 
   it("turns a body over the limit into BODY_TOO_LARGE with the limit", () => {
-    expect(toAuthError(new BodyTooLargeError(16384))?.answer).toEqual({
+    expect(toAuthError(new BodyTooLargeError(16384), memoryLog())?.answer).toEqual({
       code: "BODY_TOO_LARGE",
       message: "This request is too large: at most 16384 bytes.",
       fieldErrors: {},
@@ -56,9 +56,10 @@ describe("toAuthError", () => {
   });
 
   it("shows none of better-auth's own words: UNEXPECTED, logged", () => {
-    const warn = vi.spyOn(logger(), "warn").mockImplementation(() => {});
+    const log = memoryLog();
     const mapped = toAuthError(
       new APIError("BAD_REQUEST", { code: "PROVIDER_NOT_FOUND", message: "Provider not found" }),
+      log,
     );
     expect(mapped?.answer).toEqual({
       code: "UNEXPECTED",
@@ -66,12 +67,12 @@ describe("toAuthError", () => {
       fieldErrors: {},
     });
     expect(mapped?.statusCode).toBe(500);
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining("PROVIDER_NOT_FOUND"));
+    expect(log.messages("warn")).toEqual([expect.stringContaining("PROVIDER_NOT_FOUND")]);
   });
 
   it("leaves anything else to be thrown (a bug, not an answer)", () => {
-    expect(toAuthError(new TypeError("x is undefined"))).toBeNull();
-    expect(toAuthError("a string")).toBeNull();
+    expect(toAuthError(new TypeError("x is undefined"), memoryLog())).toBeNull();
+    expect(toAuthError("a string", memoryLog())).toBeNull();
   });
 });
 

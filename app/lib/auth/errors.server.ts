@@ -1,7 +1,7 @@
 import { APIError, isAPIError } from "better-auth/api";
 import { data } from "react-router";
 
-import { logger } from "../logger.server.ts";
+import type { Log } from "../log.ts";
 import { BodyTooLargeError } from "../read-body.server.ts";
 import {
   authErrorFieldErrors,
@@ -91,15 +91,15 @@ export const cmsUnavailable = (cause?: unknown) => new AuthError("CMS_UNAVAILABL
 
 /**
  * Any error an auth form or endpoint can meet, as an AuthError: itself; a body over the limit;
- * one of better-auth's own errors (logged: better-auth's words are not shown, and the site's
+ * one of better-auth's own errors (logged to `log`: better-auth's words are not shown, and the site's
  * endpoints only throw AuthErrors). Anything else is a bug, not an answer: null.
  */
-export function toAuthError(error: unknown): AuthError | null {
+export function toAuthError(error: unknown, log: Pick<Log, "warn">): AuthError | null {
   if (error instanceof AuthError) return error;
   if (error instanceof BodyTooLargeError)
     return new AuthError("BODY_TOO_LARGE", { params: { limitBytes: error.limit }, cause: error });
   if (isAPIError(error)) {
-    logger().warn(
+    log.warn(
       `[auth] better-auth refused a request (${error.statusCode} ${String(error.body?.code ?? "")}): ${error.message}`,
     );
     return new AuthError("UNEXPECTED", { cause: error });

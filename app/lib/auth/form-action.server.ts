@@ -3,7 +3,7 @@ import type { RouterContextProvider } from "react-router";
 import { parseLocalePath } from "../locale-path.ts";
 import { localeConfigOf } from "../locales.server.ts";
 import { readBodyWithLimit } from "../read-body.server.ts";
-import { configContext } from "../request-context.server.ts";
+import { configContext, logContext } from "../request-context.server.ts";
 import { getAuthRateLimiter } from "./auth.server.ts";
 import { AUTH_BODY_LIMIT, BOT_CHECKED_FORMS, FORM_BUDGETS, type RateLimitBudget } from "./endpoints.ts";
 import { AuthError, formFailure, toAuthError } from "./errors.server.ts";
@@ -47,7 +47,7 @@ export async function runAuthForm<T>(
     const result = await call(fields);
     return { ok: true, ...result, fields };
   } catch (error) {
-    const failed = toAuthError(error);
+    const failed = toAuthError(error, context.get(logContext));
     if (!failed) throw error;
     const config = localeConfigOf(context.get(configContext));
     const locale = parseLocalePath(new URL(request.url).pathname, config)?.locale ?? config.defaultLocale;

@@ -2,6 +2,7 @@ import { memoryAdapter } from "@better-auth/memory-adapter";
 import type { DBAdapter } from "better-auth";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { memoryLog } from "../../../tests/support/memory-log.ts";
 import { countMemoryRows, startMemoryRowSweeper } from "./memory-rows.server.ts";
 
 // better-auth's own memory adapter (what it uses when there is no database), with the rows an
@@ -40,7 +41,7 @@ describe("better-auth's memory rows", () => {
 
   it("never accumulate: rows older than the maximum age are swept every interval", async () => {
     const adapter = realMemoryAdapter();
-    const stop = startMemoryRowSweeper(async () => adapter, { intervalMs: 60_000, maxAgeMs: 600_000 });
+    const stop = startMemoryRowSweeper(async () => adapter, memoryLog(), { intervalMs: 60_000, maxAgeMs: 600_000 });
     // An hour of sign-ins, 10 a minute: without the sweep, 2,400 rows. (50 a minute took more than
     // the test's 15 s on a loaded 2-core machine: better-auth's memory adapter scans its rows.)
     for (let minute = 0; minute < 60; minute++) {

@@ -1,5 +1,6 @@
 import type { DBAdapter } from "better-auth";
-import { logger } from "../logger.server.ts";
+
+import type { Log } from "../log.ts";
 
 /**
  * better-auth without a database keeps its rows in an in-process memory adapter: an OAuth
@@ -31,16 +32,17 @@ export async function countMemoryRows(adapter: RowAdapter): Promise<number> {
 
 export const MEMORY_ROW_MAX_AGE_MS = 10 * 60_000;
 
-/** Sweeps every minute; the timer never keeps the process alive. */
+/** Sweeps every minute; the timer never keeps the process alive. A failed sweep is logged to `log`. */
 export function startMemoryRowSweeper(
   adapter: () => Promise<RowAdapter>,
+  log: Pick<Log, "error">,
   options: { intervalMs?: number; maxAgeMs?: number; now?: () => number } = {},
 ): () => void {
   const now = options.now ?? Date.now;
   const timer = setInterval(() => {
     adapter()
       .then((rows) => sweepMemoryRows(rows, new Date(now() - (options.maxAgeMs ?? MEMORY_ROW_MAX_AGE_MS))))
-      .catch((error: unknown) => logger().error({ err: error }, "[auth] sweeping better-auth's memory rows failed"));
+      .catch((error: unknown) => log.error({ err: error }, "[auth] sweeping better-auth's memory rows failed"));
   }, options.intervalMs ?? 60_000);
   timer.unref();
   return () => clearInterval(timer);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { inBackground, settleAfter } from "./same-answer.server.ts";
-import { logger } from "../logger.server.ts";
+import { memoryLog } from "../../../tests/support/memory-log.ts";
 
 /** A promise settled by hand, to stand for a CMS call that answers whenever the test says. */
 function pending<T>() {
@@ -34,7 +34,7 @@ describe("settleAfter: the answer's time does not depend on the work", () => {
 
   it("a quick success is answered at the fixed time, not before", async () => {
     const work = pending<string>();
-    const answer = watch(settleAfter(1_000, work.promise, () => "late", "test"));
+    const answer = watch(settleAfter(1_000, work.promise, () => "late", "test", memoryLog()));
     work.resolve("done");
     await vi.advanceTimersByTimeAsync(999);
     expect(answer.at).toBeUndefined();
@@ -44,7 +44,7 @@ describe("settleAfter: the answer's time does not depend on the work", () => {
 
   it("a quick failure is thrown at the fixed time, not before", async () => {
     const work = pending<string>();
-    const answer = watch(settleAfter(1_000, work.promise, () => "late", "test"));
+    const answer = watch(settleAfter(1_000, work.promise, () => "late", "test", memoryLog()));
     work.reject(new Error("closed"));
     await vi.advanceTimersByTimeAsync(999);
     expect(answer.at).toBeUndefined();
@@ -54,41 +54,49 @@ describe("settleAfter: the answer's time does not depend on the work", () => {
   });
 
   it("slow work is answered with late() at the fixed time; its later failure is logged", async () => {
-    const warn = vi.spyOn(logger(), "warn").mockImplementation(() => {});
+    const log = memoryLog();
     const work = pending<string>();
-    const answer = watch(settleAfter(1_000, work.promise, () => "late", "registration"));
+    const answer = watch(settleAfter(1_000, work.promise, () => "late", "registration", log));
     await vi.advanceTimersByTimeAsync(1_000);
     expect(answer).toEqual({ at: 1_000, value: "late" });
     work.reject(new Error("CMS down"));
     await vi.advanceTimersByTimeAsync(0);
-    expect(warn).toHaveBeenCalledWith("[auth] registration failed in the background: CMS down");
+    expect(log.messages("warn")).toEqual(["[auth] registration failed in the background: CMS down"]);
   });
 });
 
 describe("inBackground", () => {
   it("does not wait for the work, and logs its failure", async () => {
-    const warn = vi.spyOn(logger(), "warn").mockImplementation(() => {});
+    const log = memoryLog();
     const work = pending<void>();
     let started = false;
-    inBackground(async () => {
-      started = true;
-      await work.promise;
-    }, "forgot-password");
+    inBackground(
+      async () => {
+        started = true;
+        await work.promise;
+      },
+      "forgot-password",
+      log,
+    );
     await Promise.resolve();
     expect(started).toBe(true);
     work.reject(new Error("mail failed"));
     await vi.waitFor(() =>
-      expect(warn).toHaveBeenCalledWith("[auth] forgot-password failed in the background: mail failed"),
+      expect(log.messages("warn")).toEqual(["[auth] forgot-password failed in the background: mail failed"]),
     );
   });
 
   it("a work that throws at once is logged too, not thrown at the caller", async () => {
-    const warn = vi.spyOn(logger(), "warn").mockImplementation(() => {});
+    const log = memoryLog();
     expect(() =>
-      inBackground(() => {
-        throw new Error("sync");
-      }, "x"),
+      inBackground(
+        () => {
+          throw new Error("sync");
+        },
+        "x",
+        log,
+      ),
     ).not.toThrow();
-    await vi.waitFor(() => expect(warn).toHaveBeenCalledWith("[auth] x failed in the background: sync"));
+    await vi.waitFor(() => expect(log.messages("warn")).toEqual(["[auth] x failed in the background: sync"]));
   });
 });

@@ -1,4 +1,4 @@
-import { logger } from "../logger.server.ts";
+import type { Log } from "../log.ts";
 
 /**
  * Answers that must not tell whether an account exists (registration, forgot password) must
@@ -12,9 +12,15 @@ export const REGISTER_ANSWER_MS = 1_000;
 /**
  * Runs `work` and settles exactly `ms` after the call: with the work's outcome (value or
  * error) when it finished by then; otherwise with `late()`, and the work finishes in the
- * background (a failure is logged). So the time of the answer never depends on the work.
+ * background (a failure is logged to `log`). So the time of the answer never depends on the work.
  */
-export async function settleAfter<T>(ms: number, work: Promise<T>, late: () => T, label: string): Promise<T> {
+export async function settleAfter<T>(
+  ms: number,
+  work: Promise<T>,
+  late: () => T,
+  label: string,
+  log: Pick<Log, "warn">,
+): Promise<T> {
   const settled = work.then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
@@ -23,7 +29,7 @@ export async function settleAfter<T>(ms: number, work: Promise<T>, late: () => T
   const first = await Promise.race([settled, deadline]);
   if (first === "late") {
     void settled.then((outcome) => {
-      if ("error" in outcome) logFailure(label, outcome.error);
+      if ("error" in outcome) logFailure(log, label, outcome.error);
     });
     return late();
   }
@@ -32,13 +38,13 @@ export async function settleAfter<T>(ms: number, work: Promise<T>, late: () => T
   return first.value;
 }
 
-/** Starts `work` and does not wait for it: the answer's time never depends on it. A failure is logged. */
-export function inBackground(work: () => Promise<unknown>, label: string): void {
+/** Starts `work` and does not wait for it: the answer's time never depends on it. A failure is logged to `log`. */
+export function inBackground(work: () => Promise<unknown>, label: string, log: Pick<Log, "warn">): void {
   void Promise.resolve()
     .then(work)
-    .catch((error: unknown) => logFailure(label, error));
+    .catch((error: unknown) => logFailure(log, label, error));
 }
 
-function logFailure(label: string, error: unknown) {
-  logger().warn(`[auth] ${label} failed in the background: ${(error as Error)?.message ?? String(error)}`);
+function logFailure(log: Pick<Log, "warn">, label: string, error: unknown) {
+  log.warn(`[auth] ${label} failed in the background: ${(error as Error)?.message ?? String(error)}`);
 }

@@ -1,15 +1,15 @@
 import { RouterContextProvider } from "react-router";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import type { CmsClient, CmsFetchOptions } from "./client.server.ts";
 import { ERROR_PAGE_UID, loadErrorText } from "./error-page.server.ts";
 import { FALLBACK_ERROR_TEXT } from "./error-page.ts";
 import { CmsError } from "./errors.server.ts";
-import { logger } from "../logger.server.ts";
-import { cmsContext, renderFlagsContext } from "../request-context.server.ts";
+import { memoryLog } from "../../../tests/support/memory-log.ts";
+import { cmsContext, logContext, renderFlagsContext } from "../request-context.server.ts";
 
-/** A request context whose CMS client answers /api/error-page with `answer` (or throws it). */
-function contextWith(answer: unknown | CmsError) {
+/** A request context whose CMS client answers /api/error-page with `answer` (or throws it), logging to `log`. */
+function contextWith(answer: unknown | CmsError, log = memoryLog()) {
   const calls: Array<{ path: string; options: CmsFetchOptions | undefined }> = [];
   const cms: CmsClient = {
     async get(path, schema, options) {
@@ -20,6 +20,7 @@ function contextWith(answer: unknown | CmsError) {
   };
   const context = new RouterContextProvider();
   context.set(cmsContext, cms);
+  context.set(logContext, log);
   context.set(renderFlagsContext, { dynamic: false });
   return { context, calls, dynamic: () => context.get(renderFlagsContext).dynamic };
 }
@@ -52,17 +53,17 @@ describe("loadErrorText", () => {
   });
 
   it("the CMS down or answering nonsense: the built-in words, logged, and the render is not cached", async () => {
-    const logged = vi.spyOn(logger(), "error").mockImplementation(() => {});
+    const log = memoryLog();
     for (const failure of [
       new CmsError("unavailable", "down"),
       new CmsError("bad-response", "nonsense"),
       new CmsError("failed", "The CMS answered 500 on /api/error-page."),
     ]) {
-      const { context, dynamic } = contextWith(failure);
+      const { context, dynamic } = contextWith(failure, log);
       expect(await loadErrorText(context, "error", "en")).toEqual(FALLBACK_ERROR_TEXT.en!.error);
       expect(dynamic(), failure.message).toBe(true);
     }
-    expect(logged.mock.calls.map(([line]) => String(line))).toEqual([
+    expect(log.messages("error")).toEqual([
       "[cms] error page text unavailable, using the built-in one: down",
       "[cms] error page text unavailable, using the built-in one: nonsense",
       "[cms] error page text unavailable, using the built-in one: The CMS answered 500 on /api/error-page.",

@@ -4,8 +4,7 @@ import * as z from "zod";
 import { CMS_REVALIDATE, type CmsClient } from "./client.server.ts";
 import { errorPageText, type ErrorPageContent, type ErrorPageKind, type ErrorText } from "./error-page.ts";
 import { CmsError } from "./errors.server.ts";
-import { logger } from "../logger.server.ts";
-import { cmsContext, markDynamic } from "../request-context.server.ts";
+import { cmsContext, logContext, markDynamic } from "../request-context.server.ts";
 
 /** The Error page single type (docs/cms-contract.md, "Content types"). */
 export const ERROR_PAGE_UID = "api::error-page.error-page";
@@ -57,7 +56,7 @@ export async function loadErrorText(
     return errorPageText(kind, await findErrorPage(context.get(cmsContext), locale), locale);
   } catch (error) {
     if (!(error instanceof CmsError)) throw error;
-    logger().error(`[cms] error page text unavailable, using the built-in one: ${error.message}`);
+    context.get(logContext).error(`[cms] error page text unavailable, using the built-in one: ${error.message}`);
     markDynamic(context);
     return errorPageText(kind, null, locale);
   }

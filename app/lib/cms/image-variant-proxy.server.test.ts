@@ -5,6 +5,7 @@ import { proxyVariant } from "./image-variant-proxy.server.ts";
 import { createImageVariants } from "./image-variants.server.ts";
 import { parseVariantRequest } from "./image-variants.ts";
 import { MEDIA_CSP } from "./media-proxy.server.ts";
+import { memoryLog } from "../../../tests/support/memory-log.ts";
 
 const CMS = "http://cms.internal:1337";
 
@@ -22,7 +23,7 @@ function setUp(answer: () => Response) {
       timeoutMs: 1000,
       fetch,
       variants,
-      log: () => {},
+      log: memoryLog(),
     });
   };
   return { asked, call, variants };

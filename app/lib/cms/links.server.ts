@@ -3,7 +3,7 @@ import * as z from "zod";
 import type { SectionLink } from "../../components/sections/types.ts";
 import { blogPath } from "../blog/paths.ts";
 import { localePrefixedPath, localizedPath, type LocaleConfig } from "../locale-path.ts";
-import { logger } from "../logger.server.ts";
+import type { Log } from "../log.ts";
 import { sameSitePath } from "../redirect-target.ts";
 
 /**
@@ -38,7 +38,12 @@ export type CmsLink = z.infer<typeof cmsLinkSchema>;
  * link is left out rather than pointing at a 404, unless the link also has a typed URL, which then
  * stands in. A typed URL alone goes through resolveSectionLink's checks (no `javascript:`, `//host`).
  */
-export function resolveCmsLink(link: CmsLink, locale: string, config: LocaleConfig): SectionLink | null {
+export function resolveCmsLink(
+  link: CmsLink,
+  locale: string,
+  config: LocaleConfig,
+  log: Pick<Log, "warn">,
+): SectionLink | null {
   const label = link.label;
   // The target's path, canonicalised like a typed one: a slug the CMS let through (`..`) stays a path here.
   const internal = (path: string) => {
@@ -48,16 +53,21 @@ export function resolveCmsLink(link: CmsLink, locale: string, config: LocaleConf
   if (link.page) return internal(localizedPath(link.page.fullPath, link.page.locale, config));
   if (link.article) return internal(localizedPath(blogPath({ slug: link.article.slug }), link.article.locale, config));
   const url = link.url?.trim();
-  return url ? resolveSectionLink({ label, url }, locale, config) : null;
+  return url ? resolveSectionLink({ label, url }, locale, config, log) : null;
 }
 
 /** The links that resolve, in order. */
-export function resolveCmsLinks(links: readonly CmsLink[], locale: string, config: LocaleConfig): SectionLink[] {
-  return links.map((link) => resolveCmsLink(link, locale, config)).filter((link) => link !== null);
+export function resolveCmsLinks(
+  links: readonly CmsLink[],
+  locale: string,
+  config: LocaleConfig,
+  log: Pick<Log, "warn">,
+): SectionLink[] {
+  return links.map((link) => resolveCmsLink(link, locale, config, log)).filter((link) => link !== null);
 }
 
 /**
- * A CMS link as the site renders it, or null when it is no safe address (logged: `javascript:`,
+ * A CMS link as the site renders it, or null when it is no safe address (logged to `log`: `javascript:`,
  * `//host`, a relative path). A path on this site is canonicalised (app/lib/redirect-target.ts) and,
  * unless it starts with a locale already, given the page's locale prefix when that is not the
  * default locale (`/company` on a German page is `/de/company`); http(s) URLs are external;
@@ -67,12 +77,13 @@ export function resolveSectionLink(
   link: { label: string; url: string },
   locale: string,
   config: LocaleConfig,
+  log: Pick<Log, "warn">,
 ): SectionLink | null {
   const url = link.url.trim();
   const label = link.label;
   if (/^[/\\]/.test(url)) {
     const path = sameSitePath(url);
-    if (path === null) return refused(link.url);
+    if (path === null) return refused(link.url, log);
     const first = path.split(/[/?#]/)[1] ?? "";
     const prefixed =
       config.locales.includes(first) || locale === config.defaultLocale ? path : localizedInternal(path, locale);
@@ -83,12 +94,12 @@ export function resolveSectionLink(
   try {
     parsed = new URL(url);
   } catch {
-    return refused(link.url);
+    return refused(link.url, log);
   }
   if (parsed.protocol === "http:" || parsed.protocol === "https:")
     return { label, href: parsed.href, kind: "external" };
   if (parsed.protocol === "mailto:" || parsed.protocol === "tel:") return { label, href: url, kind: "plain" };
-  return refused(link.url);
+  return refused(link.url, log);
 }
 
 /** `/company?x#y` on a `de` page → `/de/company?x#y`; `/` → `/de`. */
@@ -98,8 +109,8 @@ function localizedInternal(path: string, locale: string): string {
   return `${localePrefixedPath(pathname, locale)}${at === -1 ? "" : path.slice(at)}`;
 }
 
-function refused(url: string): null {
-  logger().warn(`[cms] a section link was left out: ${JSON.stringify(url.slice(0, 200))} is not a safe address`);
+function refused(url: string, log: Pick<Log, "warn">): null {
+  log.warn(`[cms] a section link was left out: ${JSON.stringify(url.slice(0, 200))} is not a safe address`);
   return null;
 }
 
@@ -122,11 +133,16 @@ export interface NavEntry {
 }
 
 /** The navbar's entries that lead somewhere: an entry whose target and children are all gone is left out. */
-export function resolveNavEntries(entries: readonly CmsNavEntry[], locale: string, config: LocaleConfig): NavEntry[] {
+export function resolveNavEntries(
+  entries: readonly CmsNavEntry[],
+  locale: string,
+  config: LocaleConfig,
+  log: Pick<Log, "warn">,
+): NavEntry[] {
   const resolved: NavEntry[] = [];
   for (const entry of entries) {
-    const own = resolveCmsLink(entry, locale, config);
-    const children = resolveCmsLinks(entry.children, locale, config);
+    const own = resolveCmsLink(entry, locale, config, log);
+    const children = resolveCmsLinks(entry.children, locale, config, log);
     if (!own && children.length === 0) continue;
     resolved.push({ label: entry.label, href: own?.href ?? null, kind: own?.kind ?? "internal", children });
   }

@@ -7,6 +7,7 @@ import {
   proxyUpload,
   uploadPathOf,
 } from "./media-proxy.server.ts";
+import { memoryLog } from "../../../tests/support/memory-log.ts";
 
 const CMS = "http://cms.internal:1337";
 
@@ -17,7 +18,7 @@ function cmsAnswering(answer: (url: string, init: RequestInit) => Response | Pro
     asked.push({ url: String(input), init });
     return answer(String(input), init);
   }) as unknown as typeof globalThis.fetch;
-  return { asked, config: { cmsUrl: CMS, timeoutMs: 1000, fetch } };
+  return { asked, config: { cmsUrl: CMS, timeoutMs: 1000, fetch, log: memoryLog() } };
 }
 
 const site = (path: string, init?: RequestInit) => new Request(`https://www.example.com${path}`, init);
@@ -148,24 +149,24 @@ describe("proxyUpload", () => {
   });
 
   it("the CMS failing: 502; not answering: 503 with Retry-After; both logged, neither cached", async () => {
-    const lines: string[] = [];
+    const log = memoryLog();
     const failing = cmsAnswering(() => new Response("boom", { status: 500 }));
-    const bad = await proxyUpload(site("/uploads/a.png"), { ...failing.config, log: (line) => lines.push(line) });
+    const bad = await proxyUpload(site("/uploads/a.png"), { ...failing.config, log });
     expect(bad.status).toBe(502);
     expect(bad.headers.get("cache-control")).toBe("no-store");
 
     const down = cmsAnswering(() => Promise.reject(new TypeError("fetch failed")));
-    const unavailable = await proxyUpload(site("/uploads/a.png"), { ...down.config, log: (line) => lines.push(line) });
+    const unavailable = await proxyUpload(site("/uploads/a.png"), { ...down.config, log });
     expect(unavailable.status).toBe(503);
     expect(unavailable.headers.get("retry-after")).toBe("30");
-    expect(lines).toEqual([
+    expect(log.messages("error")).toEqual([
       "[media] /uploads/a.png: the CMS answered 500",
       "[media] /uploads/a.png: the CMS did not answer (TypeError: fetch failed)",
     ]);
   });
 
   it("gives the CMS CMS_FETCH_TIMEOUT_MS to start answering", async () => {
-    const lines: string[] = [];
+    const log = memoryLog();
     const hanging = cmsAnswering(
       (_url, init) =>
         new Promise<Response>((_resolve, reject) =>
@@ -175,10 +176,10 @@ describe("proxyUpload", () => {
     const response = await proxyUpload(site("/uploads/a.png"), {
       ...hanging.config,
       timeoutMs: 50,
-      log: (line) => lines.push(line),
+      log,
     });
     expect(response.status).toBe(503);
-    expect(lines).toEqual(["[media] /uploads/a.png: the CMS did not answer (timeout)"]);
+    expect(log.messages("error")).toEqual(["[media] /uploads/a.png: the CMS did not answer (timeout)"]);
   });
 
   it("HEAD asks the CMS for headers only; other methods are refused", async () => {

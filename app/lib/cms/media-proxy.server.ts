@@ -1,6 +1,6 @@
 import { CmsError } from "./errors.server.ts";
 import { createCmsHttp } from "./http.server.ts";
-import { logger } from "../logger.server.ts";
+import type { Log } from "../log.ts";
 import { hasVersion } from "./image-variants.ts";
 
 /**
@@ -49,7 +49,8 @@ export interface MediaProxyConfig {
   /** CMS_FETCH_TIMEOUT_MS: how long the CMS has to start answering (the body may take longer). */
   timeoutMs: number;
   fetch?: typeof fetch;
-  log?: (line: string) => void;
+  /** Where a CMS that failed or did not answer is reported (the request's logger). */
+  log: Pick<Log, "error">;
 }
 
 /**
@@ -83,8 +84,6 @@ export function plain(status: number, message: string, headers: Record<string, s
   });
 }
 
-const logOf = (config: MediaProxyConfig) => config.log ?? ((line: string) => logger().error(line));
-
 /**
  * The CMS's answer for an upload path, or the site's answer when the CMS gave none in time (503).
  * The timeout covers the CMS's first answer only: a large file may stream for longer. The
@@ -101,7 +100,7 @@ export async function askCms(
     return { upstream };
   } catch (error) {
     if (!(error instanceof CmsError)) throw error;
-    logOf(config)(`[media] ${path}: the CMS did not answer (${error.timedOut ? "timeout" : String(error.cause)})`);
+    config.log.error(`[media] ${path}: the CMS did not answer (${error.timedOut ? "timeout" : String(error.cause)})`);
     return {
       answer: plain(503, "The file service is temporarily unavailable. Please try again in a moment.", {
         "retry-after": "30",
@@ -114,7 +113,7 @@ export async function askCms(
 export async function unusable(upstream: Response, path: string, config: MediaProxyConfig): Promise<Response> {
   await upstream.body?.cancel();
   if (upstream.status === 404) return plain(404, "There is no file at this address.");
-  logOf(config)(`[media] ${path}: the CMS answered ${upstream.status}`);
+  config.log.error(`[media] ${path}: the CMS answered ${upstream.status}`);
   return plain(502, "The file service sent an answer we could not use. Please try again later.");
 }
 

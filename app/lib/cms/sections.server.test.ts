@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { logger } from "../logger.server.ts";
+import { memoryLog } from "../../../tests/support/memory-log.ts";
 import {
   LOGGED_TYPES_LIMIT,
   prepareSections,
@@ -22,7 +22,8 @@ const file = {
     thumbnail: { url: "/uploads/thumbnail_team_abc.png", width: 245, height: 129 },
   },
 };
-const options = { base: null, locale: "en", config, imagesBefore: 0 };
+const log = memoryLog();
+const options = { base: null, locale: "en", config, imagesBefore: 0, log };
 
 afterEach(() => resetLoggedSectionTypes());
 
@@ -77,7 +78,7 @@ describe("sectionsSchema", () => {
 });
 
 describe("resolveSectionLink", () => {
-  const link = (url: string, locale = "en") => resolveSectionLink({ label: "L", url }, locale, config);
+  const link = (url: string, locale = "en") => resolveSectionLink({ label: "L", url }, locale, config, log);
 
   it("a path on this site: canonical, with the page's locale prefix unless default or already there", () => {
     expect(link("/company")).toEqual({ label: "L", href: "/company", kind: "internal" });
@@ -95,7 +96,7 @@ describe("resolveSectionLink", () => {
   });
 
   it("http(s) is external; mailto:, tel: and #fragment are plain; anything else is refused and logged", () => {
-    const warn = vi.spyOn(logger(), "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(log, "warn").mockImplementation(() => {});
     expect(link("https://example.com/a b")).toEqual({
       label: "L",
       href: "https://example.com/a%20b",
@@ -152,7 +153,7 @@ describe("prepareSections", () => {
   });
 
   it("links are resolved for the page's locale; refused ones are left out", () => {
-    vi.spyOn(logger(), "warn").mockImplementation(() => {});
+    vi.spyOn(log, "warn").mockImplementation(() => {});
     const sections = sectionsSchema.parse([
       {
         __component: "sections.call-to-action",
@@ -184,7 +185,7 @@ describe("prepareSections", () => {
   });
 
   it("an unknown type stays in the list (rendered as nothing) and is logged once per type", () => {
-    const warn = vi.spyOn(logger(), "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(log, "warn").mockImplementation(() => {});
     const sections = sectionsSchema.parse([
       { __component: "sections.countdown", count: 3 },
       { __component: "sections.countdown", count: 5 },
@@ -203,7 +204,7 @@ describe("prepareSections", () => {
   });
 
   it("the set of logged types is bounded: past the limit, new types are not logged (nor remembered)", () => {
-    const warn = vi.spyOn(logger(), "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(log, "warn").mockImplementation(() => {});
     const many = Array.from({ length: LOGGED_TYPES_LIMIT + 20 }, (_, i) => ({ __component: `x.t${i}` }));
     prepareSections(sectionsSchema.parse(many), options);
     prepareSections(sectionsSchema.parse(many), options);

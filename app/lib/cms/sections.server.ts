@@ -8,7 +8,7 @@ import type { ArticleSummary } from "./articles.server.ts";
 import type { LocaleConfig } from "../locale-path.ts";
 import { t } from "../i18n/messages.ts";
 import { MAX_FIELDS } from "../forms/form-fields.ts";
-import { logger } from "../logger.server.ts";
+import type { Log } from "../log.ts";
 import { cmsLinkSchema, LINK_POPULATE, resolveCmsLink, type CmsLink } from "./links.server.ts";
 import { imageAttributes, withBodyMedia, type MediaBase, type MediaFile } from "./media.ts";
 import { imagePlacementFields, placedImage } from "./placed-alt.ts";
@@ -179,10 +179,10 @@ export const LOGGED_TYPES_LIMIT = 100;
 const loggedTypes = new Set<string>();
 
 /** Logs an unknown section type, once per type while the set has room (then no more: never a flood). */
-function logUnknownType(type: string) {
+function logUnknownType(type: string, log: Pick<Log, "warn">) {
   if (loggedTypes.has(type) || loggedTypes.size >= LOGGED_TYPES_LIMIT) return;
   loggedTypes.add(type);
-  logger().warn(
+  log.warn(
     `[cms] a page has a section of unknown type "${type.slice(0, 100)}": rendered as nothing ` +
       `(app/components/sections/registry.tsx has no component for it)`,
   );
@@ -205,6 +205,8 @@ export interface PrepareOptions {
   blogHref?: string;
   /** The page's address (a form posts to it) and the bot check's token of each form section. */
   forms?: { action: string; tokenFor: (sectionId: number) => string };
+  /** Where refused links and unknown section types are reported (the request's logger). */
+  log: Pick<Log, "warn">;
 }
 
 /**
@@ -230,12 +232,12 @@ export function prepareSections(sections: readonly CmsSection[], options: Prepar
     return attributes;
   };
   const link = (value: CmsLink | null | undefined) =>
-    value ? resolveCmsLink(value, options.locale, options.config) : null;
+    value ? resolveCmsLink(value, options.locale, options.config, options.log) : null;
   const links = (values: CmsLink[]) => values.map(link).filter((value): value is SectionLink => value !== null);
 
   return sections.map((section, index): Section => {
     if ("unknown" in section) {
-      logUnknownType(section.__component);
+      logUnknownType(section.__component, options.log);
       return section;
     }
     switch (section.__component) {

@@ -14,9 +14,8 @@ import { prepareForm, resolveSectionLink, type CmsSection } from "../cms/section
 import { t } from "../i18n/messages.ts";
 import { parseLocalePath } from "../locale-path.ts";
 import { localeConfigOf } from "../locales.server.ts";
-import { logger } from "../logger.server.ts";
 import { NO_STORE_ANYWHERE } from "../no-store.ts";
-import { cmsContext, configContext } from "../request-context.server.ts";
+import { cmsContext, configContext, logContext } from "../request-context.server.ts";
 import { CONSENT_FIELD, FIELD_PREFIX, FORM_BODY_LIMIT, formTokenKey, SECTION_FIELD } from "./form-fields.ts";
 import { storeSubmission } from "./submit.server.ts";
 import { checkForm } from "./validate.ts";
@@ -39,6 +38,7 @@ export interface FormPostData {
  */
 export async function handleFormPost(request: Request, context: Readonly<RouterContextProvider>, url: URL) {
   const env = context.get(configContext);
+  const log = context.get(logContext);
   const config = localeConfigOf(env);
   const target = parseLocalePath(url.pathname, config);
   const locale = target?.locale ?? config.defaultLocale;
@@ -67,7 +67,7 @@ export async function handleFormPost(request: Request, context: Readonly<RouterC
       botCheck: true,
     });
   } catch (error) {
-    const failed = toAuthError(error);
+    const failed = toAuthError(error, log);
     if (!failed) throw error;
     const posted = fieldsOf(error) ?? {};
     return answer(
@@ -93,7 +93,7 @@ export async function handleFormPost(request: Request, context: Readonly<RouterC
   }
 
   const { values, errors } = checkForm(
-    prepareForm(section, { base: null, locale, config, imagesBefore: 0 }),
+    prepareForm(section, { base: null, locale, config, imagesBefore: 0, log }),
     fields,
     locale,
   );
@@ -105,16 +105,14 @@ export async function handleFormPost(request: Request, context: Readonly<RouterC
     await storeSubmission(env, { page: page.documentId, locale: page.locale, section: sectionId, values });
   } catch (error) {
     if (!(error instanceof CmsError)) throw error;
-    logger().error(
-      `[forms] could not store a submission of "${section.formName}" on ${url.pathname}: ${error.message}`,
-    );
+    log.error(`[forms] could not store a submission of "${section.formName}" on ${url.pathname}: ${error.message}`);
     // A CMS that timed out may still store it (bench/README.md, "Forms"): not "nothing was saved".
     const message = t(locale, error.timedOut ? "form.error.cmsSlow" : "form.error.cmsDown");
     return answer({ sectionId, status: "refused", message, values, errors: {} }, 503);
   }
 
   const thanks = section.successPath
-    ? resolveSectionLink({ label: "", url: section.successPath }, locale, config)
+    ? resolveSectionLink({ label: "", url: section.successPath }, locale, config, log)
     : null;
   if (thanks?.kind === "internal") throw redirect(thanks.href, { status: 303, headers: NO_STORE_ANYWHERE });
   return answer(

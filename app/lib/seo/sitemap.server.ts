@@ -8,8 +8,7 @@ import { blogSitemapEntriesBound, blogSitemapPages } from "./blog-sitemap.ts";
 import { CmsError } from "../cms/errors.server.ts";
 import type { LocaleConfig } from "../locale-path.ts";
 import { localeConfigOf } from "../locales.server.ts";
-import { logger } from "../logger.server.ts";
-import { cmsContext, configContext } from "../request-context.server.ts";
+import { cmsContext, configContext, logContext } from "../request-context.server.ts";
 import { planSitemap, sitemapPartsBound, type SitemapPart } from "./sitemap.ts";
 
 /**
@@ -119,12 +118,12 @@ export async function loadSitemap(context: Readonly<RouterContextProvider>): Pro
     pages.push(...blogSitemapPages(await publishedArticles(cms), { perPage: ARTICLES_PER_PAGE }));
   } catch (error) {
     if (!(error instanceof CmsError)) throw error;
-    logger().error(`[sitemap] not built: ${error.message}`);
+    context.get(logContext).error(`[sitemap] not built: ${error.message}`);
     return unavailable();
   }
   if (pages.length === 0) {
     // Far likelier a CMS or permission problem than a site with nothing published.
-    logger().error("[sitemap] not built: the CMS lists no published page");
+    context.get(logContext).error("[sitemap] not built: the CMS lists no published page");
     return unavailable();
   }
   const config = context.get(configContext);

@@ -23,7 +23,7 @@ import { readCheckedSession } from "./cms-session.server.ts";
 import { startCmsSession } from "./start-session.server.ts";
 import type { CmsTwoFactor } from "../cms-two-factor.server.ts";
 import { requireSecondFactor, secondFactorEnabled } from "./two-factor.server.ts";
-import { logger } from "../../logger.server.ts";
+import type { Log } from "../../log.ts";
 
 /**
  * The credential plugin: sign-in, registration and the password flows, done against the
@@ -48,12 +48,17 @@ const FORGOT_PASSWORD_MESSAGE = "If an account exists for this address, we have 
  * it looks the address up (registration closed, invalid input, its rate limit) is shown; an
  * unreachable or failing CMS is only logged, as a failed write happens for new addresses only.
  */
-async function registerQuietly(users: CmsUsers, email: string, password: string): Promise<void> {
+async function registerQuietly(
+  users: CmsUsers,
+  email: string,
+  password: string,
+  log: Pick<Log, "warn">,
+): Promise<void> {
   try {
     await users.register(email, password);
   } catch (error) {
     if (error instanceof AuthError && error.code !== "CMS_UNAVAILABLE") throw error;
-    logger().warn(`[auth] registration failed in the CMS: ${error instanceof Error ? error.message : String(error)}`);
+    log.warn(`[auth] registration failed in the CMS: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -62,6 +67,7 @@ const isWrongPassword = (error: unknown) => error instanceof AuthError && error.
 export function cmsCredentials(
   cms: () => CmsUsers,
   revocations: SessionRevocations,
+  log: Pick<Log, "warn">,
   lockout?: AccountLockout,
   twoFactor?: () => CmsTwoFactor,
 ) {
@@ -90,12 +96,12 @@ export function cmsCredentials(
       // No enumeration: a new address and a taken one get the same answer, after the same
       // time, and no session (a session only for new accounts would tell them apart).
       registerCms: createAuthEndpoint("/register-cms", schemaBody(registerSchema), async (ctx) => {
-        const work = registerQuietly(cms(), ctx.body.email, ctx.body.password);
+        const work = registerQuietly(cms(), ctx.body.email, ctx.body.password, log);
         // The CMS's setting, not the answer for this address (a taken address gets no user back).
         const emailConfirmation = cms()
           .emailConfirmation()
           .catch(() => false);
-        await settleAfter(REGISTER_ANSWER_MS, work, () => undefined, "registration");
+        await settleAfter(REGISTER_ANSWER_MS, work, () => undefined, "registration", log);
         const confirm = await emailConfirmation;
         return ctx.json({
           ok: true,
@@ -119,7 +125,7 @@ export function cmsCredentials(
         async (ctx) => {
           const users = cms();
           const { email } = ctx.body;
-          inBackground(() => users.sendEmailConfirmation(email), "send-email-confirmation");
+          inBackground(() => users.sendEmailConfirmation(email), "send-email-confirmation", log);
           return ctx.json({ ok: true, message: RESEND_CONFIRMATION_MESSAGE });
         },
       ),
@@ -129,7 +135,7 @@ export function cmsCredentials(
       forgotPasswordCms: createAuthEndpoint("/forgot-password-cms", schemaBody(forgotPasswordSchema), async (ctx) => {
         const users = cms();
         const { email } = ctx.body;
-        inBackground(() => users.forgotPassword(email), "forgot-password");
+        inBackground(() => users.forgotPassword(email), "forgot-password", log);
         return ctx.json({ ok: true, message: FORGOT_PASSWORD_MESSAGE });
       }),
 
@@ -152,7 +158,7 @@ export function cmsCredentials(
         const check = await readCheckedSession(ctx, cms(), revocations);
         if (check.state === "invalid") throw new AuthError("UNAUTHORIZED");
         if (check.state === "unknown") {
-          logger().warn(`[auth] could not re-validate a session with the CMS: ${check.error.message}`);
+          log.warn(`[auth] could not re-validate a session with the CMS: ${check.error.message}`);
           throw cmsUnavailable(check.error);
         }
         const { stored, cmsJWT } = check;

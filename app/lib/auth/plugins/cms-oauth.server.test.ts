@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { logger } from "../../logger.server.ts";
+import { memoryLog } from "../../../../tests/support/memory-log.ts";
 import { endReplacedCmsSession } from "./cms-oauth.server.ts";
 
 // docs/security.md, finding 37: a re-sync (/sync-oauth-cms) ends the CMS session it replaced.
@@ -9,16 +9,16 @@ describe("endReplacedCmsSession", () => {
 
   it("ends the replaced token's own CMS session (Strapi's logout of that token, not all)", async () => {
     const endSessions = vi.fn(async () => "done" as const);
-    await endReplacedCmsSession({ endSessions }, "old-jwt");
+    await endReplacedCmsSession({ endSessions }, "old-jwt", memoryLog());
     expect(endSessions).toHaveBeenCalledExactlyOnceWith("old-jwt", "this");
   });
 
   it("best effort: a CMS that fails is logged, and the re-sync still answers", async () => {
-    const warn = vi.spyOn(logger(), "warn").mockImplementation(() => {});
+    const log = memoryLog();
     const endSessions = vi.fn(async () => {
       throw new Error("CMS down");
     });
-    await expect(endReplacedCmsSession({ endSessions }, "old-jwt")).resolves.toBeUndefined();
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining("CMS down"));
+    await expect(endReplacedCmsSession({ endSessions }, "old-jwt", log)).resolves.toBeUndefined();
+    expect(log.messages("warn")).toEqual([expect.stringContaining("CMS down")]);
   });
 });

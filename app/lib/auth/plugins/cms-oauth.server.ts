@@ -16,7 +16,7 @@ import { startCmsSession } from "./start-session.server.ts";
 import { secondFactorEnabled, setPendingSignIn } from "./two-factor.server.ts";
 import { parseLocalePath, type LocaleConfig } from "../../locale-path.ts";
 import { safeRedirectPath } from "../../redirect-target.ts";
-import { logger } from "../../logger.server.ts";
+import type { Log } from "../../log.ts";
 
 /**
  * The OAuth plugin: right after better-auth completes a GitHub, Google or OpenID Connect
@@ -40,6 +40,8 @@ export interface CmsOAuthConfig {
   locales: LocaleConfig;
   /** The CMS's two-factor routes: an account with it on is asked for the code after the provider too. */
   twoFactor?: () => CmsTwoFactor;
+  /** The process's logger (failed syncs, sessions the CMS did not end). */
+  log: Log;
 }
 
 const callbackParams = z.object({ id: z.string().optional(), providerId: z.string().optional() });
@@ -112,17 +114,24 @@ async function secondStepOfFlow(
 
 async function syncWithCms(config: CmsOAuthConfig, identity: OAuthIdentity) {
   if (!config.secret) throw new AuthError("OAUTH_OFF");
-  return syncOAuthUserWithCms({ baseUrl: config.cmsUrl, secret: config.secret, timeoutMs: config.timeoutMs }, identity);
+  return syncOAuthUserWithCms(
+    { baseUrl: config.cmsUrl, secret: config.secret, timeoutMs: config.timeoutMs, log: config.log },
+    identity,
+  );
 }
 
 /**
  * Ends the CMS session a re-sync replaced (Strapi's logout of that token). Best effort: the site
  * has revoked its own session already; a failure is logged, the new session stands.
  */
-export async function endReplacedCmsSession(cms: Pick<CmsUsers, "endSessions">, oldJwt: string): Promise<void> {
+export async function endReplacedCmsSession(
+  cms: Pick<CmsUsers, "endSessions">,
+  oldJwt: string,
+  log: Pick<Log, "warn">,
+): Promise<void> {
   await cms.endSessions(oldJwt, "this").catch((error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    logger().warn(`[auth] the CMS did not end the session a re-sync replaced: ${message}`);
+    log.warn(`[auth] the CMS did not end the session a re-sync replaced: ${message}`);
   });
 }
 
@@ -157,7 +166,7 @@ export function cmsOAuth(config: CmsOAuthConfig) {
             } catch (error) {
               deleteSessionCookie(ctx);
               const code: AuthErrorCode = error instanceof AuthError ? error.code : "OAUTH_FAILED";
-              if (!(error instanceof AuthError)) logger().error({ err: error }, "[auth] OAuth sync failed");
+              if (!(error instanceof AuthError)) config.log.error({ err: error }, "[auth] OAuth sync failed");
               // The sign-in page shows the table's message for the code (error-codes.ts).
               const signIn = `${ctx.context.baseURL.replace(/\/api\/auth$/, "")}${await signInPageOfFlow(config.locales)}`;
               throw ctx.redirect(`${signIn}?error=${encodeURIComponent(code)}`);
@@ -167,7 +176,7 @@ export function cmsOAuth(config: CmsOAuthConfig) {
               // sweep (memory-rows.server.ts): the next sign-in then gets a fresh user made from what
               // the provider says then, with one account, rather than this one found by its email.
               await ctx.context.internalAdapter.deleteUser(created.user.id).catch((error: unknown) => {
-                logger().warn(`[auth] could not drop the in-memory OAuth user: ${(error as Error).message}`);
+                config.log.warn(`[auth] could not drop the in-memory OAuth user: ${(error as Error).message}`);
               });
             }
             if (secondStep) throw ctx.redirect(secondStep);
@@ -186,7 +195,7 @@ export function cmsOAuth(config: CmsOAuthConfig) {
         const check = await readCheckedSession(ctx, config.cms(), config.revocations);
         if (check.state === "invalid") throw new AuthError("OAUTH_SESSION_REQUIRED");
         if (check.state === "unknown") {
-          logger().warn(`[auth] could not re-validate a session with the CMS: ${check.error.message}`);
+          config.log.warn(`[auth] could not re-validate a session with the CMS: ${check.error.message}`);
           throw cmsUnavailable(check.error);
         }
         const { stored, current } = check;
@@ -207,7 +216,7 @@ export function cmsOAuth(config: CmsOAuthConfig) {
         // The new session replaces this one: a copy of the old cookie must not outlive it, nor
         // its CMS session (whose token would still open the CMS directly: docs/security.md, finding 37).
         await config.revocations.revoke(stored.session.id, new Date(stored.session.expiresAt));
-        await endReplacedCmsSession(config.cms(), check.cmsJWT);
+        await endReplacedCmsSession(config.cms(), check.cmsJWT, config.log);
         return ctx.json({ user: toPublicUser(user) });
       }),
     },

@@ -11,7 +11,7 @@ import type { AccountLockout } from "../rate-limit.server.ts";
 import { withPasswordLockout } from "../reauth-lockout.server.ts";
 import type { SessionRevocations } from "../revocations.server.ts";
 import { SESSION_USER_FIELDS, toPublicUser, type PublicSessionUser, type StoredUserFields } from "../session-user.ts";
-import { logger } from "../../logger.server.ts";
+import type { Log } from "../../log.ts";
 
 /** A session as the encrypted cookie holds it: better-auth's session, and its user with ours (CMS JWT, ...). */
 export interface StoredSession {
@@ -96,7 +96,7 @@ function noSession(): PublicSession {
  * - 429, 5xx, timeout: the session is kept as it is (a CMS hiccup logs nobody out), logged.
  * What it returns is what leaves the server: never the JWT, never the session token.
  */
-export function cmsSession(cms: () => CmsUsers, revocations: SessionRevocations) {
+export function cmsSession(cms: () => CmsUsers, revocations: SessionRevocations, log: Pick<Log, "warn">) {
   return customSession(
     async (stored, ctx): Promise<PublicSession> => {
       const { session } = stored;
@@ -104,7 +104,7 @@ export function cmsSession(cms: () => CmsUsers, revocations: SessionRevocations)
       const check = await checkStoredSession(ctx, stored, cms(), revocations);
       if (check.state === "invalid") return noSession();
       if (check.state === "unknown") {
-        logger().warn(`[auth] could not re-validate a session with the CMS; keeping it: ${check.error.message}`);
+        log.warn(`[auth] could not re-validate a session with the CMS; keeping it: ${check.error.message}`);
         return { session: publicSession, user: toPublicUser(stored.user) };
       }
       const { current } = check;
@@ -135,7 +135,12 @@ export function cmsSession(cms: () => CmsUsers, revocations: SessionRevocations)
  * instance: the CMS ends every session of the user (Strapi's logout, scope all) and refuses their JWTs. It
  * needs the CMS: if the CMS cannot confirm, nothing is ended and the caller is told.
  */
-export function sessionRevocation(cms: () => CmsUsers, revocations: SessionRevocations, lockout?: AccountLockout) {
+export function sessionRevocation(
+  cms: () => CmsUsers,
+  revocations: SessionRevocations,
+  log: Pick<Log, "warn">,
+  lockout?: AccountLockout,
+) {
   return {
     id: "session-revocation",
     endpoints: {
@@ -188,7 +193,7 @@ export function sessionRevocation(cms: () => CmsUsers, revocations: SessionRevoc
               .endSessions(cmsJWT, "this")
               .catch((error: unknown) => {
                 const message = error instanceof Error ? error.message : String(error);
-                logger().warn(`[auth] the CMS did not record a sign-out (signed out on the site only): ${message}`);
+                log.warn(`[auth] the CMS did not record a sign-out (signed out on the site only): ${message}`);
               });
           }),
         },
