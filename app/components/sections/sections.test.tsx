@@ -179,7 +179,7 @@ describe("section components", () => {
         },
       ],
       blog: { href: "/blog", label: "All articles" },
-    });
+    } as Section);
     expect(out).toContain('<section class="section section-latest-articles"');
     expect(out).toMatch(/<h2 id="[^"]+">From the blog<\/h2>/);
     expect(out).toContain('<h3><a href="/blog/acme-3"');
@@ -187,8 +187,8 @@ describe("section components", () => {
     expect(out).toContain('href="/blog/category/news"');
     expect(out).toContain('<a href="/blog"');
     // No articles (yet): nothing at all.
-    expect(html({ __component: "sections.latest-articles", heading: "From the blog", articles: [], blog: null })).toBe(
-      "",
-    );
+    expect(
+      html({ __component: "sections.latest-articles", heading: "From the blog", articles: [], blog: null } as Section),
+    ).toBe("");
   });
 });

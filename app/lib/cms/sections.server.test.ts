@@ -9,6 +9,7 @@ import {
   SECTION_IMAGE_SIZES,
   sectionsSchema,
 } from "./sections.server.ts";
+import { contentTypeSections, prepareContentTypeSection } from "../../content-types/modules.server.ts";
 
 const config = { locales: ["en", "de"], defaultLocale: "en" };
 const file = {
@@ -58,13 +59,14 @@ describe("sectionsSchema", () => {
     expect(sectionsSchema.parse(undefined)).toEqual([]);
   });
 
-  it("an unknown __component passes as unknown, whatever its fields", () => {
-    expect(sectionsSchema.parse([{ __component: "sections.countdown", id: 1, count: 3, category: { x: 1 } }])).toEqual([
-      { __component: "sections.countdown", unknown: true },
+  it("an unknown __component passes as unknown, whatever its fields (kept for a content type that brings it)", () => {
+    const countdown = { __component: "sections.countdown", id: 1, count: 3, category: { x: 1 } };
+    expect(sectionsSchema.parse([countdown])).toEqual([
+      { __component: "sections.countdown", unknown: true, fields: countdown },
     ]);
     // A prototype key is not a known type either.
     expect(sectionsSchema.parse([{ __component: "constructor" }])).toEqual([
-      { __component: "constructor", unknown: true },
+      { __component: "constructor", unknown: true, fields: { __component: "constructor" } },
     ]);
   });
 
@@ -225,10 +227,21 @@ describe("prepareSections", () => {
       category: { name: "Neuigkeiten", slug: "neuigkeiten" },
       author: null,
     };
-    const [section] = prepareSections(
-      sectionsSchema.parse([{ __component: "sections.latest-articles", heading: "Aus dem Blog", count: 2 }]),
-      { ...options, locale: "de", latestArticles: new Map([[0, [article]]]), blogHref: "/de/blog" },
-    ) as any[];
+    // A content type's section (the blog's: app/content-types/blog/), prepared through the registry.
+    const sections = sectionsSchema.parse([
+      { __component: "sections.latest-articles", heading: "Aus dem Blog", count: 2 },
+    ]);
+    const typed = contentTypeSections(sections);
+    const [section] = prepareSections(sections, {
+      ...options,
+      locale: "de",
+      contentTypeSection: (index) =>
+        prepareContentTypeSection(
+          typed.find((one) => one.index === index),
+          new Map([[0, [article]]]),
+          { locale: "de", config, base: null },
+        ),
+    }) as any[];
     expect(section).toMatchObject({
       __component: "sections.latest-articles",
       heading: "Aus dem Blog",
@@ -245,12 +258,14 @@ describe("prepareSections", () => {
     });
     expect(section.articles[0].dateText).toMatch(/20\. Oktober 2026/);
     // The count is bounded as in the CMS; none given is its default.
-    expect(sectionsSchema.parse([{ __component: "sections.latest-articles" }])[0]).toMatchObject({
+    expect(
+      contentTypeSections(sectionsSchema.parse([{ __component: "sections.latest-articles" }]))[0]?.data,
+    ).toMatchObject({
       count: 3,
       category: null,
     });
-    expect(() => sectionsSchema.parse([{ __component: "sections.latest-articles", count: 500 }])).toThrow(
-      /sections.latest-articles/,
-    );
+    expect(() =>
+      contentTypeSections(sectionsSchema.parse([{ __component: "sections.latest-articles", count: 500 }])),
+    ).toThrow(/sections.latest-articles section in an unexpected shape/);
   });
 });
