@@ -4,4 +4,7 @@
  * preview's draft versions and the routes read a type's parts from its folder because it is named
  * here, in this order (the sitemap lists the types in it, after the pages).
  */
-export const CONTENT_TYPES = ["blog"] as const;
+export const CONTENT_TYPES = [
+  "blog",
+  // Your content types go here (docs/add-a-content-type.md).
+] as const;
