@@ -1,17 +1,18 @@
 import { type RouteConfig, type RouteConfigEntry, index, route } from "@react-router/dev/routes";
 
 import { localized } from "./content-types/localized-routes.ts";
-import { registered } from "./content-types/pick.ts";
+import { checkRegisteredFolders, registered } from "./content-types/pick.ts";
 import { AUTH_PAGE_PATHS } from "./lib/auth/paths.ts";
 
 /**
  * The registered content types' routes (app/content-types/index.ts: each type's routes.ts), before
  * the CMS pages' catch-all. Found by Vite, as the type's other parts are (app/content-types/pick.ts).
  */
+checkRegisteredFolders(Object.keys(import.meta.glob("./content-types/*/*.{ts,tsx}")), "./content-types");
 const contentTypeRoutes = registered(
   import.meta.glob<RouteConfigEntry[]>("./content-types/*/routes.ts", { eager: true, import: "default" }),
   "routes.ts",
-  { required: false, prefix: "./content-types" },
+  "./content-types",
 ).flat();
 
 export default [

@@ -6,14 +6,13 @@ import type { ContentTypeServer, SectionContext, SectionDefinition } from "./typ
 /**
  * The server side of the registered content types (app/content-types/index.ts): what the sitemap,
  * the preview's draft versions and a page's sections read. Found by Vite in each type's folder, so
- * registering a type is its one line in index.ts. Only Vite-built code may import this (a page's
+ * registering a type is its one line in index.ts. A type with a route only (no sitemap entries, no
+section) needs no module.server.ts. Only Vite-built code may import this (a page's
  * loader, a resource route): `import.meta.glob` is Vite's, not Node's.
  */
 const found = import.meta.glob<ContentTypeServer>("./*/module.server.ts", { eager: true, import: "default" });
 
-export const CONTENT_TYPE_MODULES: readonly ContentTypeServer[] = registered(found, "module.server.ts", {
-  required: true,
-});
+export const CONTENT_TYPE_MODULES: readonly ContentTypeServer[] = registered(found, "module.server.ts");
 
 const SECTIONS = new Map<string, SectionDefinition>(
   CONTENT_TYPE_MODULES.flatMap((module) => Object.entries(module.sections ?? {})),

@@ -2,20 +2,21 @@ import { describe, expect, it } from "vitest";
 
 import { CONTENT_TYPES } from "./index.ts";
 import { CONTENT_TYPE_MODULES, CONTENT_TYPE_REST_PATHS, CONTENT_TYPE_SECTIONS_POPULATE } from "./modules.server.ts";
-import { registered } from "./pick.ts";
+import { checkRegisteredFolders, registered } from "./pick.ts";
 import { CONTENT_TYPE_SECTION_COMPONENTS } from "./section-components.ts";
 
 describe("the content types' registry", () => {
   it("takes the registered folders' parts, in the registration's order; an unregistered folder is left out", () => {
     const found = { "./other/module.server.ts": "other", "./blog/module.server.ts": "blog" };
-    expect(registered(found, "module.server.ts", { required: true })).toEqual(["blog"]);
-    expect(registered({}, "sections.tsx", { required: false })).toEqual([]);
+    expect(registered(found, "module.server.ts")).toEqual(["blog"]);
+    expect(registered({}, "sections.tsx")).toEqual([]);
   });
 
-  it("a registered name without its required file fails, naming the file", () => {
-    expect(() => registered({}, "module.server.ts", { required: true })).toThrow(
-      'app/content-types/index.ts registers "blog", but app/content-types/blog/module.server.ts is missing',
+  it("a registered name without a folder stops the route config, naming it; any one file of it will do", () => {
+    expect(() => checkRegisteredFolders(["./content-types/blogs/routes.ts"], "./content-types")).toThrow(
+      'app/content-types/index.ts registers "blog", but app/content-types/blog/ has no files',
     );
+    expect(() => checkRegisteredFolders(["./content-types/blog/routes.ts"], "./content-types")).not.toThrow();
   });
 
   it("the blog is a registered module: its sitemap, Preview REST path and latest-articles section reach the readers", () => {

@@ -10,5 +10,5 @@ const found = import.meta.glob<ContentTypeComponents>("./*/sections.tsx", { eage
 
 export const CONTENT_TYPE_SECTION_COMPONENTS: ContentTypeComponents = Object.assign(
   {},
-  ...registered(found, "sections.tsx", { required: false }),
+  ...registered(found, "sections.tsx"),
 );
