@@ -99,7 +99,7 @@ describe("POST /api/cms-revalidate", () => {
     [{ uid: "api::page.page", next: { fullPaths: ["careers"] } }, ["next.fullPaths.0: must start with /"]],
     [
       { uid: "api::page.page", next: { fullPaths: ["/a/*/b"] } },
-      ["next.fullPaths.0: may contain * only as a last segment (/positions/*)"],
+      ["next.fullPaths.0: may contain * only as a last segment (/jobs/*)"],
     ],
     [{ uid: "api::page.page", next: { tags: [""] } }, ["next.tags.0: must not be empty"]],
     [{ uid: "api::page.page", next: "all" }, ["next: must be an object"]],
