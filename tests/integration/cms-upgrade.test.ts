@@ -206,7 +206,10 @@ describe("upgrading an existing database", () => {
   }, 240_000);
 
   it("a navbar converted while the site runs re-renders the pages the site had cached", async () => {
-    const renamed = { en: [["Renamed jobs", "/positions"]], de: [["Umbenannte Jobs", "/de/positions"]] } as typeof OLD_LINKS;
+    const renamed = {
+      en: [["Renamed jobs", "/positions"]],
+      de: [["Umbenannte Jobs", "/de/positions"]],
+    } as typeof OLD_LINKS;
     await until(
       "/ cached with the navbar of before",
       () => mainNav("/"),

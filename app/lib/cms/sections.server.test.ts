@@ -33,7 +33,12 @@ describe("sectionsSchema", () => {
       { __component: "sections.hero", id: 1, heading: "Hi", text: "", image: { id: 3, ...file }, links: null },
       { __component: "sections.rich-text", id: 1, body: [{ type: "paragraph", children: [] }] },
       { __component: "sections.media-with-text", id: 1, heading: null, text: "t", image: file, imagePosition: null },
-      { __component: "sections.call-to-action", id: 2, heading: "Go", links: [{ id: 9, label: "Jobs", url: "/positions" }] },
+      {
+        __component: "sections.call-to-action",
+        id: 2,
+        heading: "Go",
+        links: [{ id: 9, label: "Jobs", url: "/positions" }],
+      },
       { __component: "sections.card-grid", id: 1, heading: "Cards", cards: [{ title: "A", image: null, link: null }] },
       { __component: "sections.faq", id: 1, items: [{ id: 1, question: "Q?", answer: "A." }] },
       { __component: "sections.quote", id: 1, quote: "Well said.", author: "Sam" },
