@@ -34,6 +34,7 @@ describe("a content type added as one module and one registration line", () => {
   let app: AppHandle;
   let typechecked: Promise<void>;
   let cmsTestsPassed: Promise<void>;
+  let unitTestsPassed: Promise<void>;
   const get = (pagePath: string) => getPage(app.url, pagePath);
 
   beforeAll(async () => {
@@ -44,7 +45,10 @@ describe("a content type added as one module and one registration line", () => {
     // its test's, not an unhandled rejection before it).
     typechecked = copy.typecheck();
     cmsTestsPassed = copy.cmsTests();
-    for (const job of [typechecked, cmsTestsPassed]) job.catch(() => {});
+    // The site's unit tests (a section registry that misses the new section fails there) after the
+    // typecheck, which React Router's typegen starts: never three CPU-bound jobs on two cores.
+    unitTestsPassed = typechecked.catch(() => {}).then(() => copy.unitTests());
+    for (const job of [typechecked, cmsTestsPassed, unitTestsPassed]) job.catch(() => {});
   }, 420_000);
 
   afterAll(() => stack?.stop(), 60_000);
@@ -79,6 +83,11 @@ describe("a content type added as one module and one registration line", () => {
   it("the CMS's own tests still pass with the new type (none pins the list of types)", async () => {
     await cmsTestsPassed;
   }, 240_000);
+
+  // After the typecheck (up to 480 s at load), then about 40 s idle; twice that at load.
+  it("the site's unit tests still pass with the new type and its section", async () => {
+    await unitTestsPassed;
+  }, 600_000);
 
   it("a published job shows on /jobs, its department's listing, its page, the sitemap and a page's latest-jobs section; an edit and an unpublish follow", async () => {
     const slug = `platform-engineer-${run}`;
