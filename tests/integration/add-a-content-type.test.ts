@@ -93,6 +93,17 @@ describe("a content type added as one module and one registration line", () => {
     const slug = `platform-engineer-${run}`;
     const admin = await StrapiAdmin.login(cms.url);
 
+    // The guide's address is free on a clean checkout: the seeded demo site has no page there (in
+    // any locale), which the new routes would hide and the project's own tests would expect.
+    const seeded = await fetch(
+      `${cms.url}/api/pages?locale=*&filters[fullPath][$startsWith]=/jobs&fields[0]=fullPath`,
+      {
+        headers: { authorization: `Bearer ${cms.token}` },
+      },
+    );
+    expect(seeded.status).toBe(200);
+    expect(((await seeded.json()) as { data: unknown[] }).data).toEqual([]);
+
     // A page with the new type's section: the CMS takes it in the page's sections with no line in
     // the page's schema (cms/src/sections/page-sections.js). Nothing to show yet: no job.
     const { data: teaser } = (await admin.call("POST", `${PAGES}?locale=en`, {
