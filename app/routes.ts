@@ -1,16 +1,19 @@
-import { type RouteConfig, index, route } from "@react-router/dev/routes";
+import { type RouteConfig, type RouteConfigEntry, index, route } from "@react-router/dev/routes";
 
+import { localized } from "./content-types/localized-routes.ts";
+import { checkRegisteredFolders, registered } from "./content-types/pick.ts";
 import { AUTH_PAGE_PATHS } from "./lib/auth/paths.ts";
 
 /**
- * A route unprefixed (the default locale) and under a locale's prefix (`/de/blog`). As for the auth
- * pages, `:lang` matches any segment and the loader answers 404 for one that is not a locale
- * (app/lib/content-route.server.ts, pathLocale), so a CMS page at `/<x>/blog` is not reachable:
- * the route owns that address.
+ * The registered content types' routes (app/content-types/index.ts: each type's routes.ts), before
+ * the CMS pages' catch-all. Found by Vite, as the type's other parts are (app/content-types/pick.ts).
  */
-function localized(path: string, file: string, id: string) {
-  return [route(path, file, { id }), route(`:lang/${path}`, file, { id: `${id}-localized` })];
-}
+checkRegisteredFolders(Object.keys(import.meta.glob("./content-types/*/*.{ts,tsx}")), "./content-types");
+const contentTypeRoutes = registered(
+  import.meta.glob<RouteConfigEntry[]>("./content-types/*/routes.ts", { eager: true, import: "default" }),
+  "routes.ts",
+  "./content-types",
+).flat();
 
 export default [
   route("api/auth/*", "routes/api.auth.$.ts"),
@@ -24,14 +27,10 @@ export default [
   // The parts of a sitemap too large for one file (`/sitemap/1.xml`): routes/sitemap.$part.ts.
   route("sitemap/:part", "routes/sitemap.$part.ts"),
   route("robots.txt", "routes/robots.txt.ts"),
-  // The blog (docs/cms-contract.md, "Articles").
-  ...localized("blog", "routes/blog.tsx", "routes/blog"),
-  ...localized("blog/category/:category", "routes/blog.tsx", "routes/blog-category"),
-  ...localized("blog/rss.xml", "routes/blog.rss.ts", "routes/blog.rss"),
-  ...localized("blog/:slug", "routes/blog.$slug.tsx", "routes/blog.$slug"),
   // The site's search (docs/search.md): never in the page cache (server/app.ts isCacheablePath).
   ...localized("search", "routes/search.tsx", "routes/search"),
-  // Your content types' routes go here, before the CMS pages' catch-all (docs/add-a-content-type.md).
+  // The content types' (the blog's, yours: docs/add-a-content-type.md), before the CMS pages' catch-all.
+  ...contentTypeRoutes,
   route("uploads/*", "routes/uploads.$.ts"),
   // Every path that no other route claims is a CMS page (or a CMS redirect, or a 404),
   // in any locale. The home page needs its own entry: a splat does not match `/`.

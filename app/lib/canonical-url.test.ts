@@ -128,7 +128,7 @@ describe("the letter case of the site's routes", () => {
 
   it.each([
     "/About",
-    "/Team/Jobs",
+    "/Team/People",
     "/de/About",
     "/Sign-In/x",
     "/a/b/Sign-In",

@@ -5,11 +5,15 @@ import type { Route } from "./+types/cms-page";
 import { BODY_BLOCKS } from "../components/cms-image.tsx";
 import type { SwitcherData } from "../components/locale-switcher.tsx";
 import { PreviewBar } from "../components/preview-bar.tsx";
+import {
+  CONTENT_TYPE_SECTIONS_POPULATE,
+  contentTypeSections,
+  loadContentTypeSections,
+  prepareContentTypeSection,
+} from "../content-types/modules.server.ts";
 import { Sections } from "../components/sections/registry.tsx";
 import type { FormSection, FormState, Section } from "../components/sections/types.ts";
 import { formTokenFor } from "../lib/auth/form-action.server.ts";
-import { blogPath } from "../lib/blog/paths.ts";
-import { loadLatestArticles } from "../lib/cms/articles.server.ts";
 import { findPage, findPageLocales, findRedirect } from "../lib/cms/content.server.ts";
 import { loadErrorText } from "../lib/cms/error-page.server.ts";
 import { errorPageText, errorPayloadText } from "../lib/cms/error-page.ts";
@@ -18,7 +22,7 @@ import { withBodyMedia } from "../lib/cms/media.ts";
 import { formTokenKey } from "../lib/forms/form-fields.ts";
 import { handleFormPost } from "../lib/forms/form-post.server.ts";
 import { prepareSections } from "../lib/cms/sections.server.ts";
-import { localePrefixedPath, localizedPath, parseLocalePath } from "../lib/locale-path.ts";
+import { localePrefixedPath, parseLocalePath } from "../lib/locale-path.ts";
 import { localeConfigOf } from "../lib/locales.server.ts";
 import { safeRedirectTarget } from "../lib/redirect-target.ts";
 import { contentPreview } from "../lib/content-route.server.ts";
@@ -47,15 +51,17 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   return withCmsErrors(
     log,
     async () => {
-      const page = await findPage(cms, target.fullPath, target.locale, preview?.draft);
+      const page = await findPage(cms, target.fullPath, target.locale, preview?.draft, CONTENT_TYPE_SECTIONS_POPULATE);
       if (page) {
         // One more CMS request, for hreflang, and only where there is another locale to point to;
-        // one per latest-articles section (none on most pages), at the same time.
-        const [translations, latestArticles] = await Promise.all([
+        // one per section a content type loads for (app/content-types/: latest articles; none on
+        // most pages), at the same time.
+        const typed = contentTypeSections(page.sections);
+        const [translations, loaded] = await Promise.all([
           config.locales.length > 1
             ? findPageLocales(cms, page.documentId, localePrefixedPath(page.fullPath, page.locale))
             : Promise.resolve([]),
-          loadLatestArticles(cms, page.sections, page.locale),
+          loadContentTypeSections(cms, typed, page.locale),
         ]);
         const origin = new URL(env.APP_PUBLIC_URL).origin;
         const mediaBase = env.CMS_MEDIA_URL ?? null;
@@ -69,8 +75,12 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
           locale: page.locale,
           config,
           imagesBefore,
-          latestArticles,
-          blogHref: localizedPath(blogPath(), page.locale, config),
+          contentTypeSection: (index) =>
+            prepareContentTypeSection(
+              typed.find((section) => section.index === index),
+              loaded,
+              { locale: page.locale, config, base: mediaBase },
+            ),
           // A form posts to this address; its bot-check token is issued with the render (docs/forms.md).
           forms: { action: url.pathname, tokenFor: (id) => formTokenFor(context, formTokenKey(url.pathname, id)) },
           log,

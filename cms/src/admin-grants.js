@@ -66,6 +66,7 @@ const CONTENT_TYPES = {
   "api::navbar.navbar": EDITORIAL,
   "api::page.page": EDITORIAL,
   "api::redirect.redirect": EDITORIAL,
+  // Your content types go here (docs/add-a-content-type.md): who may edit them, decided here.
   "plugin::users-permissions.user": SUPER_ADMIN_ONLY,
   "plugin::accounts.oauth-identity": PLUGIN_ONLY,
   "plugin::site-cache.revalidation-failure": PLUGIN_ONLY,

@@ -6,6 +6,7 @@ const { guardPreviewUrlRoute } = require("./preview/read-permission");
 const { removeUndecidedGrants } = require("./remove-undecided-grants");
 const { alignReadOnlyToken } = require("./read-only-token");
 const { seedDemoSite, shouldSeed } = require("./seed");
+const { addSectionComponentsToPages } = require("./sections/page-sections");
 const { convertNavbarLinksAfterSync, revalidateConvertedNavbars } = require("./upgrades/navbar-nav-links");
 
 /**
@@ -29,6 +30,9 @@ module.exports = {
     registerPublishDate(strapi, {
       now: () => strapi.plugin("site-cache").service("schedule").scheduledTime() ?? new Date(),
     });
+    // A page's sections are every component of the `sections` category, its schema's list or not
+    // (src/sections/page-sections.js): before the schema sync and the Content Manager read them.
+    addSectionComponentsToPages(strapi);
     // Publishing needs alternative text for every informative image (src/images/alt-text-rule.js).
     registerAltTextRule(strapi);
     // Whether this start's admin bootstrap creates the Editor and Author roles (a new database).

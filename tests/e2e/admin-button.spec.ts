@@ -77,13 +77,13 @@ test("page edit view with ?showRevalidateCache=true: the action revalidates the 
 });
 
 test("navbar edit view with ?showRevalidateCache=true: the action revalidates every page", async ({ request }) => {
-  await settledHit(request, "/jobs");
+  await settledHit(request, "/positions");
 
   const action = await openEditView(navbarEditView(`${EN}&${SHOW}`));
   await action.click();
   await expect(successNotification("Cache revalidated: cms:api::navbar.navbar")).toBeVisible();
-  expect((await request.get("/jobs")).headers()["x-cache"]).toBe("STALE");
-  await settledHit(request, "/jobs");
+  expect((await request.get("/positions")).headers()["x-cache"]).toBe("STALE");
+  await settledHit(request, "/positions");
 });
 
 test("without the parameter there is no Revalidate cache and no Purge CDN action", async () => {
@@ -127,7 +127,7 @@ test("page edit view with ?showRevalidateCache=true: Purge CDN drops the page's 
 test("the Site cache page in the main menu: no failures listed, and Purge the whole CDN empties the CDN", async ({
   request,
 }) => {
-  await cachedInCdn(request, "/jobs");
+  await cachedInCdn(request, "/positions");
   await adminPage().goto("/admin");
   await adminPage().getByRole("link", { name: "Site cache" }).click();
   const main = adminPage().getByRole("main");
@@ -136,5 +136,5 @@ test("the Site cache page in the main menu: no failures listed, and Purge the wh
 
   await main.getByRole("button", { name: "Purge the whole CDN" }).click();
   await expect(successNotification("CDN purged: everything")).toBeVisible();
-  expect(await viaCdn(request, "/jobs")).toBe("MISS");
+  expect(await viaCdn(request, "/positions")).toBe("MISS");
 });

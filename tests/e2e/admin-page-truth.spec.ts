@@ -53,8 +53,8 @@ test("a page's edit view: fullPath read-only with a hint; the parent picker by p
 
   await main.getByRole("combobox", { name: "parent" }).click();
   const listbox = adminPage().getByRole("listbox");
-  // Each option is named by the candidate's path, then its status ("/jobs published").
-  await expect(listbox.getByRole("option", { name: "/jobs published", exact: true })).toBeVisible({
+  // Each option is named by the candidate's path, then its status ("/positions published").
+  await expect(listbox.getByRole("option", { name: "/positions published", exact: true })).toBeVisible({
     timeout: 20_000,
   });
   // Every option but Strapi's own "Create a relation": a candidate, shown as its path and status.

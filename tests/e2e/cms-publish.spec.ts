@@ -95,15 +95,15 @@ test("a navbar change reaches two cached pages; the seeded navbar is put back", 
   const admin = await StrapiAdmin.login(cmsUrl());
   // Put back as it was: the seed's links are references, with a drop-down (docs/links.md).
   const seeded = await admin.links("api::navbar.navbar", "en");
-  for (const path of ["/jobs", "/company/careers"]) await request.get(path);
+  for (const path of ["/positions", "/company/careers"]) await request.get(path);
   const label = `Press ${info.project.name} ${Date.now().toString(36)}`;
   try {
     await admin.setLinks("api::navbar.navbar", "en", [...seeded, { label, url: "/company" }]);
-    for (const path of ["/jobs", "/company/careers"])
+    for (const path of ["/positions", "/company/careers"])
       await shows(request, path, (status, html) => status === 200 && html.includes(label));
   } finally {
     await admin.setLinks("api::navbar.navbar", "en", seeded);
-    for (const path of ["/jobs", "/company/careers"])
+    for (const path of ["/positions", "/company/careers"])
       await shows(request, path, (status, html) => status === 200 && !html.includes(label));
   }
 });
@@ -155,13 +155,13 @@ test("a redirect an editor publishes answers at once; unpublished, the path is a
 
   const { data: created } = await cm("POST", REDIRECTS, {
     source: `/en${path}`,
-    destination: "/jobs",
+    destination: "/positions",
     permanent: false,
   });
   await cm("POST", `${REDIRECTS}/${created.documentId}/actions/publish`, {});
   await shows(request, path, (status) => status === 307);
   const answer = await request.get(path, { maxRedirects: 0 });
-  expect(answer.headers().location).toBe("/jobs");
+  expect(answer.headers().location).toBe("/positions");
 
   await cm("POST", `${REDIRECTS}/${created.documentId}/actions/unpublish`, {});
   await takenDown(request, path);

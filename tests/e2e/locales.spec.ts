@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { registerInCms } from "../support/accounts.ts";
 
 // Issue 14, point 4, in Chromium with JavaScript on and off, against the seeded demo site (the
-// company page has a German translation, /jobs has none): the header's locale switcher, the
+// company page has a German translation, /positions has none): the header's locale switcher, the
 // German sign-in page and its German error, and signing in from it back to a German page.
 let counter = 0;
 const newEmail = (project: string) => `e2e-locale-${project}-${Date.now()}-${counter++}@example.com`;
@@ -27,7 +27,7 @@ test("the switcher leads from an English page to its German translation and back
 });
 
 test("on a page without a translation the switcher leads to the German home page", async ({ page }) => {
-  await page.goto("/jobs");
+  await page.goto("/positions");
   await switcher(page).getByRole("link", { name: "Deutsch" }).click();
   await expect(page).toHaveURL(/\/de$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Willkommen bei Acme");

@@ -75,7 +75,9 @@ test("a hovered link is loaded ahead and shown from it, never an auth page; with
   if (info.project.name === "js-on") {
     // What Chromium takes from the rules: the page's site links, none of the excluded ones.
     const candidates = await speculationCandidates(page, "/company", "/");
-    expect(candidates).toEqual(expect.arrayContaining(["/", "/company/careers", "/de/company", "/imprint", "/jobs"]));
+    expect(candidates).toEqual(
+      expect.arrayContaining(["/", "/company/careers", "/de/company", "/imprint", "/positions"]),
+    );
     expect(
       candidates.filter((path) => /sign-in|sign-out|account|register|\?|#|^\/api\/|^\/uploads\//.test(path)),
     ).toEqual([]);

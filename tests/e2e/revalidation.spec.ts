@@ -67,7 +67,7 @@ test("an edited page title: behind a CDN the next request already gets the new t
 
 test("a navbar change reaches every cached page once its tag is revalidated", async ({ page, request }, info) => {
   const admin = await StrapiAdmin.login(cmsUrl());
-  for (const path of ["/jobs", "/company/careers"]) {
+  for (const path of ["/positions", "/company/careers"]) {
     await request.get(path);
     await eventually(request, path, () => true);
   }
@@ -77,17 +77,17 @@ test("a navbar change reaches every cached page once its tag is revalidated", as
   await admin.setLinks("api::navbar.navbar", "en", [...seeded, { label, url: "/company" }]);
   await revalidate(request, { tags: ["cms:api::navbar.navbar"] }, "api::navbar.navbar");
 
-  for (const path of ["/jobs", "/company/careers"]) {
+  for (const path of ["/positions", "/company/careers"]) {
     expect((await request.get(path)).headers()["x-cache"]).toBe("STALE");
     await eventually(request, path, (html) => html.includes(label));
   }
-  await page.goto("/jobs");
+  await page.goto("/positions");
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label })).toBeVisible();
 
   // Put the seeded navbar back for the other tests.
   await admin.setLinks("api::navbar.navbar", "en", seeded);
   await revalidate(request, { tags: ["cms:api::navbar.navbar"] }, "api::navbar.navbar");
-  for (const path of ["/jobs", "/company/careers"]) {
+  for (const path of ["/positions", "/company/careers"]) {
     await request.get(path);
     await eventually(request, path, (html) => !html.includes(label));
   }

@@ -8,7 +8,7 @@ test("the home page's hero: heading, links, and its image loaded from the site's
   await page.goto("/");
   const hero = page.getByRole("region", { name: "Ship with confidence" });
   await expect(hero.getByRole("heading", { level: 2 })).toHaveText("Ship with confidence");
-  await expect(hero.getByRole("link", { name: "See open positions" })).toHaveAttribute("href", "/jobs");
+  await expect(hero.getByRole("link", { name: "See open positions" })).toHaveAttribute("href", "/positions");
   const image = hero.locator("img");
   await expect(image).toHaveAttribute("src", /^\/uploads\/acme_share_\w+\.png\?v=[0-9a-z]+$/);
   // The hero's own alternative text (its imageAlt), not the media library's (decision 0040).

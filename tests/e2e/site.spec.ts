@@ -13,7 +13,7 @@ async function expectChrome(page: Page, { locale }: { locale: "en" | "de" }) {
   if (locale === "en") {
     await expect(main.getByRole("link")).toHaveText(["Home", "Company", "Careers", "Jobs"]);
     await expect(footer).toContainText("© Acme Inc.");
-    await expect(footer.getByRole("link", { name: "Jobs" })).toHaveAttribute("href", "/jobs");
+    await expect(footer.getByRole("link", { name: "Jobs" })).toHaveAttribute("href", "/positions");
   } else {
     await expect(main.getByRole("link")).toHaveText(["Start", "Unternehmen", "Karriere"]);
     await expect(footer).toContainText("© Acme GmbH");
@@ -70,7 +70,7 @@ test("the second locale has its own pages, navbar, footer and lang", async ({ pa
 test("navigating by the navbar reaches the page", async ({ page }) => {
   await page.goto("/");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Jobs" }).click();
-  await expect(page).toHaveURL(/\/jobs$/);
+  await expect(page).toHaveURL(/\/positions$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Open positions");
   await expect(page).toHaveTitle("Open positions | Acme");
 });
@@ -83,7 +83,7 @@ test("on a phone, the Menu button opens the main navigation, with or without Jav
   // A checkbox and its label (app/components/site-chrome.tsx): no script needed to open it.
   await page.getByText("Menu", { exact: true }).click();
   await main.getByRole("link", { name: "Jobs" }).click();
-  await expect(page).toHaveURL(/\/jobs$/);
+  await expect(page).toHaveURL(/\/positions$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Open positions");
   // The next page starts with the menu closed (a page load: content pages do not hydrate).
   await expect(main).toBeHidden();
@@ -103,10 +103,10 @@ test("a temporary CMS redirect answers 307 and lands on its target", async ({ pa
   for (const path of ["/jobs-board", "/en/jobs-board"]) {
     const response = await request.get(path, { maxRedirects: 0 });
     expect(response.status(), path).toBe(307);
-    expect(response.headers().location).toBe("/jobs");
+    expect(response.headers().location).toBe("/positions");
   }
   await page.goto("/jobs-board");
-  await expect(page).toHaveURL(/\/jobs$/);
+  await expect(page).toHaveURL(/\/positions$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Open positions");
 });
 
@@ -225,8 +225,8 @@ test("the home page has its head too; a page in one locale only has no hreflang 
 test("following a link moves the head along to the new page", async ({ page, baseURL }) => {
   await page.goto("/");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Jobs" }).click();
-  await expect(page).toHaveURL(/\/jobs$/);
-  await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/jobs`);
+  await expect(page).toHaveURL(/\/positions$/);
+  await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/positions`);
   await expect(page.locator('head meta[property="og:title"]')).toHaveAttribute("content", "Open positions | Acme");
   await expect(page.locator('head link[rel="alternate"]')).toHaveCount(0);
 });
@@ -252,10 +252,10 @@ test("/sitemap.xml lists the seeded pages in both locales; /robots.txt names it"
     "/company/careers",
     "/company/careers/engineering",
     "/careers",
-    "/jobs",
-    "/jobs/frontend-engineer",
-    "/jobs/backend-engineer",
-    "/jobs/product-designer",
+    "/positions",
+    "/positions/frontend-engineer",
+    "/positions/backend-engineer",
+    "/positions/product-designer",
     "/de",
     "/de/company",
     "/de/company/careers",

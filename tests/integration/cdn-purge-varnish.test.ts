@@ -17,7 +17,7 @@ let varnish: Awaited<ReturnType<typeof startVarnish>>;
 beforeAll(async () => {
   await cms.start();
   cms.setPage({ fullPath: "/company", title: "Company" });
-  cms.setPage({ fullPath: "/jobs", title: "Jobs" });
+  cms.setPage({ fullPath: "/positions", title: "Jobs" });
   cms.setPage({ fullPath: "/careers", title: "Careers" });
   const [appPort, varnishPort] = [await getPort(), await getPort()];
   app = await startApp({
@@ -77,12 +77,12 @@ describe("CDN purge through a real Varnish", () => {
   });
 
   it("purging a tag drops exactly the pages that carry it", async () => {
-    for (const path of ["/company", "/jobs", "/careers"]) {
+    for (const path of ["/company", "/positions", "/careers"]) {
       await viaCdn(path);
       expect(await viaCdn(path)).toBe("HIT");
     }
-    await purge({ tags: ["path:/jobs"] });
-    expect(await viaCdn("/jobs")).toBe("MISS");
+    await purge({ tags: ["path:/positions"] });
+    expect(await viaCdn("/positions")).toBe("MISS");
     expect(await viaCdn("/company")).toBe("HIT");
 
     await purge({ tags: ["cms:api::navbar.navbar"] });
@@ -91,26 +91,26 @@ describe("CDN purge through a real Varnish", () => {
   });
 
   it("a soft purge (X-Purge-Soft, purge.soft): the next visitor is answered from the CDN's copy while it refetches", async () => {
-    await viaCdn("/jobs");
-    expect(await viaCdn("/jobs")).toBe("HIT");
+    await viaCdn("/positions");
+    expect(await viaCdn("/positions")).toBe("HIT");
     const fetchesOfJobs = () =>
       app
         .output()
         .split("\n")
-        .filter((line) => line.includes('"path":"/jobs"')).length;
+        .filter((line) => line.includes('"path":"/positions"')).length;
     const before = fetchesOfJobs();
     const soft = httpPurgeProvider(
       { purgeUrl: varnish.url, host: new URL(app.url).host },
       { siteUrl: app.url, timeoutMs: 2_000 },
     );
-    expect(await soft.purge({ paths: ["/jobs"], tags: [], everything: false, soft: true })).toEqual({
+    expect(await soft.purge({ paths: ["/positions"], tags: [], everything: false, soft: true })).toEqual({
       provider: "http",
-      requests: ["soft PURGE /jobs"],
+      requests: ["soft PURGE /positions"],
     });
     // Kept in grace: answered from the CDN's copy, not a MISS...
-    expect(await viaCdn("/jobs")).toBe("HIT");
+    expect(await viaCdn("/positions")).toBe("HIT");
     // ...which made Varnish fetch the page again in the background.
-    await until("Varnish's background fetch of /jobs", fetchesOfJobs, (count) => count > before);
+    await until("Varnish's background fetch of /positions", fetchesOfJobs, (count) => count > before);
   });
 
   it("purging everything empties it", async () => {

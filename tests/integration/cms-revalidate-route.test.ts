@@ -114,14 +114,14 @@ describe("POST /api/cms-revalidate", () => {
     const response = await post(
       JSON.stringify({
         uid: "api::page.page",
-        next: { fullPaths: ["/careers", "/", "/jobs/*", "/*", "/de/karriere"], tags: ["cms:api::navbar.navbar"] },
+        next: { fullPaths: ["/careers", "/", "/positions/*", "/*", "/de/karriere"], tags: ["cms:api::navbar.navbar"] },
       }),
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       revalidated: true,
       uid: "api::page.page",
-      paths: ["/en/careers", "/careers", "/en", "/", "/en/jobs/*", "/jobs/*", "/*", "/de/karriere"],
+      paths: ["/en/careers", "/careers", "/en", "/", "/en/positions/*", "/positions/*", "/*", "/de/karriere"],
       tags: ["cms:api::navbar.navbar"],
       expire: false,
     });
@@ -129,7 +129,7 @@ describe("POST /api/cms-revalidate", () => {
     await expect
       .poll(() => app.output())
       .toContain(
-        "[revalidate] uid=api::page.page paths=/en/careers,/careers,/en,/,/en/jobs/*,/jobs/*,/*,/de/karriere " +
+        "[revalidate] uid=api::page.page paths=/en/careers,/careers,/en,/,/en/positions/*,/positions/*,/*,/de/karriere " +
           "tags=cms:api::navbar.navbar",
       );
   });

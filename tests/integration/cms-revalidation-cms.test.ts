@@ -290,7 +290,7 @@ describe("automatic revalidation from editor writes", () => {
 
   it("a redirect publish sends its (locale-prefixed) source; a changed source sends old and new", async () => {
     const base = "/content-manager/collection-types/api::redirect.redirect";
-    const { data } = await ok("POST", base, { source: "/en/rv-from", destination: "/jobs", permanent: true });
+    const { data } = await ok("POST", base, { source: "/en/rv-from", destination: "/positions", permanent: true });
     await ok("POST", `${base}/${data.documentId}/actions/publish`, {});
     // C2 its document tag; C3 a first publish changes the list of redirects (not localized: `*` only)
     const tag = `cms:api::redirect.redirect:${data.documentId}`;
@@ -315,14 +315,14 @@ describe("automatic revalidation from editor writes", () => {
 describe("failures", () => {
   it("5xx and a dropped connection are retried and eventually delivered; the save is not held up", async () => {
     receiver.script = [500, "drop"];
-    const id = await pageId("/jobs");
+    const id = await pageId("/positions");
     const children = await Promise.all(
-      ["frontend-engineer", "backend-engineer", "product-designer"].map((slug) => pageId(`/jobs/${slug}`)),
+      ["frontend-engineer", "backend-engineer", "product-designer"].map((slug) => pageId(`/positions/${slug}`)),
     );
     const started = Date.now();
     await ok("POST", `${PAGES}/${id}/actions/publish?locale=en`, { title: "Open positions (now)" });
     expect(Date.now() - started).toBeLessThan(2_000);
-    const payload = { uid: "api::page.page", next: { fullPaths: ["/jobs"], tags: pageTags(id, { children }) } };
+    const payload = { uid: "api::page.page", next: { fullPaths: ["/positions"], tags: pageTags(id, { children }) } };
     // the 500 is recorded by the receiver, the dropped connection is not; the third attempt gets 200
     expect(await expectRequests(2)).toEqual([payload, payload]);
     expect(receiver.script).toEqual([]);
@@ -334,7 +334,7 @@ describe("failures", () => {
     const save = await call("PUT", "/content-manager/single-types/api::navbar.navbar?locale=en", {
       links: [
         { label: "Home", url: "/" },
-        { label: "Jobs", url: "/jobs" },
+        { label: "Jobs", url: "/positions" },
       ],
     });
     expect(save.status).toBe(200);
@@ -435,7 +435,7 @@ describe("POST /site-cache/revalidate (manual)", () => {
 
   it("the front end refusing → 502 with what was sent", async () => {
     receiver.script = [500, 500, 500];
-    const result = await call("POST", "/site-cache/revalidate", { fullPaths: ["/jobs"] });
+    const result = await call("POST", "/site-cache/revalidate", { fullPaths: ["/positions"] });
     expect(result.status).toBe(502);
     expect(result.body.data).toMatchObject({ accepted: false, status: 500, attempts: 3, recorded: true });
     await received(4); // 3 × 500, then the periodic retry delivers it

@@ -100,7 +100,7 @@ function allSections(tag: string) {
       text: "First paragraph.\n\nSecond paragraph.",
       image: imageId,
       links: [
-        { label: "Open positions", url: "/jobs" },
+        { label: "Open positions", url: "/positions" },
         { label: "Partner site", url: "https://partner.example/" },
       ],
     },
@@ -234,7 +234,7 @@ describe("a page built from sections, through the real Strapi", () => {
     expect(src.headers.get("content-type")).toBe("image/png");
 
     // Links: internal ones as they are (default locale), external ones with rel, unsafe ones left out.
-    expect(html).toMatch(/<a class="section-button" href="\/jobs"[^>]*>Open positions<\/a>/);
+    expect(html).toMatch(/<a class="section-button" href="\/positions"[^>]*>Open positions<\/a>/);
     expect(html).toContain(
       '<a href="https://partner.example/" class="section-button section-button-secondary" rel="noopener noreferrer">Partner site</a>',
     );

@@ -166,10 +166,10 @@ describe("CMS seed (real Strapi)", () => {
         "/company": "Company",
         "/company/careers": "Careers at Acme",
         "/company/careers/engineering": "Engineering at Acme",
-        "/jobs": "Open positions",
-        "/jobs/backend-engineer": "Backend Engineer",
-        "/jobs/frontend-engineer": "Frontend Engineer",
-        "/jobs/product-designer": "Product Designer",
+        "/positions": "Open positions",
+        "/positions/backend-engineer": "Backend Engineer",
+        "/positions/frontend-engineer": "Frontend Engineer",
+        "/positions/product-designer": "Product Designer",
         "/imprint": "Imprint",
         "/contact": "Contact",
       });
@@ -272,7 +272,7 @@ describe("CMS seed (real Strapi)", () => {
         ["Home", "page en /", []],
         ["Company", "page en /company", []],
         ["Careers", "page en /company/careers", []],
-        ["Jobs", "page en /jobs", []],
+        ["Jobs", "page en /positions", []],
         [
           "More",
           null,
@@ -300,7 +300,7 @@ describe("CMS seed (real Strapi)", () => {
       expect(footerEn.note).toBe("© Acme Inc.");
       expect(footerEn.links.map((l: Json) => [l.label, target(l)])).toEqual([
         ["Imprint", "page en /imprint"],
-        ["Jobs", "page en /jobs"],
+        ["Jobs", "page en /positions"],
         ["Contact", "page en /contact"],
       ]);
       const footerDe = await getData(cms!, `/api/footer?locale=de&${withTargets}`);
@@ -315,7 +315,7 @@ describe("CMS seed (real Strapi)", () => {
       expect(oldCareers[0]).toMatchObject({ destination: "/company/careers", permanent: true });
       const jobsBoard = await getData(cms!, "/api/redirects?filters[source][$eq]=/en/jobs-board");
       expect(jobsBoard).toHaveLength(1);
-      expect(jobsBoard[0]).toMatchObject({ destination: "/jobs", permanent: false });
+      expect(jobsBoard[0]).toMatchObject({ destination: "/positions", permanent: false });
     },
     TIMEOUT,
   );
@@ -391,16 +391,16 @@ describe("CMS seed (real Strapi)", () => {
       // Moved: "Careers at Acme" (and its child) under "Open positions", in English only. The seed
       // used to re-create it at /company/careers, then clash with the German one: no start, ever.
       await admin.call("POST", `${PAGES}/${await id("/company/careers")}/actions/publish?locale=en`, {
-        parent: { connect: [{ documentId: await id("/jobs"), locale: "en" }] },
+        parent: { connect: [{ documentId: await id("/positions"), locale: "en" }] },
       });
       // Renamed: a title and slug in English, a title in German.
-      await admin.updateAndPublishPage(await id("/jobs/backend-engineer"), "en", {
+      await admin.updateAndPublishPage(await id("/positions/backend-engineer"), "en", {
         title: "Platform Engineer",
         slug: "platform-engineer",
       });
       await admin.updateAndPublishPage(await id("/company", "de"), "de", { title: "Über uns" });
       // Deleted: a page, both locales of another, one locale of a third, a redirect; a footer link changed.
-      await admin.call("DELETE", `${PAGES}/${await id("/jobs/product-designer")}?locale=en`);
+      await admin.call("DELETE", `${PAGES}/${await id("/positions/product-designer")}?locale=en`);
       const careersHub = await id("/careers");
       await admin.call("DELETE", `${PAGES}/${careersHub}?locale=de`);
       await admin.call("DELETE", `${PAGES}/${careersHub}?locale=en`);
@@ -419,11 +419,11 @@ describe("CMS seed (real Strapi)", () => {
         "page en /company",
         "page en /contact",
         "page en /imprint",
-        "page en /jobs",
-        "page en /jobs/careers",
-        "page en /jobs/careers/engineering",
-        "page en /jobs/frontend-engineer",
-        "page en /jobs/platform-engineer",
+        "page en /positions",
+        "page en /positions/careers",
+        "page en /positions/careers/engineering",
+        "page en /positions/frontend-engineer",
+        "page en /positions/platform-engineer",
         "page de /",
         "page de /company",
         "page de /company/careers",

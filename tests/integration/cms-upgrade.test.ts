@@ -38,13 +38,13 @@ const Database = createRequire(import.meta.url)(path.join(projectRoot, "cms/node
 
 const OLD_LINKS: Record<string, Array<[string, string]>> = {
   en: [
-    ["Old jobs", "/jobs"],
+    ["Old jobs", "/positions"],
     ["Old company", "/company"],
     ["Old careers", "/company/careers"],
   ],
   de: [
     ["Alte Firma", "/de/company"],
-    ["Alte Jobs", "/de/jobs"],
+    ["Alte Jobs", "/de/positions"],
   ],
 };
 /** The fields the upgrades added, absent from an older database's role grants. */
@@ -206,7 +206,10 @@ describe("upgrading an existing database", () => {
   }, 240_000);
 
   it("a navbar converted while the site runs re-renders the pages the site had cached", async () => {
-    const renamed = { en: [["Renamed jobs", "/jobs"]], de: [["Umbenannte Jobs", "/de/jobs"]] } as typeof OLD_LINKS;
+    const renamed = {
+      en: [["Renamed jobs", "/positions"]],
+      de: [["Umbenannte Jobs", "/de/positions"]],
+    } as typeof OLD_LINKS;
     await until(
       "/ cached with the navbar of before",
       () => mainNav("/"),

@@ -43,10 +43,12 @@ describe("a listing filtered by an enumeration", () => {
 
   afterAll(() => stack?.stop(), 60_000);
 
-  it("the fixture is the type's Strapi API, one route file and its line in app/routes.ts", () => {
+  it("the fixture is the type's Strapi API, its module (a route file and its routes) and its two lines", () => {
     expect(copy.changed).toEqual([
-      "app/routes.ts",
-      "app/routes/openings.tsx",
+      "app/content-types/index.ts",
+      "app/content-types/openings/openings.tsx",
+      "app/content-types/openings/routes.ts",
+      "cms/src/admin-grants.js",
       "cms/src/api/opening/content-types/opening/schema.json",
       "cms/src/api/opening/controllers/opening.js",
       "cms/src/api/opening/routes/opening.js",

@@ -6,7 +6,7 @@ import { getPage } from "../support/site-requests.ts";
 import { strapiSite } from "../support/strapi-site.ts";
 
 // Issue 14, point 4, through the real Strapi (the seeded demo site: /company has a German
-// translation, /jobs has none) and the production site: auth pages under the locale prefix
+// translation, /positions has none) and the production site: auth pages under the locale prefix
 // with <html lang> and the site's German words, a prefix that is no locale is a 404, the
 // header's locale switcher leads to the translation or to the locale's home page, prefixed
 // auth pages are never stored, and a failed German sign-in answers in German.
@@ -144,9 +144,9 @@ describe("the locale switcher", () => {
   });
 
   it("on a page without a translation leads to the locale's home page", async () => {
-    const page = await getPage(site.app.url, "/jobs");
+    const page = await getPage(site.app.url, "/positions");
     expect(page.status).toBe(200);
-    expect(switcherLinks(page.text).map(({ href }) => href)).toEqual(["/jobs", "/de"]);
+    expect(switcherLinks(page.text).map(({ href }) => href)).toEqual(["/positions", "/de"]);
   });
 
   it("on an auth page leads to the same auth page in the other locale", async () => {

@@ -22,7 +22,7 @@ beforeAll(async () => {
   await cms.start();
   for (const [fullPath, title] of [
     ["/company", "Company"],
-    ["/jobs", "Jobs"],
+    ["/positions", "Jobs"],
     ["/careers", "Careers"],
     ["/outage", "Before the outage"],
     ["/hiring", "Hiring"],
@@ -135,34 +135,34 @@ describe("several instances with Redis", () => {
   });
 
   it("200 concurrent requests over both instances on one stale key regenerate it once", async () => {
-    await get(a, "/jobs");
+    await get(a, "/positions");
     await eventually(
-      () => get(b, "/jobs"),
+      () => get(b, "/positions"),
       (result) => result.cache === "HIT",
-      "B caches /jobs",
+      "B caches /positions",
     );
     await eventually(
-      () => get(a, "/jobs"),
+      () => get(a, "/positions"),
       (result) => result.cache === "HIT",
-      "A caches /jobs",
+      "A caches /positions",
     );
     const before = (await regenerations(a)) + (await regenerations(b));
-    cms.setPage({ fullPath: "/jobs", title: "Jobs, renamed" });
-    await revalidate(a, ["/jobs"]);
+    cms.setPage({ fullPath: "/positions", title: "Jobs, renamed" });
+    await revalidate(a, ["/positions"]);
     await eventually(
-      () => get(b, "/jobs").then((result) => result.cache),
+      () => get(b, "/positions").then((result) => result.cache),
       (cache) => cache !== "HIT",
       "B hears of it",
     );
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => get(i % 2 ? a : b, "/jobs")));
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => get(i % 2 ? a : b, "/positions")));
     expect(results.every((result) => result.status === 200)).toBe(true);
     await eventually(
-      () => get(a, "/jobs"),
+      () => get(a, "/positions"),
       (result) => result.text.includes("Jobs, renamed"),
       "A fresh",
     );
     await eventually(
-      () => get(b, "/jobs"),
+      () => get(b, "/positions"),
       (result) => result.text.includes("Jobs, renamed"),
       "B fresh",
     );

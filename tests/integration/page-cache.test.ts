@@ -18,8 +18,8 @@ beforeAll(async () => {
   for (const [fullPath, title] of [
     ["/", "Home"],
     ["/company", "Company"],
-    ["/jobs", "Jobs"],
-    ["/jobs/a", "Job A"],
+    ["/positions", "Jobs"],
+    ["/positions/a", "Job A"],
     ["/careers", "Careers"],
     ["/stale-if-error", "Before the outage"],
   ] as const) {
@@ -80,8 +80,8 @@ describe("the page cache", () => {
   });
 
   it("a HIT is sent pre-compressed to browsers that accept it", async () => {
-    await get("/jobs");
-    const br = await fetch(`${app.url}/jobs`, { headers: { "accept-encoding": "br, gzip" } });
+    await get("/positions");
+    const br = await fetch(`${app.url}/positions`, { headers: { "accept-encoding": "br, gzip" } });
     expect(br.headers.get("x-cache")).toBe("HIT");
     expect(br.headers.get("content-encoding")).toBe("br");
     expect(await br.text()).toContain("Jobs");
@@ -103,22 +103,22 @@ describe("the page cache", () => {
 
   it("revalidating the navbar tag refreshes every page that rendered it", async () => {
     await get("/company");
-    await get("/jobs");
+    await get("/positions");
     cms.navbar = [{ label: "New link", url: "/new" }];
     await revalidate({ tags: ["cms:api::navbar.navbar"] });
     expect((await get("/company")).cache).toBe("STALE");
-    expect((await get("/jobs")).cache).toBe("STALE");
+    expect((await get("/positions")).cache).toBe("STALE");
     await eventuallyHit("/company", "New link");
-    await eventuallyHit("/jobs", "New link");
+    await eventuallyHit("/positions", "New link");
   });
 
   it("a wildcard marks every page below it stale, and nothing else", async () => {
-    await get("/jobs/a");
+    await get("/positions/a");
     await get("/company");
-    await eventuallyHit("/jobs/a", "Job A");
+    await eventuallyHit("/positions/a", "Job A");
     await eventuallyHit("/company", "Company");
-    await revalidate({ fullPaths: ["/jobs/*"] });
-    expect((await get("/jobs/a")).cache).toBe("STALE");
+    await revalidate({ fullPaths: ["/positions/*"] });
+    expect((await get("/positions/a")).cache).toBe("STALE");
     expect((await get("/company")).cache).toBe("HIT");
   });
 

@@ -63,12 +63,12 @@ beforeAll(async () => {
 
 describe("links by reference", () => {
   it("render the target's current path in the visitor's locale, a drop-down's children too", async () => {
-    const en = (await getPage(site.app.url, "/jobs")).text;
+    const en = (await getPage(site.app.url, "/positions")).text;
     expect(navLinks(en)).toEqual([
       ["Home", "/"],
       ["Company", "/company"],
       ["Careers", "/company/careers"],
-      ["Jobs", "/jobs"],
+      ["Jobs", "/positions"],
       ["Engineering at Acme", "/company/careers/engineering"],
       ["Our Berlin office", "/blog/berlin-office"],
       ["Imprint", "/imprint"],
@@ -76,7 +76,7 @@ describe("links by reference", () => {
     expect(en).toMatch(/<details class="nav-drop-down"><summary>More<\/summary>/);
     expect(footerLinks(en)).toEqual([
       ["Imprint", "/imprint"],
-      ["Jobs", "/jobs"],
+      ["Jobs", "/positions"],
       ["Contact", "/contact"],
     ]);
     const de = (await getPage(site.app.url, "/de/company")).text;
@@ -88,12 +88,12 @@ describe("links by reference", () => {
       ["Impressum", "/de/impressum"],
     ]);
     const home = (await getPage(site.app.url, "/")).text;
-    expect(has(mainLinks(home), "See open positions", "/jobs")).toBe(true);
+    expect(has(mainLinks(home), "See open positions", "/positions")).toBe(true);
   });
 
   it("follow a move: the new path on every page showing the link, at once, with no redirect hop", async () => {
     const company = await admin.pageDocumentId("/company", "en");
-    const watched = ["/jobs", "/", "/imprint"];
+    const watched = ["/positions", "/", "/imprint"];
     for (const path of watched) await cached(path);
 
     // A title edit leaves the path alone: the pages that only link to the company page stay cached.
@@ -129,7 +129,7 @@ describe("links by reference", () => {
   }, 60_000);
 
   it("drop a link whose target is unpublished or deleted, rather than point at a 404", async () => {
-    const jobs = await admin.pageDocumentId("/jobs", "en");
+    const jobs = await admin.pageDocumentId("/positions", "en");
     const imprint = await admin.pageDocumentId("/imprint", "en");
     for (const path of ["/", "/about", "/de"]) await cached(path);
 
@@ -138,7 +138,7 @@ describe("links by reference", () => {
     for (const path of ["/", "/about"]) {
       const html = await shows(path, "no Jobs link", (text) => !labelled(navLinks(text), "Jobs"));
       expect(labelled(footerLinks(html), "Jobs"), path).toBe(false);
-      expect(html).not.toMatch(/href="\/jobs"/);
+      expect(html).not.toMatch(/href="\/positions"/);
     }
     expect(mainLinks(await shows("/", "no hero link to jobs", () => true)).map(([l]) => l)).not.toContain(
       "See open positions",

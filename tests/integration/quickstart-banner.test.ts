@@ -8,7 +8,7 @@ import { until } from "../support/wait.ts";
 // sites: it used to promise a MISS for the first curl of /company, which the warm start had
 // already cached (a newcomer's first try showed HIT).
 const seed = (cms: { setPage(page: { fullPath: string; title: string }): void }) => {
-  for (const fullPath of ["/", "/company", "/jobs"]) cms.setPage({ fullPath, title: `Page ${fullPath}` });
+  for (const fullPath of ["/", "/company", "/positions"]) cms.setPage({ fullPath, title: `Page ${fullPath}` });
 };
 // What the quick start's site runs with: production's default (the tests' own default is 0).
 const warm = standInSite({ seed, env: { CACHE_WARM_PAGES: "200" } });

@@ -36,20 +36,20 @@ describe("the regeneration lock when Redis is slow", () => {
     const [first, second, admin] = [await client(), await client(), await client(false)];
     const holder = redisRemoteCache(first, codec);
     const asker = redisRemoteCache(second, codec);
-    expect(await holder.lock("/jobs", 30_000)).toBe(true);
+    expect(await holder.lock("/positions", 30_000)).toBe(true);
 
     // Redis answers nobody for a while: the asker's SET NX outlives its 500 ms timeout.
     await admin.client("PAUSE", PAUSE_MS, "ALL");
-    expect(await asker.lock("/jobs", 30_000)).toBe(false);
+    expect(await asker.lock("/positions", 30_000)).toBe(false);
     await admin.ping(); // answered once the pause is over
-    expect(await first.get("isr:lock:/jobs")).toMatch(/^\d+-/); // still the holder's
+    expect(await first.get("isr:lock:/positions")).toMatch(/^\d+-/); // still the holder's
 
-    await holder.unlock("/jobs");
+    await holder.unlock("/positions");
     await admin.client("PAUSE", PAUSE_MS, "ALL");
-    expect(await asker.lock("/jobs", 30_000)).toBe(false);
+    expect(await asker.lock("/positions", 30_000)).toBe(false);
     // Its SET ran once Redis woke up; the asker gave it back right after (same connection, in order).
     const deadline = Date.now() + PAUSE_MS + 2_000;
-    while ((await admin.exists("isr:lock:/jobs")) === 1) {
+    while ((await admin.exists("isr:lock:/positions")) === 1) {
       if (Date.now() > deadline) throw new Error("the timed-out lock was left held");
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -58,6 +58,6 @@ describe("the regeneration lock when Redis is slow", () => {
   it("with Redis down, every instance regenerates for itself", async () => {
     const down = new Redis({ port: await getPort(), lazyConnect: true, enableOfflineQueue: false });
     clients.push(down);
-    expect(await redisRemoteCache(down, codec).lock("/jobs", 30_000)).toBe(true);
+    expect(await redisRemoteCache(down, codec).lock("/positions", 30_000)).toBe(true);
   });
 });

@@ -239,7 +239,7 @@ describe("no redirect leads off-site", () => {
       ["/en/old-a", "//evil.example/x", "/evil.example/x"],
       ["/en/old-b", "/\\evil.example", "/evil.example"],
       ["/en/old-c", "/.//evil.example", "/evil.example"],
-      ["/en/old-d", "/jobs/", "/jobs"],
+      ["/en/old-d", "/positions/", "/positions"],
     ] as const) {
       site.cms.redirects.set(source, { destination, permanent: false });
       const response = await raw(source.replace(/^\/en/, ""));

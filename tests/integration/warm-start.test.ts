@@ -8,7 +8,7 @@ import { until } from "../support/wait.ts";
 // each locale and the newest articles itself, in the background: the first visitors find them cached.
 const site = standInSite({
   seed: (cms) => {
-    for (const fullPath of ["/", "/about", "/team", "/jobs", "/jobs/a"])
+    for (const fullPath of ["/", "/about", "/team", "/positions", "/positions/a"])
       cms.setPage({ fullPath, title: `Page ${fullPath}` });
     cms.setPage({ fullPath: "/about", title: "Über uns", locale: "de" });
     cms.setPage({ fullPath: "/x", title: "Not a configured locale", locale: "fr" });
@@ -38,7 +38,7 @@ describe("warm start", () => {
     // 6 pages (the fr one leads to no site URL: not requested, not counted) and the blog's 4.
     expect(site.app.output()).toMatch(/\[cache\] warm start: 10 page\(s\) requested"/);
     const contentCalls = site.cms.requests.length;
-    const paths = ["/", "/about", "/team", "/jobs", "/jobs/a", "/de/about"];
+    const paths = ["/", "/about", "/team", "/positions", "/positions/a", "/de/about"];
     for (const path of [...paths, "/blog", "/blog/rss.xml", "/de/blog", "/de/blog/rss.xml"]) {
       expect(await cacheOf(`${site.app.url}${path}`), path).toBe("HIT");
     }

@@ -27,7 +27,7 @@ export async function startProjectCopyStack(
   fixtureDir: string,
   { name, secrets }: { name: string; secrets: Record<string, string> },
 ): Promise<ProjectCopyStack> {
-  const copy = copyProject(fixtureDir, { marker: "Your content types' routes go here" });
+  const copy = copyProject(fixtureDir, { marker: "Your content types go here" });
   const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
   let cms: CmsHandle | undefined;
   let app: AppHandle | undefined;

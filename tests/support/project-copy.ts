@@ -24,6 +24,8 @@ export interface ProjectCopy {
   typecheck(): Promise<void>;
   /** The CMS's own tests in the copy (`npm test` in cms/); rejects with their output. */
   cmsTests(): Promise<void>;
+  /** The site's unit tests in the copy (`npm run test:unit`); rejects with their output. */
+  unitTests(): Promise<void>;
   /** `npm run build` in the copy (the production site the tests start). */
   build(): void;
   remove(): void;
@@ -72,6 +74,7 @@ export function copyProject(fixtureDir: string, { marker }: { marker: string }):
     changed: changed.sort(),
     typecheck: () => npmInBackground(root, "typecheck"),
     cmsTests: () => npmInBackground(path.join(root, "cms"), "test"),
+    unitTests: () => npmInBackground(root, "test:unit"),
     build: () => npm(root, "build"),
     remove() {
       rmSync(root, { recursive: true, force: true });

@@ -1,22 +1,32 @@
+import { readdirSync } from "node:fs";
+
 import { renderToStaticMarkup } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 
+import { CONTENT_TYPE_SECTION_COMPONENTS } from "../../content-types/section-components.ts";
 import { SECTION_COMPONENTS, sectionComponent, Sections, SectionView } from "./registry.tsx";
 import type { Section } from "./types.ts";
 
 const html = (node: React.ReactNode) => renderToStaticMarkup(<MemoryRouter>{node}</MemoryRouter>);
 
 describe("the section registry", () => {
-  it("has a component for every section type of the CMS's page dynamic zone", async () => {
-    const { default: schema } = await import("../../../cms/src/api/page/content-types/page/schema.json");
-    const cmsTypes = (schema.attributes.sections.components as string[]).sort();
-    expect(Object.keys(SECTION_COMPONENTS).sort()).toEqual(cmsTypes);
+  it("has a component for every section type of the CMS's page dynamic zone (every component of `sections`)", () => {
+    const cmsTypes = readdirSync(new URL("../../../cms/src/components/sections/", import.meta.url))
+      .filter((file) => file.endsWith(".json"))
+      .map((file) => `sections.${file.slice(0, -".json".length)}`)
+      .sort();
+    const siteTypes = [...Object.keys(SECTION_COMPONENTS), ...Object.keys(CONTENT_TYPE_SECTION_COMPONENTS)];
+    expect(siteTypes.sort()).toEqual(cmsTypes);
   });
 
   it("looks types up by own keys only: unknown and prototype names have no component", () => {
     expect(sectionComponent("sections.hero")).toBe(SECTION_COMPONENTS["sections.hero"]);
-    expect(sectionComponent("sections.latest-articles")).toBe(SECTION_COMPONENTS["sections.latest-articles"]);
+    // A content type's section (the blog's): found through the content types' registry.
+    expect(sectionComponent("sections.latest-articles")).toBe(
+      CONTENT_TYPE_SECTION_COMPONENTS["sections.latest-articles"],
+    );
+    expect(sectionComponent("sections.latest-articles")).not.toBeNull();
     for (const type of ["sections.countdown", "constructor", "__proto__", "toString", ""]) {
       expect(sectionComponent(type), type).toBeNull();
     }

@@ -1,11 +1,11 @@
 import { createElement, type ComponentType } from "react";
 
+import { CONTENT_TYPE_SECTION_COMPONENTS } from "../../content-types/section-components.ts";
 import { CallToAction } from "./call-to-action.tsx";
 import { CardGrid } from "./card-grid.tsx";
 import { Faq } from "./faq.tsx";
 import { ContentForm } from "./form.tsx";
 import { Hero } from "./hero.tsx";
-import { LatestArticles } from "./latest-articles.tsx";
 import { LogoCloud } from "./logo-cloud.tsx";
 import { MediaWithText } from "./media-with-text.tsx";
 import { Quote } from "./quote.tsx";
@@ -17,9 +17,10 @@ type SectionType = KnownSection["__component"];
 /**
  * The registry: each section component of the CMS (`__component`, cms/src/components/sections/)
  * and the React component that renders it. A type missing here renders nothing (the loader has
- * logged it once: app/lib/cms/sections.server.ts). Adding a section type means a CMS component,
- * its schema and populate in sections.server.ts, its type in types.ts and an entry here.
- * "sections.latest-articles" fetches its articles in the page's loader (app/lib/cms/articles.server.ts).
+ * logged it once: app/lib/cms/sections.server.ts). These are the site's own sections, each with
+ * its schema and populate in sections.server.ts and its type in types.ts; a section that belongs
+ * to a content type (the blog's latest articles) is that type's (app/content-types/<name>/
+ * sections.tsx and module.server.ts), and sectionComponent finds it too.
  */
 export const SECTION_COMPONENTS: {
   [Type in SectionType]: ComponentType<{ section: Extract<KnownSection, { __component: Type }> }>;
@@ -32,14 +33,19 @@ export const SECTION_COMPONENTS: {
   "sections.faq": Faq,
   "sections.quote": Quote,
   "sections.logo-cloud": LogoCloud,
-  "sections.latest-articles": LatestArticles,
   "sections.form": ContentForm,
 };
 
-/** The component of a section's type, or null for a type the registry does not have (own keys only). */
+/**
+ * The component of a section's type, the site's or a content type's, or null for a type neither
+ * has (own keys only).
+ */
 export function sectionComponent(type: string): ComponentType<{ section: Section }> | null {
-  if (!Object.hasOwn(SECTION_COMPONENTS, type)) return null;
-  return SECTION_COMPONENTS[type as SectionType] as ComponentType<{ section: Section }>;
+  if (Object.hasOwn(SECTION_COMPONENTS, type)) {
+    return SECTION_COMPONENTS[type as SectionType] as ComponentType<{ section: Section }>;
+  }
+  if (Object.hasOwn(CONTENT_TYPE_SECTION_COMPONENTS, type)) return CONTENT_TYPE_SECTION_COMPONENTS[type]!;
+  return null;
 }
 
 /** One section through the registry: nothing for an unknown type. */

@@ -18,7 +18,7 @@ const image: ImageAttributes = {
   alt: "A team photo",
   loading: "lazy",
 };
-const internal: SectionLink = { label: "Jobs", href: "/de/jobs", kind: "internal" };
+const internal: SectionLink = { label: "Jobs", href: "/de/positions", kind: "internal" };
 const external: SectionLink = { label: "Partner", href: "https://example.com/", kind: "external" };
 const mail: SectionLink = { label: "Mail", href: "mailto:a@example.com", kind: "plain" };
 
@@ -40,7 +40,7 @@ describe("section components", () => {
     expect(id).toBeTruthy();
     expect(out).toContain(`<h2 id="${id}">Ship it</h2>`);
     expect(out).toContain('<p class="section-text">One.</p><p class="section-text">Two.</p>');
-    expect(out).toContain('<a class="section-button" href="/de/jobs" data-discover="true">Jobs</a>');
+    expect(out).toContain('<a class="section-button" href="/de/positions" data-discover="true">Jobs</a>');
     expect(out).toContain(
       '<a href="https://example.com/" class="section-button section-button-secondary" rel="noopener noreferrer">Partner</a>',
     );
@@ -96,7 +96,7 @@ describe("section components", () => {
   it("call to action: heading, text, links", () => {
     const out = html({ __component: "sections.call-to-action", heading: "Join", text: "Now.", links: [internal] });
     expect(out).toMatch(/<section class="section section-cta" aria-labelledby="[^"]+"><h2 id="[^"]+">Join<\/h2>/);
-    expect(out).toContain('<ul class="section-links"><li><a class="section-button" href="/de/jobs"');
+    expect(out).toContain('<ul class="section-links"><li><a class="section-button" href="/de/positions"');
   });
 
   it("card grid: a list of cards, titles h3 below the grid's h2 (h2 when the grid has no heading)", () => {
@@ -113,7 +113,7 @@ describe("section components", () => {
     expect(out).toContain('<ul class="card-grid"><li class="card">' + IMG + '<h3 class="card-title">One</h3>');
     // The link's name says which card it leads from ("Jobs: One"), whatever its visible label.
     expect(out).toContain(
-      '<p class="card-link"><a href="/de/jobs" data-discover="true">Jobs<span class="visually-hidden">: One</span></a></p>',
+      '<p class="card-link"><a href="/de/positions" data-discover="true">Jobs<span class="visually-hidden">: One</span></a></p>',
     );
     expect(headingLevels(html({ ...section, heading: null }))).toEqual([2, 2]);
   });
@@ -179,7 +179,7 @@ describe("section components", () => {
         },
       ],
       blog: { href: "/blog", label: "All articles" },
-    });
+    } as Section);
     expect(out).toContain('<section class="section section-latest-articles"');
     expect(out).toMatch(/<h2 id="[^"]+">From the blog<\/h2>/);
     expect(out).toContain('<h3><a href="/blog/acme-3"');
@@ -187,8 +187,8 @@ describe("section components", () => {
     expect(out).toContain('href="/blog/category/news"');
     expect(out).toContain('<a href="/blog"');
     // No articles (yet): nothing at all.
-    expect(html({ __component: "sections.latest-articles", heading: "From the blog", articles: [], blog: null })).toBe(
-      "",
-    );
+    expect(
+      html({ __component: "sections.latest-articles", heading: "From the blog", articles: [], blog: null } as Section),
+    ).toBe("");
   });
 });

@@ -1,6 +1,5 @@
 import type { BlocksContent } from "@strapi/blocks-react-renderer";
 
-import type { ArticleCard } from "../../lib/blog/cards.ts";
 import type { ImageAttributes } from "../../lib/cms/media.ts";
 
 /**
@@ -92,15 +91,6 @@ export interface LogoCloudSection {
   logos: Logo[];
 }
 
-/** The newest articles of the page's locale (of one category, when the editor chose one). */
-export interface LatestArticlesSection {
-  __component: "sections.latest-articles";
-  heading: string | null;
-  articles: ArticleCard[];
-  /** The blog's listing in the page's locale, and the link's words ("All articles"). */
-  blog: { href: string; label: string } | null;
-}
-
 export interface FormField {
   /** Its name in submissions (posted as `field_<name>`: app/lib/forms/form-fields.ts). */
   name: string;
@@ -160,7 +150,15 @@ export type KnownSection =
   | FaqSection
   | QuoteSection
   | LogoCloudSection
-  | LatestArticlesSection
   | FormSection;
 
-export type Section = KnownSection | UnknownSection;
+/**
+ * A section a content type brings (app/content-types/<name>/: `sections.latest-articles`, the
+ * blog's): its own prepared fields, rendered by its own component (the type's sections.tsx).
+ */
+export interface ContentTypeSection {
+  __component: string;
+  unknown?: never;
+}
+
+export type Section = KnownSection | ContentTypeSection | UnknownSection;

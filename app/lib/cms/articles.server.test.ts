@@ -1,14 +1,9 @@
 import { describe, expect, it } from "vitest";
 
-import {
-  adjacentArticles,
-  articleSchema,
-  articleSummarySchema,
-  findArticle,
-  listArticles,
-  loadLatestArticles,
-} from "./articles.server.ts";
+import { adjacentArticles, articleSchema, articleSummarySchema, findArticle, listArticles } from "./articles.server.ts";
 import { recordedTags, type CmsClient, type CmsFetchOptions } from "./client.server.ts";
+import { sectionsSchema } from "./sections.server.ts";
+import { contentTypeSections, loadContentTypeSections } from "../../content-types/modules.server.ts";
 
 const summary = {
   documentId: "doc1",
@@ -127,21 +122,20 @@ describe("article queries", () => {
     });
   });
 
-  it("loads the articles of each latest-articles section, by its index, with its count and category", async () => {
+  it("loads the articles of each latest-articles section (the blog's, app/content-types/blog/), by its index, with its count and category", async () => {
     const { cms, calls } = recordingCms(() => list([summary]));
-    const latest = await loadLatestArticles(
-      cms,
-      [
-        { __component: "sections.hero" },
-        { __component: "sections.latest-articles", count: 2, category: null } as { __component: string },
+    const typed = contentTypeSections(
+      sectionsSchema.parse([
+        { __component: "sections.hero", heading: "Hi" },
+        { __component: "sections.latest-articles", count: 2, category: null },
         {
           __component: "sections.latest-articles",
           count: 5,
-          category: { documentId: "cat-news", slug: "news" },
-        } as { __component: string },
-      ],
-      "en",
+          category: { documentId: "cat-news", slug: "news", name: "News" },
+        },
+      ]),
     );
+    const latest = await loadContentTypeSections(cms, typed, "en");
     expect([...latest.keys()]).toEqual([1, 2]);
     expect(calls.map((call) => call.options.query)).toMatchObject([
       { pagination: { page: 1, pageSize: 2 } },
@@ -151,6 +145,8 @@ describe("article queries", () => {
       ["cms:api::article.article:list:en"],
       ["cms:api::article.article:list:en:category=cat-news"],
     ]);
-    expect(await loadLatestArticles(cms, [{ __component: "sections.faq" }], "en")).toEqual(new Map());
+    expect(await loadContentTypeSections(cms, contentTypeSections([{ __component: "sections.faq" }]), "en")).toEqual(
+      new Map(),
+    );
   });
 });

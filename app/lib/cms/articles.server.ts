@@ -322,25 +322,3 @@ async function* articleRefs(cms: CmsClient, sort: string[], revalidate: number):
     yield* answer.data;
   }
 }
-
-/**
- * The articles of each latest-articles section of a page (docs/cms-contract.md, "Sections"), by
- * the section's index: the newest `count` of the page's locale, of the section's category when it
- * has one. One CMS call per such section, which records the list it shows (the category's when it
- * has one), so an article joining or leaving it reaches the page.
- */
-export async function loadLatestArticles(
-  cms: CmsClient,
-  sections: ReadonlyArray<{ __component: string }>,
-  locale: string,
-): Promise<Map<number, ArticleSummary[]>> {
-  const wanted = sections.flatMap((section, index) => {
-    if (section.__component !== "sections.latest-articles" || "unknown" in section) return [];
-    const { count, category } = section as unknown as { count: number; category: { documentId: string } | null };
-    return [{ index, count, categoryId: category?.documentId }];
-  });
-  const lists = await Promise.all(
-    wanted.map(({ count, categoryId }) => listArticles(cms, { locale, page: 1, pageSize: count, categoryId })),
-  );
-  return new Map(wanted.map(({ index }, at) => [index, lists[at]!.articles]));
-}

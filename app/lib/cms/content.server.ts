@@ -98,13 +98,16 @@ const footerAnswer = single(footerSchema);
 
 /**
  * The published page at `fullPath` in `locale`, or null. With `draft` (preview): its draft
- * version, read with that token, never cached (docs/cms-contract.md, "Preview").
+ * version, read with that token, never cached (docs/cms-contract.md, "Preview"). `moreSections`:
+ * the populate of the sections the content types bring (app/content-types/modules.server.ts), which
+ * the page route passes (this module is also loaded outside Vite, where their registry is not).
  */
 export async function findPage(
   cms: CmsClient,
   fullPath: string,
   locale: string,
   draft?: CmsFetchOptions["draft"],
+  moreSections: Readonly<Record<string, unknown>> = {},
 ): Promise<Page | null> {
   const { data } = await cms.get("/api/pages", pagesAnswer, {
     draft,
@@ -114,7 +117,7 @@ export async function findPage(
       locale,
       populate: {
         seo: { populate: { shareImage: { fields: ["url", "alternativeText", "width", "height", "mime"] } } },
-        sections: SECTIONS_POPULATE,
+        sections: { on: { ...SECTIONS_POPULATE.on, ...moreSections } },
       },
       pagination: { pageSize: 1 },
     },

@@ -9,6 +9,7 @@ import {
   SECTION_IMAGE_SIZES,
   sectionsSchema,
 } from "./sections.server.ts";
+import { contentTypeSections, prepareContentTypeSection } from "../../content-types/modules.server.ts";
 
 const config = { locales: ["en", "de"], defaultLocale: "en" };
 const file = {
@@ -33,7 +34,12 @@ describe("sectionsSchema", () => {
       { __component: "sections.hero", id: 1, heading: "Hi", text: "", image: { id: 3, ...file }, links: null },
       { __component: "sections.rich-text", id: 1, body: [{ type: "paragraph", children: [] }] },
       { __component: "sections.media-with-text", id: 1, heading: null, text: "t", image: file, imagePosition: null },
-      { __component: "sections.call-to-action", id: 2, heading: "Go", links: [{ id: 9, label: "Jobs", url: "/jobs" }] },
+      {
+        __component: "sections.call-to-action",
+        id: 2,
+        heading: "Go",
+        links: [{ id: 9, label: "Jobs", url: "/positions" }],
+      },
       { __component: "sections.card-grid", id: 1, heading: "Cards", cards: [{ title: "A", image: null, link: null }] },
       { __component: "sections.faq", id: 1, items: [{ id: 1, question: "Q?", answer: "A." }] },
       { __component: "sections.quote", id: 1, quote: "Well said.", author: "Sam" },
@@ -59,13 +65,14 @@ describe("sectionsSchema", () => {
     expect(sectionsSchema.parse(undefined)).toEqual([]);
   });
 
-  it("an unknown __component passes as unknown, whatever its fields", () => {
-    expect(sectionsSchema.parse([{ __component: "sections.countdown", id: 1, count: 3, category: { x: 1 } }])).toEqual([
-      { __component: "sections.countdown", unknown: true },
+  it("an unknown __component passes as unknown, whatever its fields (kept for a content type that brings it)", () => {
+    const countdown = { __component: "sections.countdown", id: 1, count: 3, category: { x: 1 } };
+    expect(sectionsSchema.parse([countdown])).toEqual([
+      { __component: "sections.countdown", unknown: true, fields: countdown },
     ]);
     // A prototype key is not a known type either.
     expect(sectionsSchema.parse([{ __component: "constructor" }])).toEqual([
-      { __component: "constructor", unknown: true },
+      { __component: "constructor", unknown: true, fields: { __component: "constructor" } },
     ]);
   });
 
@@ -159,7 +166,7 @@ describe("prepareSections", () => {
         __component: "sections.call-to-action",
         heading: "Go",
         links: [
-          { label: "Jobs", url: "/jobs" },
+          { label: "Jobs", url: "/positions" },
           { label: "Bad", url: "javascript:alert(1)" },
           { label: "Out", url: "https://example.com" },
         ],
@@ -168,7 +175,7 @@ describe("prepareSections", () => {
     ]);
     const [cta, logos] = prepareSections(sections, { ...options, locale: "de" }) as any[];
     expect(cta.links).toEqual([
-      { label: "Jobs", href: "/de/jobs", kind: "internal" },
+      { label: "Jobs", href: "/de/positions", kind: "internal" },
       { label: "Out", href: "https://example.com/", kind: "external" },
     ]);
     expect(logos.logos[0].link).toEqual({ label: "Ex", href: "https://example.com/", kind: "external" });
@@ -226,10 +233,21 @@ describe("prepareSections", () => {
       category: { name: "Neuigkeiten", slug: "neuigkeiten" },
       author: null,
     };
-    const [section] = prepareSections(
-      sectionsSchema.parse([{ __component: "sections.latest-articles", heading: "Aus dem Blog", count: 2 }]),
-      { ...options, locale: "de", latestArticles: new Map([[0, [article]]]), blogHref: "/de/blog" },
-    ) as any[];
+    // A content type's section (the blog's: app/content-types/blog/), prepared through the registry.
+    const sections = sectionsSchema.parse([
+      { __component: "sections.latest-articles", heading: "Aus dem Blog", count: 2 },
+    ]);
+    const typed = contentTypeSections(sections);
+    const [section] = prepareSections(sections, {
+      ...options,
+      locale: "de",
+      contentTypeSection: (index) =>
+        prepareContentTypeSection(
+          typed.find((one) => one.index === index),
+          new Map([[0, [article]]]),
+          { locale: "de", config, base: null },
+        ),
+    }) as any[];
     expect(section).toMatchObject({
       __component: "sections.latest-articles",
       heading: "Aus dem Blog",
@@ -246,12 +264,14 @@ describe("prepareSections", () => {
     });
     expect(section.articles[0].dateText).toMatch(/20\. Oktober 2026/);
     // The count is bounded as in the CMS; none given is its default.
-    expect(sectionsSchema.parse([{ __component: "sections.latest-articles" }])[0]).toMatchObject({
+    expect(
+      contentTypeSections(sectionsSchema.parse([{ __component: "sections.latest-articles" }]))[0]?.data,
+    ).toMatchObject({
       count: 3,
       category: null,
     });
-    expect(() => sectionsSchema.parse([{ __component: "sections.latest-articles", count: 500 }])).toThrow(
-      /sections.latest-articles/,
-    );
+    expect(() =>
+      contentTypeSections(sectionsSchema.parse([{ __component: "sections.latest-articles", count: 500 }])),
+    ).toThrow(/sections.latest-articles section in an unexpected shape/);
   });
 });

@@ -2,9 +2,6 @@ import type { BlocksContent } from "@strapi/blocks-react-renderer";
 import * as z from "zod";
 
 import type { Card, FormSection, Logo, Section, SectionImage, SectionLink } from "../../components/sections/types.ts";
-import { articleCard } from "../blog/cards.ts";
-import { blogWords } from "../blog/words.ts";
-import type { ArticleSummary } from "./articles.server.ts";
 import type { LocaleConfig } from "../locale-path.ts";
 import { t } from "../i18n/messages.ts";
 import { MAX_FIELDS } from "../forms/form-fields.ts";
@@ -17,8 +14,10 @@ import { imagePlacementFields, placedImage } from "./placed-alt.ts";
  * A page's `sections` dynamic zone (docs/cms-contract.md, "Sections"): the zod schema of each
  * section type the site knows, the populate that asks Strapi for all of them with their media,
  * and `prepareSections`, which turns the CMS's sections into what the components render
- * (app/components/sections/types.ts). A section of a type the site does not know passes
- * validation as `{ __component, unknown: true }`, is logged once per type and renders nothing.
+ * (app/components/sections/types.ts). A section of any other type passes validation as
+ * `{ __component, unknown: true, fields }`: a content type's (app/content-types/) when one brings
+ * it (the page's loader checks and prepares it through `contentTypeSection`); otherwise it is
+ * logged once per type and renders nothing.
  */
 
 /** The media fields a section's image needs (srcset, variants, box, alt, version). */
@@ -37,7 +36,6 @@ export const SECTIONS_POPULATE = {
     "sections.faq": nested({ items: true }),
     "sections.quote": nested({ image: media }),
     "sections.logo-cloud": nested({ logos: nested({ image: media }) }),
-    "sections.latest-articles": nested({ category: { fields: ["slug", "name"] } }),
     "sections.form": nested({ fields: true }),
   },
 } as const;
@@ -107,22 +105,6 @@ const KNOWN = {
     heading: text,
     logos: list(z.object({ name: z.string(), image: mediaSchema, url: text })),
   }),
-  "sections.latest-articles": z.object({
-    heading: text,
-    // 1 to 12 in the CMS; a missing one is the CMS's default.
-    count: z
-      .number()
-      .int()
-      .min(1)
-      .max(12)
-      .nullish()
-      .transform((count) => count ?? 3),
-    // Strapi 5 gives every populated relation its documentId: the section's list is filtered by it.
-    category: z
-      .object({ documentId: z.string(), slug: z.string(), name: z.string() })
-      .nullish()
-      .transform((category) => category ?? null),
-  }),
   "sections.form": z.object({
     // A component's id: which form of the page a post is for (app/lib/forms/form-post.server.ts).
     id: z.number().int(),
@@ -152,14 +134,14 @@ const KNOWN = {
 type KnownType = keyof typeof KNOWN;
 export type CmsSection =
   | { [K in KnownType]: { __component: K } & z.output<(typeof KNOWN)[K]> }[KnownType]
-  | { __component: string; unknown: true };
+  | { __component: string; unknown: true; fields: Record<string, unknown> };
 
 const isKnown = (type: string): type is KnownType => Object.hasOwn(KNOWN, type);
 
 /** One entry of the dynamic zone: a known section checked against its schema, any other kept as unknown. */
 const sectionSchema = z.looseObject({ __component: z.string() }).transform((raw, ctx): CmsSection => {
   const type = raw.__component;
-  if (!isKnown(type)) return { __component: type, unknown: true };
+  if (!isKnown(type)) return { __component: type, unknown: true, fields: raw };
   const parsed = KNOWN[type].safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, message: `${type}: ${issue.message}` });
@@ -199,10 +181,8 @@ export interface PrepareOptions {
   config: LocaleConfig;
   /** Images already on the page above the sections (the body's): the first image of the page loads at once, the rest lazily. */
   imagesBefore: number;
-  /** The articles of each latest-articles section, by its index (articles.server.ts `loadLatestArticles`). */
-  latestArticles?: ReadonlyMap<number, readonly ArticleSummary[]>;
-  /** The blog's address in the page's locale: a latest-articles section links to it. */
-  blogHref?: string;
+  /** A section some content type brings, by its index, ready to render (app/content-types/modules.server.ts); null for none. */
+  contentTypeSection?: (index: number) => Section | null;
   /** The page's address (a form posts to it) and the bot check's token of each form section. */
   forms?: { action: string; tokenFor: (sectionId: number) => string };
   /** Where refused links and unknown section types are reported (the request's logger). */
@@ -237,8 +217,10 @@ export function prepareSections(sections: readonly CmsSection[], options: Prepar
 
   return sections.map((section, index): Section => {
     if ("unknown" in section) {
+      const prepared = options.contentTypeSection?.(index);
+      if (prepared) return prepared;
       logUnknownType(section.__component, options.log);
-      return section;
+      return { __component: section.__component, unknown: true };
     }
     switch (section.__component) {
       case "sections.hero":
@@ -274,15 +256,6 @@ export function prepareSections(sections: readonly CmsSection[], options: Prepar
             image: image(logo.image, SECTION_IMAGE_SIZES.logo),
             link: logo.url ? link({ label: logo.name, url: logo.url }) : null,
           })),
-        };
-      case "sections.latest-articles":
-        return {
-          __component: section.__component,
-          heading: section.heading,
-          articles: (options.latestArticles?.get(index) ?? []).map((article) =>
-            articleCard(article, { base: options.base, config: options.config, lazy: true }),
-          ),
-          blog: options.blogHref ? { href: options.blogHref, label: blogWords(options.locale).allArticles } : null,
         };
       case "sections.form":
         return prepareForm(section, options);

@@ -1,8 +1,8 @@
 import * as z from "zod";
 
 import type { CmsClient, CmsFetchOptions } from "../cms/client.server.ts";
-import { ARTICLE_UID } from "../cms/articles.server.ts";
 import { CONTENT_TYPES } from "../cms/content.server.ts";
+import { CONTENT_TYPE_REST_PATHS } from "../../content-types/modules.server.ts";
 import type { PreviewScope } from "./preview-cookie.server.ts";
 
 /**
@@ -15,10 +15,13 @@ import type { PreviewScope } from "./preview-cookie.server.ts";
  * address, one field, never from or into the data cache (a draft read, CmsFetchOptions.draft).
  */
 
-/** Where each type with a Preview button is read (its REST path): the site's routes read the same. */
+/**
+ * Where each type with a Preview button is read (its REST path): the site's routes read the same.
+ * The pages', and each content type's `restPath` (app/content-types/<name>/module.server.ts).
+ */
 const REST_PATHS: Readonly<Record<string, string>> = {
   [CONTENT_TYPES.page]: "/api/pages",
-  [ARTICLE_UID]: "/api/articles",
+  ...CONTENT_TYPE_REST_PATHS,
 };
 
 const versionAnswer = z.object({ data: z.array(z.object({ updatedAt: z.string().nullish() })) });

@@ -258,7 +258,7 @@ const pages = [
       "Work at Acme: how we hire, what we offer and which teams are growing.",
       [
         heading("Working here"),
-        paragraph("We hire for curiosity and care. See ", link("/jobs", "open positions"), "."),
+        paragraph("We hire for curiosity and care. See ", link("/positions", "open positions"), "."),
       ],
       careersSections.en,
     ),
@@ -295,12 +295,13 @@ const pages = [
   {
     key: "jobs",
     parent: null,
-    slug: "jobs",
+    // Not /jobs: the address docs/add-a-content-type.md's example type takes.
+    slug: "positions",
     en: page("Open positions", "The roles Acme is hiring for right now.", [
       heading("Open positions"),
-      paragraph(link("/jobs/frontend-engineer", "Frontend Engineer")),
-      paragraph(link("/jobs/backend-engineer", "Backend Engineer")),
-      paragraph(link("/jobs/product-designer", "Product Designer")),
+      paragraph(link("/positions/frontend-engineer", "Frontend Engineer")),
+      paragraph(link("/positions/backend-engineer", "Backend Engineer")),
+      paragraph(link("/positions/product-designer", "Product Designer")),
     ]),
   },
   {
@@ -543,7 +544,7 @@ const errorPage = {
 
 const redirects = [
   { source: "/en/old-careers", destination: "/company/careers", permanent: true },
-  { source: "/en/jobs-board", destination: "/jobs", permanent: false },
+  { source: "/en/jobs-board", destination: "/positions", permanent: false },
 ];
 
 /**
