@@ -1,3 +1,16 @@
+import {
+  createPageRefresher,
+  createResponseCacheMiddleware,
+  keyInputsOf,
+  pagePathOf,
+  sendWebResponse,
+  toWebRequest,
+  type KeyInputsOf,
+  type PageCache,
+  type PageRender,
+  type RenderVariant,
+  type ResponseCacheOptions,
+} from "@cms-site/page-cache";
 import express from "express";
 import { createRequestHandler, type RouterContextProvider } from "react-router";
 
@@ -22,20 +35,10 @@ import {
 } from "../app/lib/request-context.server.ts";
 import * as serverBuild from "virtual:react-router/server-build";
 
-import { hasSessionCookie } from "./cache/cache-key.ts";
-import { keyInputsOf, type KeyInputsOf } from "./cache/declared-query.ts";
-import { PAGE_REVALIDATE_SECONDS, type PageCache } from "./cache/index.ts";
-import {
-  createPageRefresher,
-  createResponseCacheMiddleware,
-  type ResponseCacheOptions,
-  pagePathOf,
-  type PageRender,
-  type RenderVariant,
-} from "./cache/response-cache.ts";
 import { canonicalRequests, routePathsOf } from "./canonical-request.ts";
+import { hasSessionCookie, PAGE_REVALIDATE_SECONDS, visitorPolicyFor } from "./page-cache-policy.ts";
 import { securityHeaderList } from "./security-headers.ts";
-import { sendWebResponse, toWebRequest, trustProxySetting } from "./web-http.ts";
+import { trustProxySetting } from "./trust-proxy.ts";
 
 /**
  * The request handler for everything that is not a static file or an operational route: the
@@ -133,7 +136,7 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
     isCacheablePath,
     toWebRequest: webRequest,
     origin,
-    cookieNames,
+    visitors: visitorPolicyFor(cookieNames),
     declaredQuery,
     send: sendWebResponse,
     baseHeaders: securityHeaderList(config),

@@ -7,13 +7,11 @@
  * - on `.data` requests, React Router's `_routes` in one spelling, when it names only matched
  *   routes with a loader, the page's own among them; a forged one is refused (400), one without
  *   the page's route is answered and never stored;
- * - whether the visitor carries a session cookie (never its value).
+ * - whether the visitor is signed in (VisitorPolicy.signedIn: a session cookie's presence, never its value).
  * Everything else a link may carry (`utm_*`, `fbclid`, `gclid`, `ref`, anything unknown) is left
  * out of the key and of the render's URL: the canonical page is served.
  */
 
-import type { CookieNames } from "../../app/lib/cookie-names.ts";
-import { carriesCookie } from "../../app/lib/cookies.server.ts";
 import type { KeyInputsOf } from "./declared-query.ts";
 
 /** React Router's single-fetch parameter: the route ids whose loaders a `.data` request runs. */
@@ -22,31 +20,24 @@ const ROUTES_PARAM = "_routes";
 /** Suffix of the signed-in variant's key; `#` never appears in a request path or query. */
 export const SESSION_VARIANT_SUFFIX = "#session";
 
-/**
- * better-auth's session-token cookie, under exactly the name in use (app/lib/cookie-names.ts): on
- * https a plain or `__Secure-` one, which a sibling subdomain can plant, is no session here either.
- */
-export function hasSessionCookie(cookieHeader: string | undefined, names: CookieNames): boolean {
-  return carriesCookie(cookieHeader, names.sessionToken);
+/** The request headers a visitor policy reads. */
+export interface VisitorHeaders {
+  authorization?: string;
+  cookie?: string;
 }
 
 /**
- * Whether the page cache must neither answer this request nor store its answer: it carries an
- * Authorization header, or a preview cookie (docs/decisions/0015-draft-preview.md). The
- * one decision, for the fast path (serveFreshHit) and the middleware alike. The cookie's mere
- * presence counts: a forged one costs its sender an uncached render of the published page,
- * which an Authorization header costs too.
+ * The site's policy about its visitors, which only the site knows (its cookie names and what
+ * they mean): the one decision for the fast path (serveFreshHit) and the middleware alike.
  */
-export function bypassesPageCache(headers: { authorization?: string; cookie?: string }, names: CookieNames): boolean {
-  return Boolean(headers.authorization) || hasPreviewCookie(headers.cookie, names);
-}
-
-/**
- * Either preview cookie (app/lib/cookie-names.ts), present with any value: the draft one's
- * signature is checked by the render. Exactly the names in use, as for the session.
- */
-export function hasPreviewCookie(cookieHeader: string | undefined, names: CookieNames): boolean {
-  return carriesCookie(cookieHeader, names.preview, names.publishedView);
+export interface VisitorPolicy {
+  /** The signed-in variant: the request carries a session (its value is never read). */
+  signedIn(cookieHeader: string | undefined): boolean;
+  /**
+   * The cache must neither answer this request nor store its answer (an Authorization header, a
+   * preview cookie...): it is rendered for this visitor alone.
+   */
+  bypasses(headers: VisitorHeaders): boolean;
 }
 
 export interface PageKey {

@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { cookieNames } from "../../app/lib/cookie-names.ts";
-import { sendWebResponse, toWebRequest } from "../web-http.ts";
+import { sendWebResponse, toWebRequest } from "../http/express-fetch.ts";
+import type { VisitorPolicy } from "./cache-key.ts";
 import type { CanonicalQueryValue } from "./declared-query.ts";
 import { Invalidations } from "./invalidations.ts";
 import { IsrCache } from "./isr-cache.ts";
@@ -19,6 +19,13 @@ import {
   type PageRender,
   type RenderVariant,
 } from "./response-cache.ts";
+
+/** The site's policy as its tests need it: `better-auth.session_token` signs in, `site_preview` bypasses. */
+const plainCookieVisitors: VisitorPolicy = {
+  signedIn: (cookie) => /(?:^|;\s*)better-auth\.session_token=[^;]/.test(cookie ?? ""),
+  bypasses: (headers) =>
+    Boolean(headers.authorization) || /(?:^|;\s*)site_preview(?:_published)?=[^;]/.test(headers.cookie ?? ""),
+};
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -41,7 +48,7 @@ async function serve(render: (request: Request, variant: RenderVariant) => Promi
       isCacheablePath: (path) => !path.startsWith("/api/"),
       toWebRequest: (req, res) => toWebRequest(req, res, "http://site.test"),
       origin: "http://site.test",
-      cookieNames: cookieNames(false),
+      visitors: plainCookieVisitors,
       declaredQuery: (path) => ({
         query: path === "/search" ? { q: (value) => value } : ({} as Record<string, CanonicalQueryValue>),
         loaderRouteIds: ["root", "routes/cms-page"],

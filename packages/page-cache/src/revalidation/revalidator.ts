@@ -5,7 +5,7 @@
  */
 export type RevalidationProfile = "max" | { expire: 0 };
 
-/** What the revalidation route acts on: the page cache's invalidation records (server/cache/index.ts). */
+/** What the revalidation route acts on: the page cache's invalidation records (page-cache.ts). */
 export interface Revalidator {
   revalidatePath(path: string, profile?: RevalidationProfile): void;
   revalidateTag(tag: string, profile: RevalidationProfile): void;

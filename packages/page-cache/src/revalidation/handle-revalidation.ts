@@ -1,9 +1,6 @@
-import type { LocaleConfig } from "../../app/lib/locale-path.ts";
-import { withDefaultLocaleVariants } from "../../app/lib/locale-path.ts";
-import { logger } from "../../app/lib/logger.server.ts";
 import type { PublishClock } from "../cache/publish-clock.ts";
 import type { RevalidationProfile, Revalidator } from "./revalidator.ts";
-import { jsonAnswer, readSecuredJson } from "../../app/lib/secured-json-post.server.ts";
+import { jsonAnswer, readSecuredJson } from "../http/secured-json-post.ts";
 import { describeIssues, revalidationPayloadSchema } from "./payload.ts";
 
 /** A revalidation request is a few paths and tags; anything bigger is a mistake or an attack. */
@@ -12,7 +9,11 @@ export const REVALIDATION_BODY_LIMIT = 64 * 1024;
 export interface RevalidationDeps {
   secret: string | undefined;
   revalidator: Revalidator;
-  locales: LocaleConfig;
+  /**
+   * The paths that answer the same page as a path the CMS names (the site's locale variants:
+   * `/careers` and `/en/careers`); the path alone by default.
+   */
+  pathVariants?: (path: string) => readonly string[];
   /**
    * With a CDN that is purged: renders the stale cached pages of these paths again before the
    * answer, so the purge that follows makes the CDN fetch the new page (decision 0028).
@@ -33,7 +34,7 @@ export interface RevalidationDeps {
  * (docs/decisions/0010-takedowns-expire.md).
  */
 export async function handleRevalidation(request: Request, deps: RevalidationDeps): Promise<Response> {
-  const log = deps.log ?? ((line: string, fields?: Record<string, unknown>) => logger().info(fields ?? {}, line));
+  const log = deps.log ?? (() => undefined);
   const read = await readSecuredJson(request, {
     secret: deps.secret,
     secretName: "CMS_REVALIDATE_SECRET",
@@ -49,7 +50,7 @@ export async function handleRevalidation(request: Request, deps: RevalidationDep
   }
 
   const { uid, next, committedAt } = parsed.data;
-  const paths = [...new Set((next.fullPaths ?? []).flatMap((path) => withDefaultLocaleVariants(path, deps.locales)))];
+  const paths = [...new Set((next.fullPaths ?? []).flatMap((path) => deps.pathVariants?.(path) ?? [path]))];
   const tags = [...new Set(next.tags ?? [])];
   const expire = next.expire === true;
   const profile: RevalidationProfile = expire ? { expire: 0 } : "max";

@@ -1,5 +1,5 @@
-import { bearerMatches } from "./bearer-secret.server.ts";
-import { BodyTooLargeError, readBodyWithLimit } from "./read-body.server.ts";
+import { bearerMatches } from "./bearer-secret.ts";
+import { BodyTooLargeError, readBodyWithLimit } from "./read-body.ts";
 
 /**
  * The front half of every secret-protected JSON endpoint the CMS calls, in the order

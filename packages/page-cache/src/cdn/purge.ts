@@ -1,9 +1,7 @@
 import { MAX_PATH_LENGTH, MAX_TAG_LENGTH, MAX_TAGS, pathTag } from "@cms-site/cache-tags";
 import * as z from "zod";
 
-import type { Env } from "../../app/lib/env.server.ts";
-import { logger } from "../../app/lib/logger.server.ts";
-import { jsonAnswer, readSecuredJson } from "../../app/lib/secured-json-post.server.ts";
+import { jsonAnswer, readSecuredJson } from "../http/secured-json-post.ts";
 import { describeIssues } from "../revalidation/payload.ts";
 import { createPurgeGate } from "./purge-gate.ts";
 import { CdnError, cloudflareProvider, fastlyProvider, httpPurgeProvider, type CdnProvider } from "./providers.ts";
@@ -47,8 +45,29 @@ export const purgePayloadSchema = z
 /** Purge requests a minute when CDN_PURGE_PER_MINUTE is unset: Cloudflare's free plan allows 5. */
 const DEFAULT_PURGES_PER_MINUTE: Record<string, number> = { cloudflare: 5, fastly: 0, http: 0 };
 
-/** The CDN the configuration names (CDN_PROVIDER), or null for none; its requests go through one gate. */
-export function cdnProviderOf(env: Env): CdnProvider | null {
+/**
+ * The CDN settings, named as the environment variables that usually carry them (docs of the
+ * package's README): a site's parsed configuration can be passed as it is.
+ */
+export interface CdnSettings {
+  CDN_PROVIDER: "none" | "cloudflare" | "fastly" | "http";
+  /** The site's public origin: paths are purged as its absolute URLs. */
+  APP_PUBLIC_URL: string;
+  /** How long one request to the CDN's API may take (ms). */
+  CMS_FETCH_TIMEOUT_MS: number;
+  CDN_PURGE_PER_MINUTE?: number;
+  CDN_PURGE_MAX_TAGS?: number;
+  CLOUDFLARE_ZONE_ID?: string;
+  CLOUDFLARE_API_TOKEN?: string;
+  CLOUDFLARE_API_BASE?: string;
+  FASTLY_SERVICE_ID?: string;
+  FASTLY_API_TOKEN?: string;
+  FASTLY_API_BASE?: string;
+  CDN_PURGE_URL?: string;
+}
+
+/** The CDN the settings name (CDN_PROVIDER), or null for none; its requests go through one gate. */
+export function cdnProviderOf(env: CdnSettings): CdnProvider | null {
   if (env.CDN_PROVIDER === "none") return null;
   const gate = createPurgeGate({
     perMinute: env.CDN_PURGE_PER_MINUTE ?? DEFAULT_PURGES_PER_MINUTE[env.CDN_PROVIDER] ?? 0,
@@ -97,7 +116,7 @@ export async function handleCdnPurge(
     log?: (line: string) => void;
   },
 ): Promise<Response> {
-  const log = deps.log ?? ((line: string) => logger().info(line));
+  const log = deps.log ?? (() => undefined);
   const read = await readSecuredJson(request, {
     secret: deps.secret,
     secretName: "CMS_CDN_PURGE_SECRET",

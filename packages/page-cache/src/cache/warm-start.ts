@@ -1,5 +1,3 @@
-import { logger } from "../../app/lib/logger.server.ts";
-
 /**
  * Warm start: after a restart or a deploy, the first visitors should not all reach the CMS at
  * once. In the background, the paths the sources list are requested from this server itself,
@@ -68,7 +66,7 @@ async function pathsToWarm(sources: WarmStartSource[], max: number, unlisted: st
 }
 
 export async function warmStart(options: WarmStartOptions): Promise<WarmStartResult> {
-  const log = options.log ?? ((line: string) => logger().info(line));
+  const log = options.log ?? (() => undefined);
   const unlisted: string[] = [];
   const paths = await pathsToWarm(options.sources, options.max, unlisted);
   let next = 0;

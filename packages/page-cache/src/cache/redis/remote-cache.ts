@@ -1,6 +1,5 @@
 import type { Redis } from "ioredis";
 
-import { orFallback } from "../../../app/lib/redis.server.ts";
 import type { CacheEntry } from "../types.ts";
 
 /**
@@ -63,4 +62,13 @@ export function redisRemoteCache<V>(
     },
     unlock,
   };
+}
+
+/** Runs a Redis command; on any failure (down, slow) answers `fallback` instead. */
+async function orFallback<T>(work: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await work();
+  } catch {
+    return fallback;
+  }
 }

@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { cookieNames } from "../../app/lib/cookie-names.ts";
-import { sendWebResponse, toWebRequest } from "../web-http.ts";
+import { sendWebResponse, toWebRequest } from "../http/express-fetch.ts";
+import type { VisitorPolicy } from "./cache-key.ts";
 import type { CanonicalQueryValue } from "./declared-query.ts";
 import { Invalidations } from "./invalidations.ts";
 import { IsrCache } from "./isr-cache.ts";
@@ -20,6 +20,13 @@ import {
 
 // Decision 0028: what a CDN may keep (STALE: nothing; fresh: CDN_S_MAXAGE), the re-render a
 // revalidation makes before it is answered, and publish_to_visible_seconds.
+
+/** The site's policy as its tests need it: `better-auth.session_token` signs in, `site_preview` bypasses. */
+const plainCookieVisitors: VisitorPolicy = {
+  signedIn: (cookie) => /(?:^|;\s*)better-auth\.session_token=[^;]/.test(cookie ?? ""),
+  bypasses: (headers) =>
+    Boolean(headers.authorization) || /(?:^|;\s*)site_preview(?:_published)?=[^;]/.test(headers.cookie ?? ""),
+};
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -39,7 +46,7 @@ async function serve(extra: Partial<ResponseCacheOptions> = {}) {
     isCacheablePath: (path) => !path.startsWith("/api/"),
     toWebRequest: (req, res) => toWebRequest(req, res, "http://site.test"),
     origin: "http://site.test",
-    cookieNames: cookieNames(false),
+    visitors: plainCookieVisitors,
     declaredQuery: () => ({ query: {} as Record<string, CanonicalQueryValue>, loaderRouteIds: ["root"] }),
     send: sendWebResponse,
     ...extra,

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
+import { isDocumentTag } from "@cms-site/cache-tags";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { LRUCache } from "lru-cache";
 
-import { isCmsDocumentTag } from "../../app/lib/cms/client.server.ts";
-import type { CookieNames } from "../../app/lib/cookie-names.ts";
-import { bypassesPageCache, hasSessionCookie, pageKeyOf, type PageKeyOutcome } from "./cache-key.ts";
+import { sendWebResponse, toWebRequest } from "../http/express-fetch.ts";
+import { pageKeyOf, type PageKeyOutcome, type VisitorPolicy } from "./cache-key.ts";
 import type { KeyInputsOf } from "./declared-query.ts";
 import { pathTag } from "./invalidations.ts";
 import type { CacheStatus, IsrCache, Rendered } from "./isr-cache.ts";
@@ -19,8 +19,8 @@ import { viaOf, type PublishClock } from "./publish-clock.ts";
  * bytes, compressed variants and complete header lists were prepared when it was stored.
  *
  * Every visitor is served from the cache, whatever cookies they carry: a page has two
- * variants, for visitors with and without a session cookie (keyed on its presence, never its
- * value; see server/cache/cache-key.ts and docs/decisions/0008-cache-variants.md). Both are
+ * variants, for visitors with and without a session (keyed on the site's VisitorPolicy.signedIn,
+ * never a cookie's value; see cache-key.ts). Both are
  * rendered with none of the visitor's headers. Only a render that turns out to read the
  * session itself (`dynamic`) is personal: it is sent to that visitor alone, and the path is
  * remembered as personal so that later visitors with cookies get their own render at once.
@@ -75,14 +75,16 @@ export interface ResponseCacheOptions {
   render: (request: Request, variant: RenderVariant) => Promise<PageRender>;
   /** The site's origin (APP_PUBLIC_URL): shared renders are made for it. */
   origin: string;
-  /** The names of the session and preview cookies on this site (`__Host-` on https). */
-  cookieNames: CookieNames;
-  /** What the routes for a path let into its key: declared query, `_routes` ids (server/cache/declared-query.ts). */
+  /** The site's policy: who is signed in, which requests the cache leaves alone (cache-key.ts). */
+  visitors: VisitorPolicy;
+  /** What the routes for a path let into its key: declared query, `_routes` ids (declared-query.ts). */
   declaredQuery: KeyInputsOf;
   /** Whether a path is a page the cache may hold (not /api/*, not an auth form...). */
   isCacheablePath: (pathname: string) => boolean;
-  toWebRequest: (req: ExpressRequest, res: ExpressResponse) => Request;
-  send: (res: ExpressResponse, response: Response, method: string) => Promise<void>;
+  /** The render's Web Request for an Express request: toWebRequest (http/express-fetch.ts) for `origin` by default. */
+  toWebRequest?: (req: ExpressRequest, res: ExpressResponse) => Request;
+  /** Writes a Web Response to Express: sendWebResponse by default. */
+  send?: (res: ExpressResponse, response: Response, method: string) => Promise<void>;
   /** Headers every response carries (security headers), added to cached answers. */
   baseHeaders?: Array<[string, string]>;
   onBypass?: () => void;
@@ -93,6 +95,8 @@ export interface ResponseCacheOptions {
    * undefined: the entry's own interval (docs/decisions/0028-publish-to-visible-at-the-edge.md).
    */
   cdnMaxAge?: number;
+  /** The tags a CDN is told a page carries (Cache-Tag, Surrogate-Key); cdnTags() below by default. */
+  cdnTags?: (tags: readonly string[]) => string[];
 }
 
 const STORABLE_STATUS = new Set([200, 202, 203, 204, 300, 301, 302, 303, 307, 308, 404, 410]);
@@ -118,7 +122,7 @@ export function cdnTags(tags: readonly string[]): string[] {
   const kept: string[] = [];
   let used = 0;
   for (const tag of tags) {
-    if (isCmsDocumentTag(tag) || used + tag.length + 1 > CDN_TAG_HEADER_BYTES) continue;
+    if (isDocumentTag(tag) || used + tag.length + 1 > CDN_TAG_HEADER_BYTES) continue;
     kept.push(tag);
     used += tag.length + 1;
   }
@@ -135,8 +139,8 @@ export function pagePathOf(pathname: string): string {
 }
 
 /** The key a request is served under (the query keeps only what the route declares), or why it has none. */
-export function requestKey(req: IncomingMessage, declaredQuery: KeyInputsOf, cookieNames: CookieNames): PageKeyOutcome {
-  return pageKeyOf(req.url ?? "/", declaredQuery, hasSessionCookie(req.headers.cookie, cookieNames));
+export function requestKey(req: IncomingMessage, declaredQuery: KeyInputsOf, visitors: VisitorPolicy): PageKeyOutcome {
+  return pageKeyOf(req.url ?? "/", declaredQuery, visitors.signedIn(req.headers.cookie));
 }
 
 function pickEncoding(cached: CachedResponse, acceptEncoding: string | undefined): Encoding {
@@ -181,15 +185,14 @@ function writeCached(
 export function serveFreshHit(
   cache: IsrCache<CachedResponse>,
   declaredQuery: KeyInputsOf,
-  cookieNames: CookieNames,
+  visitors: VisitorPolicy,
   req: IncomingMessage,
   res: ServerResponse,
   requestId?: string,
   publishClock?: PublishClock,
 ): boolean {
-  if ((req.method !== "GET" && req.method !== "HEAD") || bypassesPageCache(req.headers, cookieNames) || !req.url)
-    return false;
-  const page = requestKey(req, declaredQuery, cookieNames);
+  if ((req.method !== "GET" && req.method !== "HEAD") || visitors.bypasses(req.headers) || !req.url) return false;
+  const page = requestKey(req, declaredQuery, visitors);
   // A query with no key (`_routes` forged or without the page's route) is the middleware's.
   const entry = page.kind === "key" && cache.peekFresh(page.key);
   if (!entry) return false;
@@ -238,7 +241,10 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
   const personal = new LRUCache<string, true>({ max: PERSONAL_PATHS_MAX, ttl: PERSONAL_PATHS_TTL_MS });
   const sendPersonal = async (req: ExpressRequest, res: ExpressResponse, variant: RenderVariant) => {
     options.onBypass?.();
-    const { response } = await options.render(options.toWebRequest(req, res), variant);
+    const { response } = await options.render(
+      options.toWebRequest?.(req, res) ?? toWebRequest(req, res, options.origin),
+      variant,
+    );
     await sendUncached(res, response, "BYPASS", req.method, options);
   };
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
@@ -248,13 +254,13 @@ export function createResponseCacheMiddleware(options: ResponseCacheOptions) {
     if (!options.isCacheablePath(path)) return next();
 
     try {
-      const page = requestKey(req, options.declaredQuery, options.cookieNames);
+      const page = requestKey(req, options.declaredQuery, options.visitors);
       // Neither rendered nor stored: a render per forged value would cost the CMS what a key would cost memory.
       if (page.kind === "refused") return refuse(res, page.reason);
-      const variant = { signedIn: hasSessionCookie(req.headers.cookie, options.cookieNames) };
+      const variant = { signedIn: options.visitors.signedIn(req.headers.cookie) };
       if (page.kind === "uncached") return await sendPersonal(req, res, variant);
       const visitorSpecific =
-        bypassesPageCache(req.headers, options.cookieNames) || (Boolean(req.headers.cookie) && personal.has(page.url));
+        options.visitors.bypasses(req.headers) || (Boolean(req.headers.cookie) && personal.has(page.url));
       if (visitorSpecific) return await sendPersonal(req, res, variant);
       const served = await options.cache.get(page.key, path, () =>
         renderShared(`${options.origin}${page.url}`, path, variant, options),
@@ -316,7 +322,13 @@ async function renderShared(
       value.gzip = gzipSync(body, { level: 6 });
     }
     if (committedAt !== undefined) value.committedAt = committedAt;
-    value.wire = wireHeaders(value, allTags, options.cdnMaxAge ?? revalidate, variant, options.baseHeaders ?? []);
+    value.wire = wireHeaders(
+      value,
+      (options.cdnTags ?? cdnTags)(allTags),
+      options.cdnMaxAge ?? revalidate,
+      variant,
+      options.baseHeaders ?? [],
+    );
   }
   const wireBytes = Object.values(value.wire ?? {}).reduce((sum, list) => sum + (list?.join("").length ?? 0), 0);
   const size =
@@ -342,13 +354,13 @@ async function renderShared(
 /** Every header of a cached answer, once per encoding, as flat [name, value, ...] lists. */
 function wireHeaders(
   cached: CachedResponse,
-  tags: string[],
+  /** What the CDN is told (ResponseCacheOptions.cdnTags). */
+  told: string[],
   cdnMaxAge: number,
   variant: RenderVariant,
   baseHeaders: Array<[string, string]>,
 ): Record<Encoding, string[] | undefined> {
   const own = new Set(cached.headers.map(([name]) => name));
-  const told = cdnTags(tags);
   // A CDN keys on the URL: it may keep the anonymous variant (for requests with no cookie at
   // all, as Vary: Cookie says), never the signed-in one, which it could not tell apart.
   const cdn: Array<[string, string]> = variant.signedIn
@@ -403,5 +415,9 @@ async function sendUncached(
   res.setHeader("cache-control", "private, no-store");
   const headers = new Headers(response.headers);
   headers.delete("cache-control");
-  await options.send(res, new Response(response.body, { status: response.status, headers }), method);
+  await (options.send ?? sendWebResponse)(
+    res,
+    new Response(response.body, { status: response.status, headers }),
+    method,
+  );
 }

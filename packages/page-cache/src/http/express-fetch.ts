@@ -6,7 +6,7 @@ import type { Request as ExpressRequest, Response as ExpressResponse } from "exp
 /** Express <-> Web Fetch API, for React Router's handler and the ISR cache. */
 
 /**
- * The Web Request for an Express request. Its URL is the site's own origin (APP_PUBLIC_URL)
+ * The Web Request for an Express request. Its URL is the site's own origin (its public URL)
  * plus the request's path and query, never the Host or X-Forwarded-Host a client sent: a
  * stranger's header must not choose what is rendered (and cached) for everyone.
  */
@@ -18,7 +18,7 @@ export function toWebRequest(req: ExpressRequest, res: ExpressResponse, origin: 
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
-  // The real client address as Express sees it (TRUST_PROXY), for rate limits; a value the
+  // The real client address as Express sees it (its "trust proxy" setting), for rate limits; a value the
   // client sent under this name is overwritten, never trusted.
   headers.set("x-client-ip", req.ip ?? req.socket.remoteAddress ?? "unknown");
   const controller = new AbortController();
@@ -90,10 +90,4 @@ export async function sendWebResponse(res: ExpressResponse, response: Response, 
     if ((error as NodeJS.ErrnoException).code === "ERR_STREAM_PREMATURE_CLOSE" && res.destroyed) return;
     throw error;
   }
-}
-
-/** TRUST_PROXY as Express's "trust proxy" setting: false, a hop count, or a list of addresses (env refuses true). */
-export function trustProxySetting(value: string): boolean | number | string {
-  if (value === "false") return false;
-  return /^\d+$/.test(value) ? Number(value) : value;
 }
