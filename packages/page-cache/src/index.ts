@@ -53,6 +53,7 @@ export {
 // The data cache and what loaders record.
 export { DataCache, type DataCacheMeta, type Recorded } from "./cache/data-cache.ts";
 export { cachedRead, RenderReads, type CachedReadOptions, type RecordedRead } from "./cache/render-reads.ts";
+export { renderReadsContext } from "./cache/render-context.ts";
 
 // Redis: the shared layer and the invalidation bus.
 export { InvalidationBus, type InvalidationBusOptions } from "./cache/redis/invalidation-bus.ts";

@@ -3,8 +3,8 @@ import type { DataCache } from "./data-cache.ts";
 /**
  * The API by which a render's loaders say what they read, so that the page cache knows which
  * tags and which interval the page has: one RenderReads per render (the site keeps it in React
- * Router's request context), each read recorded with its tags from @cms-site/cache-tags. The
- * response cache's `render` answers with its summary().
+ * Router's request context: renderReadsContext), each read recorded with its tags from
+ * @cms-site/cache-tags. The response cache's `render` answers with its summary().
  */
 
 /** One read a loader made: the tags it depends on, its interval (seconds), whether it was per user. */
@@ -17,6 +17,10 @@ export interface RecordedRead {
 
 export class RenderReads {
   readonly reads: RecordedRead[] = [];
+
+  /** @param dataCache where cachedRead keeps answers between renders (PageCache.dataCache). */
+  constructor(readonly dataCache?: DataCache) {}
+
   /** The render read the session or cookies: it is sent to that visitor alone. */
   dynamic = false;
 
@@ -37,8 +41,8 @@ export class RenderReads {
 export interface CachedReadOptions<T> {
   /** The render's record (RenderReads). */
   reads: RenderReads;
-  /** The data cache (PageCache.dataCache); undefined: every read goes to its source. */
-  dataCache: DataCache | undefined;
+  /** The data cache; the record's (RenderReads.dataCache) by default; none: every read goes to its source. */
+  dataCache?: DataCache;
   /** What identifies the read at its source (the request URL, say). */
   key: string;
   /** The tags known before the answer (the type, the list, the document asked for). */
@@ -62,9 +66,10 @@ export async function cachedRead<T>(options: CachedReadOptions<T>): Promise<T> {
     const value = await options.fetch();
     return { value, tags: [...new Set([...options.tags, ...(options.tagsOf?.(value) ?? [])])] };
   };
+  const dataCache = options.dataCache ?? options.reads.dataCache;
   const answer =
-    options.dataCache && options.revalidate > 0
-      ? await options.dataCache.load(
+    dataCache && options.revalidate > 0
+      ? await dataCache.load(
           options.key,
           { path: options.path ?? "", tags: [...options.tags], revalidate: options.revalidate },
           fresh,
