@@ -55,7 +55,7 @@ export type PageKeyOutcome = ({ kind: "key" } & PageKey) | { kind: "uncached" } 
 
 /**
  * @param pathAndQuery the request's path (canonical) and query, as in `req.url`.
- * @param inputsOf what the routes matching a path let into its key (server/cache/declared-query.ts).
+ * @param inputsOf what the routes matching a path let into its key (declared-query.ts).
  */
 export function pageKeyOf(pathAndQuery: string, inputsOf: KeyInputsOf, signedIn: boolean): PageKeyOutcome {
   const queryAt = pathAndQuery.indexOf("?");

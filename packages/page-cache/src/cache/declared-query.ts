@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import { matchRoutes, type RouteObject } from "react-router";
 
 /**
- * What the routes matching a path let into its page-cache key (server/cache/cache-key.ts):
+ * What the routes matching a path let into its page-cache key (cache-key.ts):
  * the query parameters they declare they read, and the route ids React Router's `_routes` may
  * name. Both come from the same match React Router makes, so the cache and the render agree.
  */

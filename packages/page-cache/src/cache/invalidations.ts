@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
  * The invalidation record: which tags, paths and path prefixes were invalidated, in an order
  * that does not depend on any clock. Every invalidation applied here gets the next number of
  * a local counter (`seq`); one shared through Redis also carries the version Redis gave it
- * (server/cache/redis/invalidation-bus.ts). A render takes a stamp when it starts: the local
+ * (redis/invalidation-bus.ts). A render takes a stamp when it starts: the local
  * counter and the shared version up to which it has seen every invalidation. An entry is stale
  * when something it depends on was invalidated after its stamp: compared on the local counter
  * for entries rendered by this process, on the shared version for entries rendered by another
@@ -247,7 +247,7 @@ export class Invalidations {
     return seen.origin !== this.origin || this.lastExpireSeq > seen.seq;
   }
 
-  // ---- What the invalidation bus feeds in (server/cache/redis/invalidation-bus.ts) ----
+  // ---- What the invalidation bus feeds in (redis/invalidation-bus.ts) ----
 
   get sharedVersion(): number {
     return this.version;

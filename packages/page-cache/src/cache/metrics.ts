@@ -8,7 +8,7 @@ export interface CacheMetricsSource {
   pageStore: CacheStore<unknown>;
   bypasses: () => number;
   evictions: () => number;
-  /** publish_to_visible_seconds (server/cache/publish-clock.ts). */
+  /** publish_to_visible_seconds (publish-clock.ts). */
   publishToVisible?: Histogram<"via">;
 }
 

@@ -43,7 +43,7 @@ export const revalidationPayloadSchema = z.object({
     }),
   /**
    * When the CMS committed the write (ms since the epoch; the earliest of a batch): the start of
-   * publish_to_visible_seconds (server/cache/publish-clock.ts). Optional.
+   * publish_to_visible_seconds (cache/publish-clock.ts). Optional.
    */
   committedAt: z
     .number({ error: "must be a number of milliseconds since the epoch" })
