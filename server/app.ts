@@ -27,12 +27,7 @@ import type { RedisClients } from "../app/lib/redis.server.ts";
 import { isBlogFeedPath } from "../app/lib/blog/paths.ts";
 import { isSearchPagePath } from "../app/lib/search/paths.ts";
 import { isSitemapPartPath } from "../app/lib/seo/sitemap.ts";
-import {
-  cmsCallsContext,
-  createRequestContext,
-  renderFlagsContext,
-  type SharedServices,
-} from "../app/lib/request-context.server.ts";
+import { createRequestContext, renderReadsContext, type SharedServices } from "../app/lib/request-context.server.ts";
 import * as serverBuild from "virtual:react-router/server-build";
 
 import { canonicalRequests, routePathsOf } from "./canonical-request.ts";
@@ -90,13 +85,8 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   async function render(request: Request, variant: RenderVariant): Promise<PageRender> {
     const context = createRequestContext(config, services, sessionJWTOf(request), variant);
     const response = await handleRequest(request, context);
-    const calls = context.get(cmsCallsContext);
-    return {
-      response,
-      tags: [...new Set(calls.flatMap((call) => call.tags))],
-      revalidate: Math.min(PAGE_REVALIDATE_SECONDS, ...calls.map((call) => call.revalidate)),
-      dynamic: context.get(renderFlagsContext).dynamic || calls.some((call) => call.perUser),
-    };
+    // What the render's CMS calls recorded (tags, intervals, per user) and whether it read the session.
+    return { response, ...context.get(renderReadsContext).summary(PAGE_REVALIDATE_SECONDS) };
   }
 
   /**

@@ -1,3 +1,4 @@
+import { RenderReads } from "@cms-site/page-cache";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 
@@ -6,7 +7,7 @@ import { ERROR_PAGE_UID, loadErrorText } from "./error-page.server.ts";
 import { FALLBACK_ERROR_TEXT } from "./error-page.ts";
 import { CmsError } from "./errors.server.ts";
 import { logger } from "../logger.server.ts";
-import { cmsContext, renderFlagsContext } from "../request-context.server.ts";
+import { cmsContext, renderReadsContext } from "../request-context.server.ts";
 
 /** A request context whose CMS client answers /api/error-page with `answer` (or throws it). */
 function contextWith(answer: unknown | CmsError) {
@@ -20,8 +21,8 @@ function contextWith(answer: unknown | CmsError) {
   };
   const context = new RouterContextProvider();
   context.set(cmsContext, cms);
-  context.set(renderFlagsContext, { dynamic: false });
-  return { context, calls, dynamic: () => context.get(renderFlagsContext).dynamic };
+  context.set(renderReadsContext, new RenderReads());
+  return { context, calls, dynamic: () => context.get(renderReadsContext).dynamic };
 }
 
 const entry = {
