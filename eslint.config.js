@@ -15,6 +15,8 @@ export default tseslint.config(
       "bench/plain-react-router/build/",
       "bench/plain-react-router/.react-router/",
       "cms/build/",
+      // The workspace packages' built JavaScript (npm run build in each).
+      "packages/*/dist/",
       "cms/dist/",
       "cms/.strapi/",
       "cms/.tmp/",
@@ -37,6 +39,41 @@ export default tseslint.config(
       ],
       // Refusing control characters in paths and headers is the point of several patterns.
       "no-control-regex": "off",
+    },
+  },
+  {
+    // The workspace packages are used by their package names only (their one entry point), never by
+    // a path into packages/: the site then uses them as a stranger's app would (decision 0046).
+    files: ["app/**/*.{ts,tsx}", "server/**/*.ts", "bench/**/*.ts", "tests/**/*.ts", "scripts/**/*.{js,mjs,ts}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/packages/*", "**/packages/*/**"],
+              message: "Import the package by its name (@cms-site/...).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A package imports nothing from the site that uses it: its policy is passed in (decision 0046).
+    files: ["packages/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/app/**", "**/server/**", "**/tests/**"],
+              message: "A package imports nothing from the site: take it as an option.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -89,10 +126,6 @@ export default tseslint.config(
       "app/lib/logger.server.ts",
       "app/lib/logger.server.test.ts",
       "app/lib/env.server.ts",
-      // Until they move into packages/page-cache (issue 33): a fallback only, every caller passes a logger.
-      "server/cache/**",
-      "server/revalidation/**",
-      "server/cdn/**",
     ],
     rules: {
       "no-restricted-imports": [

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 import { RUNS_ALONE, pairedFiles } from "./tests/support/integration-groups.ts";
@@ -25,6 +26,9 @@ if (stale.length) throw new Error(`tests/support/integration-groups.ts names fil
 const globalSetup = ["tests/support/shared-cms.ts"];
 
 export default defineConfig({
+  // The workspace packages from their TypeScript sources, as tsx and Vite read them (decision 0046).
+  resolve: { conditions: ["@cms-site/source", ...defaultServerConditions] },
+  ssr: { resolve: { conditions: ["@cms-site/source", ...defaultServerConditions] } },
   test: {
     setupFiles: ["tests/support/vitest-setup.ts"],
     testTimeout: 15_000,
@@ -33,7 +37,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "packages/*/test/**/*.test.ts"],
+          include: [
+            "app/**/*.test.{ts,tsx}",
+            "server/**/*.test.ts",
+            "packages/*/test/**/*.test.ts",
+            "packages/*/src/**/*.test.ts",
+          ],
           maxWorkers: "100%",
           sequence: { groupOrder: 0 },
         },

@@ -6,9 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 
-import { Invalidations } from "../server/cache/invalidations.ts";
-import { IsrCache, type Rendered } from "../server/cache/isr-cache.ts";
-import { MemoryStore } from "../server/cache/memory-store.ts";
+import { Invalidations, IsrCache, MemoryStore, type Rendered } from "@cms-site/page-cache";
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 100_000);
 const PAGE_BYTES = 20 * 1024;

@@ -17,9 +17,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliCompressSync } from "node:zlib";
 
-import { Invalidations } from "../server/cache/invalidations.ts";
-import { IsrCache } from "../server/cache/isr-cache.ts";
-import { MemoryStore } from "../server/cache/memory-store.ts";
+import { Invalidations, IsrCache, MemoryStore } from "@cms-site/page-cache";
 import { projectRoot, stopProcessGroup } from "../tests/support/app-server.ts";
 import { buildSite, load, waitFor } from "./support.ts";
 import { StandInCms } from "../tests/support/stand-in-cms.ts";

@@ -9,7 +9,7 @@
  * measures `/company` with autocannon on core 1 (bench/load.mjs, 50 connections), `ROUNDS`
  * rounds (default 5) of `BENCH_SECONDS` (default 5), alternating the servers so a busy machine
  * slows them alike. The site is asked with an `Authorization` header, which bypasses its page
- * cache (server/cache/cache-key.ts, bypassesPageCache): every request is rendered. Its CMS data
+ * cache (server/page-cache-policy.ts, bypassesPageCache): every request is rendered. Its CMS data
  * cache stays on, as in production. `CPU_PROF=<dir>` writes a CPU profile of each server
  * (node --cpu-prof) to that directory; `node bench/cpu-profile-top.mjs <file>` summarises one.
  */

@@ -33,17 +33,22 @@ import { Registry } from "prom-client";
 import { cmsDocumentTag, cmsTag } from "../app/lib/cms/client.server.ts";
 import { parseEnv } from "../app/lib/env.server.ts";
 import { createLogger } from "../app/lib/logger.server.ts";
+import { withDefaultLocaleVariants } from "../app/lib/locale-path.ts";
 import { localeConfigOf } from "../app/lib/locales.server.ts";
 import { createRedisClients } from "../app/lib/redis.server.ts";
 import type { App, AppDeps } from "../server/app.ts";
-import type { PageCache } from "../server/cache/index.ts";
-import { Invalidations, pathTag } from "../server/cache/invalidations.ts";
-import { IsrCache } from "../server/cache/isr-cache.ts";
-import { PublishClock } from "../server/cache/publish-clock.ts";
-import type { CachedResponse } from "../server/cache/response-cache.ts";
-import type { CacheEntry, CacheStore } from "../server/cache/types.ts";
-import { handleRevalidation } from "../server/revalidation/handle-revalidation.ts";
-import type { RevalidationPayload } from "../server/revalidation/payload.ts";
+import {
+  type CachedResponse,
+  type CacheEntry,
+  type CacheStore,
+  handleRevalidation,
+  Invalidations,
+  IsrCache,
+  type PageCache,
+  pathTag,
+  PublishClock,
+  type RevalidationPayload,
+} from "@cms-site/page-cache";
 import { projectRoot } from "../tests/support/app-server.ts";
 import { StrapiLikeBlogCms, type ArticleRow } from "./strapi-like-blog-cms.ts";
 import { buildSite } from "./support.ts";
@@ -471,7 +476,7 @@ async function staleCount(payload: RevalidationPayload, scheme: "old" | "new"): 
     }),
     {
       secret: SECRET,
-      locales,
+      pathVariants: (target) => withDefaultLocaleVariants(target, locales),
       log: () => {},
       revalidator: {
         revalidatePath: (target, profile) => invalidations.revalidatePath(target, { expire: profile !== "max" }),

@@ -1,6 +1,8 @@
 FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+# The npm workspaces (packages/*): npm ci links them, and builds the page cache's dist/ (prepare).
+COPY packages ./packages
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build

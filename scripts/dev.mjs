@@ -73,7 +73,7 @@ if (!process.env.CMS_URL) {
 }
 
 if (!stopping) {
-  start("site", path.join(root, "node_modules/.bin/tsx"), ["server/index.ts"], {
+  start("site", path.join(root, "node_modules/.bin/tsx"), ["--conditions=@cms-site/source", "server/index.ts"], {
     cwd: root,
     env: { CMS_URL: cmsUrl, ...process.env, ...shared, NODE_ENV: "development" },
   });

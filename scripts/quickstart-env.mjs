@@ -108,7 +108,7 @@ export function quickstartEnvironments({ shell, fileValues, sitePort, cmsPort, r
 
 const RULE = "─".repeat(78);
 
-/** The site's log line when its warm start is over (server/cache/warm-start.ts), done or skipped. */
+/** The site's log line when its warm start is over (@cms-site/page-cache, warm-start.ts), done or skipped. */
 export const WARM_START_OVER = /\[cache\] warm start: /;
 
 /**
@@ -133,7 +133,7 @@ const FIRST_CURL = {
 
 /**
  * What the quick start prints once both sides are up. Its words are checked against the running
- * site (tests/integration/quickstart-banner.test.ts): the warm start (server/cache/warm-start.ts)
+ * site (tests/integration/quickstart-banner.test.ts): the warm start (@cms-site/page-cache, warm-start.ts)
  * caches the published pages, so the first curl of /company is a HIT, not the MISS this once
  * promised; a MISS is what a URL nobody has asked for yet gets, shown here with a 404.
  * `warmStart`: "done" (its log line was seen), "off" or "running".

@@ -1,3 +1,16 @@
+import {
+  createPageRefresher,
+  createResponseCacheMiddleware,
+  keyInputsOf,
+  pagePathOf,
+  sendWebResponse,
+  toWebRequest,
+  type KeyInputsOf,
+  type PageCache,
+  type PageRender,
+  type RenderVariant,
+  type ResponseCacheOptions,
+} from "@cms-site/page-cache";
 import express from "express";
 import { createRequestHandler, type RouterContextProvider } from "react-router";
 
@@ -14,28 +27,13 @@ import type { RedisClients } from "../app/lib/redis.server.ts";
 import { isBlogFeedPath } from "../app/lib/blog/paths.ts";
 import { isSearchPagePath } from "../app/lib/search/paths.ts";
 import { isSitemapPartPath } from "../app/lib/seo/sitemap.ts";
-import {
-  cmsCallsContext,
-  createRequestContext,
-  renderFlagsContext,
-  type SharedServices,
-} from "../app/lib/request-context.server.ts";
+import { createRequestContext, renderReadsContext, type SharedServices } from "../app/lib/request-context.server.ts";
 import * as serverBuild from "virtual:react-router/server-build";
 
-import { hasSessionCookie } from "./cache/cache-key.ts";
-import { keyInputsOf, type KeyInputsOf } from "./cache/declared-query.ts";
-import { PAGE_REVALIDATE_SECONDS, type PageCache } from "./cache/index.ts";
-import {
-  createPageRefresher,
-  createResponseCacheMiddleware,
-  type ResponseCacheOptions,
-  pagePathOf,
-  type PageRender,
-  type RenderVariant,
-} from "./cache/response-cache.ts";
 import { canonicalRequests, routePathsOf } from "./canonical-request.ts";
+import { hasSessionCookie, PAGE_REVALIDATE_SECONDS, visitorPolicyFor } from "./page-cache-policy.ts";
 import { securityHeaderList } from "./security-headers.ts";
-import { sendWebResponse, toWebRequest, trustProxySetting } from "./web-http.ts";
+import { trustProxySetting } from "./trust-proxy.ts";
 
 /**
  * The request handler for everything that is not a static file or an operational route: the
@@ -86,13 +84,8 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
   async function render(request: Request, variant: RenderVariant): Promise<PageRender> {
     const context = createRequestContext(config, services, sessionJWTOf(request), variant, requestIds.get(request));
     const response = await handleRequest(request, context);
-    const calls = context.get(cmsCallsContext);
-    return {
-      response,
-      tags: [...new Set(calls.flatMap((call) => call.tags))],
-      revalidate: Math.min(PAGE_REVALIDATE_SECONDS, ...calls.map((call) => call.revalidate)),
-      dynamic: context.get(renderFlagsContext).dynamic || calls.some((call) => call.perUser),
-    };
+    // What the render's CMS calls recorded (tags, intervals, per user) and whether it read the session.
+    return { response, ...context.get(renderReadsContext).summary(PAGE_REVALIDATE_SECONDS) };
   }
 
   /**
@@ -142,7 +135,7 @@ export function createApp({ config, cache, redis, log }: AppDeps): App {
     isCacheablePath,
     toWebRequest: webRequest,
     origin,
-    cookieNames,
+    visitors: visitorPolicyFor(cookieNames),
     declaredQuery,
     send: sendWebResponse,
     baseHeaders: securityHeaderList(config),

@@ -3,21 +3,23 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { createPageCache, PURGED_CDN_MAX_AGE_SECONDS, serveFreshHit } from "@cms-site/page-cache";
 import compression from "compression";
 import express from "express";
 
+import { CMS_REVALIDATE } from "../app/lib/cms/client.server.ts";
 import { cookieNamesFor } from "../app/lib/cookie-names.ts";
 import { EnvError, parseEnv, type Env } from "../app/lib/env.server.ts";
 import { createLogger, requestIdOf } from "../app/lib/logger.server.ts";
 import { createRedisClients } from "../app/lib/redis.server.ts";
 import { refuseOtherMethods } from "./allowed-methods.ts";
 import type { App, AppDeps } from "./app.ts";
-import { createPageCache } from "./cache/index.ts";
-import { serveFreshHit } from "./cache/response-cache.ts";
 import { operationalRoutes } from "./operational-routes.ts";
+import { PAGE_REVALIDATE_SECONDS, visitorPolicyFor } from "./page-cache-policy.ts";
 import { requestLogger } from "./request-log.ts";
 import { securityHeaders } from "./security-headers.ts";
-import { trustProxySetting } from "./web-http.ts";
+import { warmStartSources } from "./warm-start-sources.ts";
+import { trustProxySetting } from "./trust-proxy.ts";
 
 /**
  * The Express host. Development: Vite's middleware (HMR) and the app loaded through
@@ -56,10 +58,25 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const host = express();
 const log = createLogger(env.LOG_LEVEL);
 const redis = createRedisClients(env.REDIS_URL, log);
-const cache = createPageCache(env, redis, log);
-const cookieNames = cookieNamesFor(env.APP_PUBLIC_URL);
+const production = env.NODE_ENV === "production";
+/** With REDIS_URL, in production only: instances share pages and hear each other's invalidations. */
+const redisCommands = production ? redis.commands() : undefined;
+// The page cache (packages/page-cache), told this site's sizes, Redis and policy.
+const cache = createPageCache({
+  maxBytes: env.PAGE_CACHE_MAX_BYTES,
+  // Records are kept for the longest interval: the page's and every CMS fetch's.
+  maxRevalidateSeconds: Math.max(PAGE_REVALIDATE_SECONDS, ...Object.values(CMS_REVALIDATE)),
+  // Development always reads the CMS afresh (docs/cms-contract.md "Limits": interval 0, data cache skipped).
+  dataCache: production,
+  redis: redisCommands && { commands: redisCommands, subscriber: redis.subscriber() },
+  // A day with a CDN that is purged on every publish, the entry's interval without one (decision 0028).
+  cdnMaxAge: env.CDN_S_MAXAGE ?? (env.CDN_PROVIDER === "none" ? undefined : PURGED_CDN_MAX_AGE_SECONDS),
+  warmStart: production ? { sources: warmStartSources(env), max: env.CACHE_WARM_PAGES } : undefined,
+  logger: log,
+});
+const visitors = visitorPolicyFor(cookieNamesFor(env.APP_PUBLIC_URL));
 /**
- * Production: fresh cached pages are answered before Express (see server/cache/response-cache.ts),
+ * Production: fresh cached pages are answered before Express (serveFreshHit, @cms-site/page-cache),
  * for canonical targets only: any other spelling (`/About`, `/about/`, `/about#session`) goes on
  * to its 308 or 400 (server/canonical-request.ts), whatever key it would read.
  */
@@ -98,7 +115,7 @@ if (env.NODE_ENV === "production") {
   const app = build.createApp({ config: env, cache, redis, log });
   serveCachedPage = (req, res, requestId) =>
     app.isCanonical(req.url ?? "/") &&
-    serveFreshHit(cache.pages, app.declaredQuery, cookieNames, req, res, requestId, cache.publishClock);
+    serveFreshHit(cache.pages, app.declaredQuery, visitors, req, res, requestId, cache.publishClock);
   host.use(app.handler);
 } else {
   const vite = await import("vite");

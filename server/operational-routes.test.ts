@@ -1,12 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
+import type { RevalidationProfile } from "@cms-site/page-cache";
 import express from "express";
 import getPort from "get-port";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { parseEnv } from "../app/lib/env.server.ts";
-import type { RevalidationProfile } from "./revalidation/revalidator.ts";
 import type { Log, LogFields } from "../app/lib/log.ts";
 import { memoryLog } from "../tests/support/memory-log.ts";
 import { StandInCms } from "../tests/support/stand-in-cms.ts";

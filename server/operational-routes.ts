@@ -1,16 +1,21 @@
+import {
+  cdnProviderOf,
+  handleCdnPurge,
+  handleRevalidation,
+  sendWebResponse,
+  toWebRequest,
+  type PageCache,
+} from "@cms-site/page-cache";
 import express, { type Request as ExpressRequest, type Response as ExpressResponse } from "express";
 import type { Redis } from "ioredis";
 
 import { bearerMatches } from "../app/lib/bearer-secret.server.ts";
-import { cdnProviderOf, handleCdnPurge } from "./cdn/purge.ts";
 import { CmsError } from "../app/lib/cms/errors.server.ts";
 import { createCmsHttp } from "../app/lib/cms/http.server.ts";
 import type { Env } from "../app/lib/env.server.ts";
+import { withDefaultLocaleVariants } from "../app/lib/locale-path.ts";
 import { localeConfigOf } from "../app/lib/locales.server.ts";
 import type { Log } from "../app/lib/log.ts";
-import { handleRevalidation } from "./revalidation/handle-revalidation.ts";
-import type { PageCache } from "./cache/index.ts";
-import { sendWebResponse, toWebRequest } from "./web-http.ts";
 
 /**
  * The routes that operate the site rather than show it, answered by the Express host
@@ -25,9 +30,9 @@ import { sendWebResponse, toWebRequest } from "./web-http.ts";
  *   balancer stops sending traffic.
  * - `GET /metrics` (METRICS_SECRET): the page cache's counters and the process's metrics.
  * - `POST /api/cms-revalidate` (CMS_REVALIDATE_SECRET): marks pages and CMS data stale in the
- *   page cache (server/revalidation/handle-revalidation.ts), straight on the cache's
+ *   page cache (handleRevalidation, @cms-site/page-cache), straight on the cache's
  *   revalidator: the request never goes through React Router.
- * - `POST /api/cdn-purge` (CMS_CDN_PURGE_SECRET): evicts pages from the CDN (server/cdn/).
+ * - `POST /api/cdn-purge` (CMS_CDN_PURGE_SECRET): evicts pages from the CDN (handleCdnPurge, same package).
  *
  * The probes answer `cache-control: no-store` and JSON that names checks, never addresses, URLs
  * or error messages (the CMS URL or REDIS_URL may carry credentials, and these routes are public
@@ -193,7 +198,8 @@ function cacheRoutes(
         // Only in front of a CDN that is purged: without one, a publish stays stale-while-revalidate.
         refresh: cdn ? cache.refresh : undefined,
         publishClock: cache.publishClock,
-        locales,
+        // The same page answers at `/careers` and `/en/careers` (the default locale): both go stale.
+        pathVariants: (path) => withDefaultLocaleVariants(path, locales),
         log,
       }),
     ),

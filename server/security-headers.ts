@@ -7,7 +7,7 @@ import { oauthProviders } from "../app/lib/auth/providers.ts";
 import { cookieNamesFor, type CookieNames } from "../app/lib/cookie-names.ts";
 import type { Env } from "../app/lib/env.server.ts";
 import { cmsAdminOrigin } from "../app/lib/preview/cms-admin-origin.ts";
-import { hasPreviewCookie } from "./cache/cache-key.ts";
+import { hasPreviewCookie } from "./page-cache-policy.ts";
 
 /**
  * Security headers for every response. Scripts: the HTML of a page is shared by every

@@ -67,7 +67,7 @@ export interface ContentPreview {
  * this address (`url`), the draft
  * (read with CMS_PREVIEW_API_TOKEN, else the read-only key), no-store headers and the exit link,
  * and the render marked personal (never stored; the page cache does not answer such a request
- * either: server/cache/cache-key.ts); otherwise null. Every route that shows an entry of a type
+ * either: server/page-cache-policy.ts); otherwise null. Every route that shows an entry of a type
  * with a Preview button (its site-cache `path`) calls it.
  */
 export function contentPreview(

@@ -54,7 +54,7 @@ export function cookieValueOf(cookieHeader: string | null | undefined, name: str
 /**
  * Whether the header carries a cookie of one of these exact names with a value (not `name=`),
  * judged on the first pair of each name as cookieValueOf reads it. The page cache asks this of
- * every request (server/cache/cache-key.ts): one parse for all the names, the values never decoded.
+ * every request (server/page-cache-policy.ts): one parse for all the names, the values never decoded.
  */
 export function carriesCookie(cookieHeader: string | null | undefined, ...names: string[]): boolean {
   if (!cookieHeader) return false;

@@ -69,20 +69,6 @@ function bufferedStdout() {
   return destination;
 }
 
-let fallback: Logger | undefined;
-
-/**
- * Only for the default of the `log` option of server/cache/warm-start.ts,
- * server/revalidation/handle-revalidation.ts and server/cdn/purge.ts, which every caller passes
- * (server/cache/index.ts, server/operational-routes.ts): those move into packages/page-cache,
- * which takes its logger as a parameter, and then this goes (decision 0049). ESLint refuses an
- * import of it anywhere else (eslint.config.js).
- */
-export function logger(): Logger {
-  fallback ??= pino({ base: { pid: process.pid }, formatters: { level: (label) => ({ level: label }) } });
-  return fallback;
-}
-
 /** At most this long, and only these characters: an incoming X-Request-Id is kept only if it is plainly an id. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

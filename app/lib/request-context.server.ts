@@ -1,6 +1,7 @@
+import { RenderReads, renderReadsContext } from "@cms-site/page-cache";
 import { createContext, RouterContextProvider } from "react-router";
 
-import { createCmsClient, type CmsCallRecord, type CmsClient, type CmsDataCache } from "./cms/client.server.ts";
+import { createCmsClient, type CmsClient, type CmsDataCache } from "./cms/client.server.ts";
 import { authContext, type AuthServices } from "./auth/auth.server.ts";
 import type { Env } from "./env.server.ts";
 import type { ImageVariants } from "./cms/image-variants.server.ts";
@@ -26,11 +27,12 @@ export const logContext = createContext<Log>();
 /** The CMS client of this request. */
 export const cmsContext = createContext<CmsClient>();
 
-/** Every CMS call this request made, with its interval and tags: what the ISR cache needs to know. */
-export const cmsCallsContext = createContext<CmsCallRecord[]>();
-
-/** Whether this render depends on who asked (session, cookies): then it must not be cached. */
-export const renderFlagsContext = createContext<{ dynamic: boolean }>();
+/**
+ * Every CMS call this request made, with its interval and tags, and whether the render depends on
+ * who asked (session, cookies): what the page cache needs to know. The package's RenderReads
+ * (@cms-site/page-cache), under its renderReadsContext; the CMS client records each call there.
+ */
+export { renderReadsContext };
 
 /**
  * Whether the visitor carries a session cookie (not whether it is valid): the page cache keeps
@@ -72,9 +74,8 @@ export function createRequestContext(
   context.set(imageVariantsContext, services.imageVariants);
   context.set(searchLimiterContext, services.searchLimiter);
   context.set(visitorContext, visitor);
-  const calls: CmsCallRecord[] = [];
-  context.set(cmsCallsContext, calls);
-  context.set(renderFlagsContext, { dynamic: false });
+  const reads = new RenderReads();
+  context.set(renderReadsContext, reads);
   context.set(
     cmsContext,
     createCmsClient({
@@ -83,7 +84,7 @@ export function createRequestContext(
       timeoutMs: env.CMS_FETCH_TIMEOUT_MS,
       dataCache: services.dataCache,
       sessionJWT: sessionJWT && (() => sessionJWT(context)),
-      onCall: (record) => calls.push(record),
+      onCall: (record) => reads.record(record),
     }),
   );
   return context;
@@ -91,5 +92,5 @@ export function createRequestContext(
 
 /** Marks the current render as personal: it is sent, never stored in the shared cache. */
 export function markDynamic(context: Readonly<RouterContextProvider>): void {
-  context.get(renderFlagsContext).dynamic = true;
+  context.get(renderReadsContext).dynamic = true;
 }

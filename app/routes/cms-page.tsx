@@ -35,7 +35,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const env = context.get(configContext);
   const config = localeConfigOf(env);
   // Preview (a valid signed cookie, docs/cms-contract.md "Preview"): the draft, for this visitor
-  // alone. The page cache never answers such a request (server/cache/cache-key.ts) and the
+  // alone. The page cache never answers such a request (server/page-cache-policy.ts) and the
   // render is marked personal as well, so it is never stored.
   const preview = contentPreview(request, context, url);
   const headers = preview?.headers;

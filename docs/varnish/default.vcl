@@ -1,6 +1,6 @@
 vcl 4.1;
 # Varnish in front of the site: caches pages as CDN-Cache-Control says, and takes the purges
-# of the site's "http" CDN provider (server/cdn/providers.ts):
+# of the site's "http" CDN provider (packages/page-cache/src/cdn/providers.ts):
 #   PURGE <path>                  drop that URL
 #   PURGE <path> X-Purge-Soft: 1  mark it stale, kept in grace (purge.soft: CDN_SOFT_PURGE=true)
 #   BAN / with X-Purge-Tags: a b  drop every object whose Surrogate-Key holds one of the tags

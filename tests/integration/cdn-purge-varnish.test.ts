@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type AppHandle } from "../support/app-server.ts";
 import { StandInCms } from "../support/stand-in-cms.ts";
 import { until } from "../support/wait.ts";
-import { httpPurgeProvider } from "../../server/cdn/providers.ts";
+import { httpPurgeProvider } from "@cms-site/page-cache";
 import { startVarnish } from "../support/varnish.ts";
 
 // A real Varnish (docs/varnish/default.vcl) in front of the production site; the site's

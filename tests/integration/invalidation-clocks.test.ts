@@ -2,11 +2,16 @@ import getPort from "../support/free-port.ts";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { Invalidations, type InvalidationsOptions } from "../../server/cache/invalidations.ts";
-import { IsrCache, type Rendered } from "../../server/cache/isr-cache.ts";
-import { MemoryStore } from "../../server/cache/memory-store.ts";
-import { InvalidationBus, type InvalidationBusOptions } from "../../server/cache/redis/invalidation-bus.ts";
-import { redisRemoteCache } from "../../server/cache/redis/remote-cache.ts";
+import {
+  InvalidationBus,
+  type InvalidationBusOptions,
+  Invalidations,
+  type InvalidationsOptions,
+  IsrCache,
+  MemoryStore,
+  redisRemoteCache,
+  type Rendered,
+} from "@cms-site/page-cache";
 import { RedisServer } from "../support/redis-server.ts";
 
 // Several cache instances in one process, sharing one real Redis, each with its own clock:

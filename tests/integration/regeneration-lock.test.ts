@@ -2,7 +2,7 @@ import getPort from "../support/free-port.ts";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { redisRemoteCache } from "../../server/cache/redis/remote-cache.ts";
+import { redisRemoteCache } from "@cms-site/page-cache";
 import { RedisServer } from "../support/redis-server.ts";
 
 // The cross-instance regeneration lock on a real Redis that answers slowly: under load (issue 30,

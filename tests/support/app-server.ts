@@ -30,7 +30,7 @@ export function spawnApp(options: AppOptions): { child: ChildProcess; output: ()
   const [command, args] =
     (options.mode ?? "production") === "production"
       ? [process.execPath, ["build/server-entry.mjs"]]
-      : [path.join(projectRoot, "node_modules/.bin/tsx"), ["server/index.ts"]];
+      : [path.join(projectRoot, "node_modules/.bin/tsx"), ["--conditions=@cms-site/source", "server/index.ts"]];
   const child = spawn(command, args, {
     cwd: options.root ?? projectRoot,
     env: {

@@ -84,6 +84,8 @@ export const PAIRED: string[] = [
   "no-js-pages.test.ts",
   "node-runtime.test.ts",
   "page-cache.test.ts",
+  // Its own processes (a stand-in CMS, the fixture app in a temporary folder), no Strapi, no timing.
+  "page-cache-package.test.ts",
   "page-links.test.ts",
   "preview.test.ts",
   "quickstart-banner.test.ts",

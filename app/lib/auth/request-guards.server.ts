@@ -1,6 +1,6 @@
 import { AuthError } from "./errors.server.ts";
 
-/** The header server/web-http.ts sets from Express's req.ip (which honours TRUST_PROXY). */
+/** The header toWebRequest (@cms-site/page-cache) sets from Express's req.ip (which honours TRUST_PROXY). */
 export const CLIENT_IP_HEADER = "x-client-ip";
 
 export function clientIpOf(request: Request): string {

@@ -32,7 +32,7 @@ export function parsePageParam(value: string | null): number | null {
 }
 
 /**
- * The page-cache spelling of a `?page=` value (handle.cacheQuery, server/cache/declared-query.ts):
+ * The page-cache spelling of a `?page=` value (handle.cacheQuery, @cms-site/page-cache, declared-query.ts):
  * a valid number in its plain spelling (`02` → `2`), and every invalid value as one and the same
  * `0`, so no stream of junk values can make more than one (404) cache entry per listing.
  */

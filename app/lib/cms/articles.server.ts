@@ -298,7 +298,7 @@ export function listAllArticles(cms: CmsClient): AsyncGenerator<ArticleRef> {
 
 /**
  * The published articles of every locale, newest first (the listing's order, locales mixed), 100
- * at a time: the warm start requests the newest (server/cache/index.ts). Read afresh, outside any render.
+ * at a time: the warm start requests the newest (server/warm-start-sources.ts). Read afresh, outside any render.
  */
 export function newestArticles(cms: CmsClient): AsyncGenerator<ArticleRef> {
   return articleRefs(cms, ARTICLE_SORT, 0);

@@ -146,7 +146,7 @@ export interface RecordedAnswer<T> {
 }
 
 /**
- * Where CMS answers are kept between requests (server/cache/data-cache.ts), each with the tags
+ * Where CMS answers are kept between requests (@cms-site/page-cache, data-cache.ts), each with the tags
  * recorded from it: a hit reports them as the fetch did. `meta.tags`: the tags known before the
  * answer (type, list, document asked for), for deciding whether to join a fetch in flight.
  */

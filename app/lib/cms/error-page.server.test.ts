@@ -1,3 +1,4 @@
+import { RenderReads } from "@cms-site/page-cache";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 
@@ -6,7 +7,7 @@ import { ERROR_PAGE_UID, loadErrorText } from "./error-page.server.ts";
 import { FALLBACK_ERROR_TEXT } from "./error-page.ts";
 import { CmsError } from "./errors.server.ts";
 import { memoryLog } from "../../../tests/support/memory-log.ts";
-import { cmsContext, logContext, renderFlagsContext } from "../request-context.server.ts";
+import { cmsContext, logContext, renderReadsContext } from "../request-context.server.ts";
 
 /** A request context whose CMS client answers /api/error-page with `answer` (or throws it), logging to `log`. */
 function contextWith(answer: unknown | CmsError, log = memoryLog()) {
@@ -21,8 +22,8 @@ function contextWith(answer: unknown | CmsError, log = memoryLog()) {
   const context = new RouterContextProvider();
   context.set(cmsContext, cms);
   context.set(logContext, log);
-  context.set(renderFlagsContext, { dynamic: false });
-  return { context, calls, dynamic: () => context.get(renderFlagsContext).dynamic };
+  context.set(renderReadsContext, new RenderReads());
+  return { context, calls, dynamic: () => context.get(renderReadsContext).dynamic };
 }
 
 const entry = {
