@@ -18,6 +18,7 @@ const groongaPort = await getPort();
 let groonga: GroongaServer;
 /** How often the plugin retries the index writes Groonga did not take (30 s by default). */
 const RETRY_MS = 500;
+const GROONGA_TIMEOUT_MS = 2_000;
 const PUBLISH_TO_FOUND_MS = 5_000;
 
 // Registered before strapiSite's own beforeAll: Groonga answers before the CMS starts.
@@ -33,7 +34,7 @@ const site = strapiSite("site-search-groonga", {
   cmsEnv: () => ({
     SEARCH_ENGINE: "groonga",
     GROONGA_URL: `http://127.0.0.1:${groongaPort}`,
-    GROONGA_TIMEOUT_MS: "2000",
+    GROONGA_TIMEOUT_MS: String(GROONGA_TIMEOUT_MS),
     SEARCH_RETRY_INTERVAL_MS: String(RETRY_MS),
   }),
   appEnv: { SEARCH_RATE_LIMIT_MAX: "100000" },
@@ -156,11 +157,34 @@ describe("a stranger's query", () => {
   });
 });
 
+/** The CMS's search route, asked as the site asks it. */
+const route = (query: string) =>
+  fetch(`${site.cms.url}/api/site-search?${query}`, { headers: { authorization: `Bearer ${site.cms.token}` } });
+const UNAVAILABLE = { status: 503, name: "ServiceUnavailableError", message: "The search engine is not available" };
+
 describe("Groonga down", () => {
+  it("Groonga not answering in time: the CMS's route answers 503 once GROONGA_TIMEOUT_MS has passed", async () => {
+    groonga.pause();
+    const started = Date.now();
+    let answer: Response;
+    try {
+      answer = await route("q=berlin&locale=en");
+    } finally {
+      groonga.resume();
+    }
+    expect(answer.status).toBe(503);
+    expect(((await answer.json()) as { error: unknown }).error).toMatchObject(UNAVAILABLE);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(GROONGA_TIMEOUT_MS - 100);
+    expect((await route("q=berlin&locale=en")).status).toBe(200);
+  });
+
   it("the search answers 503; a publish meanwhile is indexed once Groonga is back", async () => {
     const admin = await StrapiAdmin.login(site.cms.url);
     await groonga.stop();
     try {
+      const answer = await route("q=berlin&locale=en");
+      expect(answer.status).toBe(503);
+      expect(((await answer.json()) as { error: unknown }).error).toMatchObject(UNAVAILABLE);
       const down = await search(q("berlin"));
       expect(down.status).toBe(503);
       expect(down.text).toContain("The search is not available at the moment.");

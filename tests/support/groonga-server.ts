@@ -53,6 +53,15 @@ export class GroongaServer {
     this.child = undefined;
   }
 
+  /** Stops the process without closing its port (SIGSTOP): connections are accepted and never answered, as by a Groonga stuck under load. */
+  pause(): void {
+    if (this.child?.pid) process.kill(this.child.pid, "SIGSTOP");
+  }
+
+  resume(): void {
+    if (this.child?.pid) process.kill(this.child.pid, "SIGCONT");
+  }
+
   private async answers(): Promise<boolean> {
     try {
       const response = await fetch(`${this.url}/d/status`, { signal: AbortSignal.timeout(1_000) });
