@@ -57,12 +57,16 @@ function groongaClient({ url, timeoutMs, fetchImpl = fetch }) {
   return {
     base,
     command: (name, args = {}) => call(name, args),
-    load: (table, rows) =>
-      call(
+    /** The rows loaded into `table`, all of them or an EngineError (Groonga answers how many it took). */
+    async load(table, rows) {
+      const loaded = await call(
         "load",
         { table, output_type: "json" },
         { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(rows) },
-      ),
+      );
+      if (loaded !== rows.length)
+        throw new EngineError(`Groonga load into ${table}: ${loaded} of ${rows.length} rows`, 0);
+    },
   };
 }
 
