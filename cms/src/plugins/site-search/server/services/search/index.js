@@ -153,8 +153,6 @@ module.exports = ({ strapi }) => {
         ),
       ),
     rebuild: () => serially(rebuild),
-    /** Writes waiting for the engine (write-retries.js). */
-    retryState: () => retries.state(),
     stop: () => retries.stop(),
     /** Settles once every write asked for so far is in the index (tests, the benchmark). */
     settled: () => serially(() => undefined),

@@ -66,7 +66,7 @@ function writeRetries({ retry, prepare, rebuild, intervalMs, log }) {
       prepareDue = true;
       schedule();
     },
-    /** How many documents wait, and whether a rebuild or the preparation does (tests, logs). */
+    /** How many documents wait, and whether a rebuild or the preparation does (the unit tests look). */
     state: () => ({ pending: pending.size, prepareDue, rebuildDue }),
     stop() {
       clearTimeout(timer);
