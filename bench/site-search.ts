@@ -21,8 +21,9 @@ import { buildSite } from "./support.ts";
  *   one, two and three words, common and rare, and prefixes;
  * - the time from a publish (the editor's request sent) to the article being found by the site's
  *   search (polled every 5 ms), PUBLISHES times.
- * With SEARCH_ENGINE=groonga, the same with the index in a real Groonga (docs/search.md, "Groonga")
- * started on a free port.
+ * With BENCH_SEARCH_ENGINE=groonga, the same with the index in a real Groonga (docs/search.md, "Groonga")
+ * started on a free port (not SEARCH_ENGINE: the CMS's test template, built from this process's
+ * environment when the CMS's code changed, would be started with it and no GROONGA_URL).
  * Text is made of pseudo-words drawn with a Zipf-like law from a fixed vocabulary (seeded: the same
  * corpus every run), so a common word matches a large part of the corpus and a rare one a few.
  */
@@ -31,7 +32,7 @@ const PAGES = Number(process.env.PAGES ?? 200);
 const QUERIES = Number(process.env.QUERIES ?? 300);
 const PUBLISHES = Number(process.env.PUBLISHES ?? 20);
 const WRITERS = 4;
-const GROONGA = process.env.SEARCH_ENGINE === "groonga";
+const GROONGA = process.env.BENCH_SEARCH_ENGINE === "groonga";
 const LOCALES = ["en", "de"] as const;
 const ARTICLE_CM = "/content-manager/collection-types/api::article.article";
 const PAGE_CM = "/content-manager/collection-types/api::page.page";

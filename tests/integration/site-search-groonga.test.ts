@@ -90,11 +90,14 @@ describe("the seed, indexed in Groonga at the CMS's start", () => {
 });
 
 describe("the index follows the editors' writes", () => {
-  it("a publish is found, ranked title first, ten a page; an edit and an unpublish are followed", async () => {
+  it("a publish is found, ranked title first, ten a page; an edit, an unpublish and a delete are followed", async () => {
     const admin = await StrapiAdmin.login(site.cms.url);
     // Ten with the word in the excerpt, one with it in the title: ranked first, eleven results.
+    const notes: string[] = [];
     for (let i = 0; i < 10; i++) {
-      await publishArticle(admin, { title: `Note ${i}`, slug: `${run}-${i}`, excerpt: `About ${run} again.` });
+      notes.push(
+        await publishArticle(admin, { title: `Note ${i}`, slug: `${run}-${i}`, excerpt: `About ${run} again.` }),
+      );
     }
     const id = await publishArticle(admin, { title: `Quarterly ${run} report`, slug: `${run}-report` });
     const first = await until(
@@ -118,6 +121,15 @@ describe("the index follows the editors' writes", () => {
 
     await admin.call("POST", `${ARTICLES}/${id}/actions/unpublish?locale=en`, {});
     await found(`${run} yearly`, 0);
+
+    await admin.call("DELETE", `${ARTICLES}/${notes[0]}?locale=en`);
+    const afterDelete = await until(
+      "nine results",
+      () => search(q(run)),
+      (page) => page.text.includes("9 results"),
+      { timeoutMs: PUBLISH_TO_FOUND_MS },
+    );
+    expect(titles(afterDelete.text).map(({ href }) => href)).not.toContain(`/blog/${run}-0`);
   });
 
   it("an editor's markup in a title is text on the results page, never HTML", async () => {
