@@ -216,4 +216,18 @@ describe("Groonga down", () => {
     );
     expect(titles(page.text)).toEqual([{ href: `/blog/${run}-down`, title: `Written while down [${run}down]` }]);
   });
+
+  // Last: the seed's entries are gone from Groonga after it (the CMS's next start would fill it again).
+  it("Groonga back on a new, empty database: the search answers (no results), the next publish is found", async () => {
+    const admin = await StrapiAdmin.login(site.cms.url);
+    await groonga.stop();
+    groonga.removeDatabase();
+    await groonga.start();
+    const empty = await search(q("berlin"));
+    expect(empty.status).toBe(200);
+    expect(titles(empty.text)).toEqual([]);
+    await publishArticle(admin, { title: `After the loss ${run}new`, slug: `${run}-new` });
+    const page = await found(`${run}new`, 1);
+    expect(titles(page.text)).toEqual([{ href: `/blog/${run}-new`, title: `After the loss [${run}new]` }]);
+  });
 });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 
 import { stopProcessGroup } from "./app-server.ts";
@@ -51,6 +51,12 @@ export class GroongaServer {
   async stop(): Promise<void> {
     if (this.child) await stopProcessGroup(this.child);
     this.child = undefined;
+  }
+
+  /** Removes its database (stopped first): the next start makes a new, empty one, as a Groonga whose disk was lost. */
+  removeDatabase(): void {
+    if (this.child) throw new Error("GroongaServer: stop it before removing its database");
+    rmSync(this.dir, { recursive: true, force: true });
   }
 
   /** Stops the process without closing its port (SIGSTOP): connections are accepted and never answered, as by a Groonga stuck under load. */

@@ -1,5 +1,6 @@
 "use strict";
 
+const { EngineError } = require("./groonga-client");
 const { configOf } = require("./postgres-store");
 const { foldTerms, markAll, searchText, snippet } = require("./search-words");
 
@@ -60,6 +61,16 @@ const rowsOfSelect = (body) => {
 function groongaStore(client) {
   const ready = new Set();
   const exists = (name) => client.command("object_exist", { name });
+  /**
+   * Groonga refusing a write or a search may mean that its tables are gone (Groonga started on a
+   * new database while the CMS runs): tried once more, the tables looked for (and made) again.
+   */
+  const lookingForTablesAgain = (job) =>
+    job().catch((error) => {
+      if (!(error instanceof EngineError)) throw error;
+      ready.clear();
+      return job();
+    });
 
   /** Made unless there: a second CMS making it at the same time makes this call fail, and then it is there. */
   async function make(name, command, args) {
@@ -127,23 +138,7 @@ function groongaStore(client) {
       }
       return total;
     },
-    async upsert({ uid, documentId, locale, path, title, description, body }) {
-      const { entries } = await tablesFor(locale);
-      await client.load(entries, [
-        {
-          _key: keyOf(uid, documentId),
-          uid,
-          document_id: documentId,
-          path,
-          title,
-          description,
-          body,
-          title_words: searchText(title),
-          description_words: searchText(description),
-          body_words: searchText(body),
-        },
-      ]);
-    },
+    upsert: (entry) => lookingForTablesAgain(() => upsert(entry)),
     async remove({ uid, documentId, locale }) {
       const tables = locale ? [(await existing(locale))?.entries].filter(Boolean) : await entryTables();
       // An entry that is not there (a document never published in the locale) answers false, no error.
@@ -155,36 +150,56 @@ function groongaStore(client) {
         await client.command("truncate", { target_name: `${TERMS}${table.slice(ENTRIES.length)}` });
       }
     },
-    async search({ terms, locale, limit, offset }) {
-      const tables = await existing(locale);
-      const filter = groongaFilter(terms);
-      if (!tables || !filter) return { total: 0, rows: [] };
-      const { total, rows } = rowsOfSelect(
-        await client.command("select", {
-          table: tables.entries,
-          filter,
-          output_columns: "uid,document_id,path,title,description,body",
-          sort_keys: "-_score,_id",
-          offset,
-          limit,
-          cache: "no",
-        }),
-      );
-      const prefixes = await markPrefixes(tables.terms, terms, locale);
-      return {
-        total,
-        rows: rows.map((row) => ({
-          uid: row.uid,
-          documentId: row.document_id,
-          locale,
-          path: row.path,
-          title: markAll(row.title, prefixes),
-          description: snippet(row.description, prefixes, SNIPPET_WORDS.description),
-          body: snippet(row.body, prefixes, SNIPPET_WORDS.body),
-        })),
-      };
-    },
+    search: (query) => lookingForTablesAgain(() => search(query)),
   };
+
+  async function upsert({ uid, documentId, locale, path, title, description, body }) {
+    const { entries } = await tablesFor(locale);
+    await client.load(entries, [
+      {
+        _key: keyOf(uid, documentId),
+        uid,
+        document_id: documentId,
+        path,
+        title,
+        description,
+        body,
+        title_words: searchText(title),
+        description_words: searchText(description),
+        body_words: searchText(body),
+      },
+    ]);
+  }
+
+  async function search({ terms, locale, limit, offset }) {
+    const tables = await existing(locale);
+    const filter = groongaFilter(terms);
+    if (!tables || !filter) return { total: 0, rows: [] };
+    const { total, rows } = rowsOfSelect(
+      await client.command("select", {
+        table: tables.entries,
+        filter,
+        output_columns: "uid,document_id,path,title,description,body",
+        sort_keys: "-_score,_id",
+        offset,
+        limit,
+        cache: "no",
+      }),
+    );
+    const prefixes = await markPrefixes(tables.terms, terms, locale);
+    return {
+      total,
+      rows: rows.map((row) => ({
+        uid: row.uid,
+        documentId: row.document_id,
+        locale,
+        path: row.path,
+        title: markAll(row.title, prefixes),
+        description: snippet(row.description, prefixes, SNIPPET_WORDS.description),
+        body: snippet(row.body, prefixes, SNIPPET_WORDS.body),
+      })),
+    };
+  }
 
   /** The folded terms and their stems in the locale's language: a word beginning with one is marked ("offices" marks "office"). */
   async function markPrefixes(terms, queryTerms, locale) {
