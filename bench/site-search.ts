@@ -6,6 +6,7 @@ import getPort from "../tests/support/free-port.ts";
 
 import { startApp, type AppHandle } from "../tests/support/app-server.ts";
 import { startCms, type CmsHandle } from "../tests/support/cms-server.ts";
+import { GroongaServer } from "../tests/support/groonga-server.ts";
 import { TEST_ACCOUNT_API_SECRET } from "../tests/support/site-secret.ts";
 import { StrapiAdmin } from "../tests/support/strapi-admin.ts";
 import { buildSite } from "./support.ts";
@@ -20,6 +21,9 @@ import { buildSite } from "./support.ts";
  *   one, two and three words, common and rare, and prefixes;
  * - the time from a publish (the editor's request sent) to the article being found by the site's
  *   search (polled every 5 ms), PUBLISHES times.
+ * With BENCH_SEARCH_ENGINE=groonga, the same with the index in a real Groonga (docs/search.md, "Groonga")
+ * started on a free port (not SEARCH_ENGINE: the CMS's test template, built from this process's
+ * environment when the CMS's code changed, would be started with it and no GROONGA_URL).
  * Text is made of pseudo-words drawn with a Zipf-like law from a fixed vocabulary (seeded: the same
  * corpus every run), so a common word matches a large part of the corpus and a rare one a few.
  */
@@ -28,6 +32,7 @@ const PAGES = Number(process.env.PAGES ?? 200);
 const QUERIES = Number(process.env.QUERIES ?? 300);
 const PUBLISHES = Number(process.env.PUBLISHES ?? 20);
 const WRITERS = 4;
+const GROONGA = process.env.BENCH_SEARCH_ENGINE === "groonga";
 const LOCALES = ["en", "de"] as const;
 const ARTICLE_CM = "/content-manager/collection-types/api::article.article";
 const PAGE_CM = "/content-manager/collection-types/api::page.page";
@@ -175,14 +180,24 @@ async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), "bench-search-"));
   let cms: CmsHandle | undefined;
   let app: AppHandle | undefined;
+  let groonga: GroongaServer | undefined;
   try {
     const [cmsPort, appPort] = [await getPort(), await getPort()];
+    if (GROONGA) {
+      groonga = new GroongaServer(await getPort(), path.join(dir, "groonga"));
+      await groonga.start();
+    }
     cms = await startCms({
       port: cmsPort,
       dbFile: path.join(dir, "cms.db"),
       fresh: true,
-      env: { CLIENT_URL: `http://127.0.0.1:${appPort}`, CMS_ACCOUNT_API_SECRET: TEST_ACCOUNT_API_SECRET },
+      env: {
+        CLIENT_URL: `http://127.0.0.1:${appPort}`,
+        CMS_ACCOUNT_API_SECRET: TEST_ACCOUNT_API_SECRET,
+        ...(groonga ? { SEARCH_ENGINE: "groonga", GROONGA_URL: groonga.url } : {}),
+      },
     });
+    console.log(`The index: ${groonga ? `Groonga at ${groonga.url}` : "the CMS's SQLite database (FTS5)"}`);
     app = await startApp({
       port: appPort,
       env: {
@@ -246,6 +261,7 @@ async function main() {
   } finally {
     await app?.stop();
     await cms?.stop();
+    await groonga?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,10 @@
 # Installs what the tests need from Debian's packages when it is missing: Chromium for
 # the Playwright end-to-end tests, Varnish for the CDN purge test, Redis for the
 # several-instances tests, PostgreSQL for the CMS-on-several-machines test (scripts/postgres.mjs
-# starts its own server in a data directory of its own; the package's cluster is left alone).
+# starts its own server in a data directory of its own; the package's cluster is left alone),
+# Groonga and its stem filter for the site search's Groonga store (tests/support/groonga-server.ts
+# starts its own `groonga --protocol http` on a database of its own; groonga-server-http, the
+# system service a site runs, is not needed for the tests).
 # Needs root (or sudo);
 # does nothing when all is there.
 set -euo pipefail
@@ -12,6 +15,8 @@ missing=()
 [ -x /usr/sbin/varnishd ] || missing+=(varnish)
 [ -x /usr/bin/redis-server ] || missing+=(redis-server)
 compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || missing+=(postgresql)
+[ -x /usr/bin/groonga ] || missing+=(groonga-bin)
+compgen -G "/usr/lib/*/groonga/plugins/token_filters/stem.so" >/dev/null || missing+=(groonga-token-filter-stem)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "Installing from Debian's packages: ${missing[*]}"

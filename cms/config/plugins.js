@@ -92,6 +92,17 @@ function siteCacheConfig(env) {
   };
 }
 
+/** The site-search plugin (src/plugins/site-search/, its server/config/index.js says what each value does). */
+function siteSearchConfig(env) {
+  const engine = env("SEARCH_ENGINE", "").trim();
+  return {
+    ...(engine ? { engine } : {}),
+    groongaUrl: env("GROONGA_URL", "").trim(),
+    groongaTimeoutMs: env.int("GROONGA_TIMEOUT_MS", 3_000),
+    retryIntervalMs: env.int("SEARCH_RETRY_INTERVAL_MS", 30_000),
+  };
+}
+
 /**
  * The accounts plugin (src/plugins/accounts/, its server/config/index.js says what each value does):
  * the only place its environment is read.
@@ -140,10 +151,12 @@ module.exports = ({ env }) => ({
     resolve: "./src/plugins/accounts",
     config: accountsConfig(env),
   },
-  // The site's search (src/plugins/site-search/, docs/search.md): its defaults need no environment.
+  // The site's search (src/plugins/site-search/, docs/search.md): in the CMS's database unless
+  // SEARCH_ENGINE=groonga puts the index in the Groonga server at GROONGA_URL.
   "site-search": {
     enabled: true,
     resolve: "./src/plugins/site-search",
+    config: siteSearchConfig(env),
   },
   // Form sections' submissions (docs/forms.md): stored, then mailed, retried while the mail provider is down.
   forms: {

@@ -96,6 +96,7 @@ export const PAIRED: string[] = [
   "revalidation-exact.test.ts",
   "seeded-site-links.test.ts",
   "seo.test.ts",
+  "site-search-groonga.test.ts",
   "site-search-limits.test.ts",
   "site-search.test.ts",
   "sitemap-index.test.ts",

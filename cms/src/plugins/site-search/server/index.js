@@ -7,6 +7,7 @@
 module.exports = {
   register: require("./register"),
   bootstrap: require("./bootstrap"),
+  destroy: ({ strapi }) => strapi.plugin("site-search").service("search").stop(),
   config: require("./config"),
   controllers: require("./controllers"),
   services: require("./services"),

@@ -1,9 +1,13 @@
 "use strict";
 
+const { EngineUnavailable } = require("../services/search/groonga-client");
+
 /**
  * GET /api/site-search?q=&locale=&page=. `q` at most maxQueryLength characters (400 beyond);
  * `locale` one of the CMS's locales (400 otherwise); `page` 1 to maxPage (400 otherwise). A query
- * without a word answers no result (`meta.terms: []`), never an error: the site says so.
+ * without a word answers no result (`meta.terms: []`), never an error: the site says so. The
+ * search engine not answering (Groonga down or slow) is a 503 that says so, logged; the site shows
+ * its "search not available" page.
  */
 module.exports = ({ strapi }) => ({
   async query(ctx) {
@@ -22,7 +26,24 @@ module.exports = ({ strapi }) => ({
 
     const search = strapi.plugin("site-search").service("search");
     const terms = search.terms(q);
-    const { results, pagination } = await search.query({ terms, locale, page });
-    ctx.body = { data: results, meta: { terms, pagination } };
+    let answer;
+    try {
+      answer = await search.query({ terms, locale, page });
+    } catch (error) {
+      if (!(error instanceof EngineUnavailable)) throw error;
+      strapi.log.error(`[site-search] ${error.message}`);
+      ctx.status = 503;
+      ctx.body = {
+        data: null,
+        error: {
+          status: 503,
+          name: "ServiceUnavailableError",
+          message: "The search engine is not available",
+          details: {},
+        },
+      };
+      return;
+    }
+    ctx.body = { data: answer.results, meta: { terms, pagination: answer.pagination } };
   },
 });

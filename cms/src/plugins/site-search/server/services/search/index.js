@@ -1,10 +1,13 @@
 "use strict";
 
 const { MARK_START } = require("./document-text");
+const { EngineUnavailable, groongaClient } = require("./groonga-client");
+const { groongaStore } = require("./groonga-store");
 const { postgresStore } = require("./postgres-store");
 const { queryTerms } = require("./query-terms");
 const { sqliteStore } = require("./sqlite-store");
 const { LINKED, PAGE, sources } = require("./sources");
+const { writeRetries } = require("./write-retries");
 
 /** Documents read per query when the index is rebuilt, or an author's or category's articles are found. */
 const BATCH = 200;
@@ -20,11 +23,19 @@ const MAX_DESCENDANTS = 1000;
  *   its articles. Called after each write (document middleware); writes run one at a time, in
  *   the order they were asked for, so the last write's state is the one kept;
  * - query({ q, locale, page }): a page of ranked results, marked.
+ * The index is in the CMS's database (engine "database": its dialect picks the store) or in
+ * Groonga (engine "groonga"); writes that fail because Groonga does not answer are retried
+ * (write-retries.js).
  */
 module.exports = ({ strapi }) => {
   const raw = (sql, bindings = []) => strapi.db.connection.raw(sql, bindings);
-  const store = strapi.db.dialect.client === "postgres" ? postgresStore(raw) : sqliteStore(raw);
   const config = (key) => strapi.config.get(`plugin::site-search.${key}`);
+  const store =
+    config("engine") === "groonga"
+      ? groongaStore(groongaClient({ url: config("groongaUrl"), timeoutMs: config("groongaTimeoutMs") }))
+      : strapi.db.dialect.client === "postgres"
+        ? postgresStore(raw)
+        : sqliteStore(raw);
   let indexed = null;
   const types = () => (indexed ??= sources(strapi));
   let queue = Promise.resolve();
@@ -110,16 +121,39 @@ module.exports = ({ strapi }) => {
     }
   }
 
+  async function ensureNow() {
+    await store.ensure();
+    if ((await store.count()) === 0) await rebuild();
+  }
+
+  const retries = writeRetries({
+    retry: (uid, documentId, locale) => serially(() => reindexNow(uid, documentId, locale)),
+    prepare: () => serially(ensureNow),
+    rebuild: () => serially(rebuild),
+    intervalMs: config("retryIntervalMs"),
+    log: strapi.log,
+  });
+  /** A write the engine did not take: kept for a retry when the engine did not answer, else only reported. */
+  const retryingIfUnavailable = (job, onUnavailable) =>
+    job().catch((error) => {
+      if (error instanceof EngineUnavailable) onUnavailable();
+      throw error;
+    });
+
   const snippetOf = (row) =>
     [row.description, row.body].find((text) => text?.includes(MARK_START)) ?? row.description ?? "";
 
   return {
-    async ensure() {
-      await store.ensure();
-      if ((await store.count()) === 0) await serially(rebuild);
-    },
-    reindex: (uid, documentId, locale) => serially(() => reindexNow(uid, documentId, locale)),
+    ensure: () => serially(() => retryingIfUnavailable(ensureNow, () => retries.prepareLater())),
+    reindex: (uid, documentId, locale) =>
+      serially(() =>
+        retryingIfUnavailable(
+          () => reindexNow(uid, documentId, locale),
+          () => retries.add(uid, documentId, locale),
+        ),
+      ),
     rebuild: () => serially(rebuild),
+    stop: () => retries.stop(),
     /** Settles once every write asked for so far is in the index (tests, the benchmark). */
     settled: () => serially(() => undefined),
     terms: (q) => queryTerms(q, config("maxTerms")),
