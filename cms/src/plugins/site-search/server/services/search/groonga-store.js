@@ -66,11 +66,15 @@ function groongaStore(client) {
    * new database while the CMS runs): tried once more, the tables looked for (and made) again.
    */
   const lookingForTablesAgain = (job) =>
-    job().catch((error) => {
+    job().catch(async (error) => {
       if (!(error instanceof EngineError)) throw error;
       ready.clear();
+      // A new database has no plugins registered either: the stem filter its tables name.
+      await registerStemFilter();
       return job();
     });
+  // The stem filter is a plugin of the database; registering it again is harmless.
+  const registerStemFilter = () => client.command("plugin_register", { name: "token_filters/stem" });
 
   /** Made unless there: a second CMS making it at the same time makes this call fail, and then it is there. */
   async function make(name, command, args) {
@@ -126,8 +130,7 @@ function groongaStore(client) {
 
   return {
     async ensure() {
-      // The stem filter is a plugin; registering it again is harmless.
-      await client.command("plugin_register", { name: "token_filters/stem" });
+      await registerStemFilter();
     },
     async count() {
       let total = 0;
