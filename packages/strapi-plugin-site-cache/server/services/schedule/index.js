@@ -43,6 +43,8 @@ module.exports = ({ strapi }) => {
     scheduledTime,
     start() {
       const scheduled = [...siteTypes().declarations().values()].filter((d) => d.schedule).map((d) => d.uid);
+      // No type declares `schedule: true`: nothing to publish on schedule, no job.
+      if (scheduled.length === 0) return;
       if (!config.scheduleCron) {
         strapi.log.warn("[schedule] CMS_SCHEDULE_CRON is empty: this instance publishes nothing on schedule");
         return;
