@@ -298,7 +298,9 @@ const DECLARED = {
 
 describe("the admin's buttons are built from the declared content types", () => {
   it("GET /site-cache/content-types: every declared type, for an admin who may revalidate; 401 without a token, 403 for an Author", async () => {
-    expect(await ok("GET", "/site-cache/content-types", undefined, tokens.editor)).toEqual({ data: { types: DECLARED } });
+    expect(await ok("GET", "/site-cache/content-types", undefined, tokens.editor)).toEqual({
+      data: { types: DECLARED },
+    });
     expect((await call("GET", "/site-cache/content-types")).status).toBe(401);
     const refused = await call("GET", "/site-cache/content-types", undefined, tokens.author);
     expect(refused.status).toBe(403);
