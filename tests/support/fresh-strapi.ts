@@ -20,7 +20,7 @@ import { until } from "./wait.ts";
  * README.md describes the same install step by step.
  *
  * Its own Strapi, not the shared CMS: the point is a project with nothing of this site in it.
- * The install takes a minute or two (npm's cache serves the same versions as cms/package.json).
+ * The install takes 20 to 35 s here (npm's cache serves the same versions as cms/package.json), the start 3 to 10 s.
  */
 export interface FreshStrapi {
   url: string;
