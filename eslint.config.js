@@ -91,7 +91,13 @@ export default tseslint.config(
   },
   {
     // The CMS is CommonJS JavaScript (Strapi's own layout).
-    files: ["cms/**/*.js", "tests/fixtures/*/cms/**/*.js"],
+    files: [
+      "cms/**/*.js",
+      "tests/fixtures/*/cms/**/*.js",
+      "packages/strapi-plugin-*/server/**/*.js",
+      "packages/strapi-plugin-*/strapi-server.js",
+      "tests/fixtures/strapi-fixture-project/**/*.js",
+    ],
     languageOptions: { sourceType: "commonjs", globals: { ...globals.node, strapi: "readonly" } },
     rules: {
       "@typescript-eslint/no-require-imports": "off",
@@ -106,6 +112,8 @@ export default tseslint.config(
       "cms/src/admin/**/*.{js,jsx}",
       "cms/src/plugins/*/admin/**/*.{js,jsx}",
       "cms/src/plugins/*/strapi-admin.js",
+      "packages/strapi-plugin-*/admin/**/*.{js,jsx}",
+      "packages/strapi-plugin-*/strapi-admin.mjs",
     ],
     plugins: { "react-hooks": reactHooks },
     languageOptions: {

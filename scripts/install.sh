@@ -11,6 +11,10 @@ npm ci --no-audit --no-fund
 # optional binaries (@swc/core-darwin-*, ...), so the lock file cannot list them and `npm ci`
 # refuses it. `npm install --no-save` installs exactly the locked versions all the same.
 # See docs/decisions/0004-npm-install-quirks.md.
+# The CMS's packages from ../packages (@cms-site/*) are installed as copies (cms/.npmrc:
+# install-links), which npm does not refresh while their version stays the same: removed first, so
+# the CMS always runs them as they are in packages/ (docs/decisions/0047).
+rm -rf cms/node_modules/@cms-site
 npm install --no-save --no-audit --no-fund --prefix cms
 
 # `npm run` and `npx` put node_modules/.bin first on PATH: with Node 24 linked there, a script

@@ -63,8 +63,8 @@ function authRateLimit(env) {
 }
 
 /**
- * The site-cache plugin (src/plugins/site-cache/, its config/index.js says what each value does):
- * the only place its environment is read.
+ * The site-cache plugin (packages/strapi-plugin-site-cache, its README and server/config/index.js say
+ * what each value does): the only place its environment is read.
  */
 function siteCacheConfig(env) {
   const duration = (name, fallback) => {
@@ -89,6 +89,15 @@ function siteCacheConfig(env) {
     // When the scheduler looks for due publishes and unpublishes (docs/scheduled-publishing.md):
     // a cron rule with seconds; by default at second 0 of every minute. Empty: no scheduler.
     scheduleCron: env("CMS_SCHEDULE_CRON", "0 * * * * *").trim(),
+    // The site's pages form a tree: a page's fullPath is its parent's plus its slug, and moving a
+    // published page leaves a redirect from its old address (docs/cms-contract.md).
+    hierarchy: {
+      contentType: "api::page.page",
+      slugField: "slug",
+      parentField: "parent",
+      pathField: "fullPath",
+      redirectType: "api::redirect.redirect",
+    },
   };
 }
 
@@ -141,9 +150,10 @@ function accountsConfig(env) {
 const SESSION_SECONDS = 30 * 24 * 60 * 60;
 
 module.exports = ({ env }) => ({
+  // The site cache is the package @cms-site/strapi-plugin-site-cache (packages/, a dependency in
+  // package.json, where Strapi finds it by its name "site-cache"); its README says what each value does.
   "site-cache": {
     enabled: true,
-    resolve: "./src/plugins/site-cache",
     config: siteCacheConfig(env),
   },
   accounts: {

@@ -11,10 +11,12 @@ const { convertNavbarLinksAfterSync, revalidateConvertedNavbars } = require("./u
 
 /**
  * The application's own lifecycle. The site cache (revalidation, page hierarchy, CDN purge, its
- * admin page and buttons) and the accounts (second factor, email and username changes, sessions,
- * the OAuth sync, the auth settings) are the local plugins src/plugins/site-cache/ and
- * src/plugins/accounts/, wired by Strapi itself (config/plugins.js): their register() and
- * bootstrap() run before this.
+ * admin page and buttons) is the package @cms-site/strapi-plugin-site-cache (packages/), the
+ * accounts (second factor, email and username changes, sessions, the OAuth sync, the auth
+ * settings) the local plugin src/plugins/accounts/, wired by Strapi itself (config/plugins.js):
+ * their register() and bootstrap() run before this. The site cache starts itself: its revalidation
+ * and scheduler once Strapi serves, after this bootstrap (so the seed's writes below are not
+ * revalidated, and what the scheduler publishes is), and it grants the Editor its admin actions.
  */
 module.exports = {
   register({ strapi }) {
@@ -47,10 +49,6 @@ module.exports = {
     // Who may do what on each content type is src/admin-grants.js; grants a database holds beyond it
     // on the types it reserves (the plugins' own, the site's accounts) go, on every start.
     await removeUndecidedGrants(strapi);
-    const siteCache = strapi.plugin("site-cache");
-    // The Editor role gets the site-cache admin actions once (an admin's later removal sticks);
-    // here, not in the plugin's bootstrap: the admin's bootstrap, which creates the roles, runs after it.
-    await siteCache.service("permissions").grantEditorOnce();
     // The Editor's read and delete on form submissions, once (a database made before the forms plugin).
     await strapi.plugin("forms").service("permissions").grantEditorOnce();
     // The users-permissions settings that are configuration, and the Authenticated role's grant of
@@ -72,10 +70,6 @@ module.exports = {
     // The front end's read-only token's permissions follow from the content types' declarations, in
     // every environment (production: an operator created the token once; none is logged).
     await alignReadOnlyToken(strapi);
-    // On only after the seed: a fresh database's seed writes are not revalidated.
-    siteCache.service("revalidation").start();
-    // Scheduled publishing (docs/scheduled-publishing.md): after the revalidation, so what it publishes is revalidated.
-    siteCache.service("schedule").start();
     // An upgrade's converted navbar (src/upgrades/navbar-nav-links.js): the pages the site cached with the old one.
     revalidateConvertedNavbars(strapi);
   },

@@ -21,9 +21,13 @@ const read = "plugin::content-manager.explorer.read";
 const create = "plugin::content-manager.explorer.create";
 const publish = "plugin::content-manager.explorer.publish";
 
+// The project's plugins live in src/plugins/<name>, but site-cache, a package in ../packages.
+const PLUGIN_DIRS = { "site-cache": path.join(__dirname, "../../packages/strapi-plugin-site-cache") };
+
 test("every type a local plugin declares is hidden from the Content Manager and the Content-Type Builder", () => {
   for (const plugin of OWN_PLUGINS) {
-    const dir = path.join(__dirname, "../src/plugins", plugin, "server/content-types");
+    const root = PLUGIN_DIRS[plugin] ?? path.join(__dirname, "../src/plugins", plugin);
+    const dir = path.join(root, "server/content-types");
     for (const name of readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
       const file = path.join(dir, name.name, "schema.json");
       assert.ok(existsSync(file), file);

@@ -4,7 +4,7 @@ import { StrapiAdmin } from "../support/strapi-admin.ts";
 import { adminPageForThisFile } from "../support/strapi-admin-ui.ts";
 import { e2eEnv } from "../support/e2e-env.ts";
 
-// The site-cache controls of the real Strapi admin UI (cms/src/plugins/site-cache/admin/): the "Revalidate cache" and
+// The site-cache controls of the real Strapi admin UI (packages/strapi-plugin-site-cache/admin/): the "Revalidate cache" and
 // "Purge CDN" document actions (only there with ?showRevalidateCache=true; a click really
 // revalidates the site, or purges the real Varnish in front of it), and the "Site cache" page.
 // js-on only (playwright.config.ts): the admin UI needs JavaScript.
@@ -84,6 +84,27 @@ test("navbar edit view with ?showRevalidateCache=true: the action revalidates ev
   await expect(successNotification("Cache revalidated: cms:api::navbar.navbar")).toBeVisible();
   expect((await request.get("/positions")).headers()["x-cache"]).toBe("STALE");
   await settledHit(request, "/positions");
+});
+
+// The buttons come from the content types' declarations (GET /site-cache/content-types), not from a
+// list of types in the admin code: an article gets its declared path, "/blog/{slug}", filled in.
+test("article edit view with ?showRevalidateCache=true: the action revalidates the article's declared path", async () => {
+  // A draft of its own (deleted after), so no other spec's article or page changes.
+  const admin = await StrapiAdmin.login(cmsUrl());
+  const slug = `declared-${test.info().project.name}-${Date.now().toString(36)}`;
+  const articles = "/content-manager/collection-types/api::article.article";
+  const created = (await admin.call("POST", `${articles}?locale=en`, {
+    title: "Declared path",
+    slug,
+    excerpt: "Its button comes from its schema.",
+  })) as { data: { documentId: string } };
+  try {
+    const action = await openEditView(`/admin${articles}/${created.data.documentId}?${EN}&${SHOW}`);
+    await action.click();
+    await expect(successNotification(`Cache revalidated: /blog/${slug}`)).toBeVisible();
+  } finally {
+    await admin.call("DELETE", `${articles}/${created.data.documentId}?locale=en`);
+  }
 });
 
 test("without the parameter there is no Revalidate cache and no Purge CDN action", async () => {

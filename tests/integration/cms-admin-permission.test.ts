@@ -13,7 +13,7 @@ import { startCms, type CmsHandle } from "../support/cms-server.ts";
 /**
  * The CMS's admin actions need an admin RBAC permission, not just any admin token: the manual
  * revalidation, the CDN purge and the hierarchy recalculation (the site-cache plugin's admin
- * routes, each guarded by Strapi's admin::hasPermissions: cms/src/plugins/site-cache/server/
+ * routes, each guarded by Strapi's admin::hasPermissions: packages/strapi-plugin-site-cache/server/
  * admin-actions.js). Real Strapi, real admin users with the default roles: an Author is
  * refused (403) on each, an Editor and the Super Admin are allowed. The Editor's grant is made
  * once: a restart neither duplicates it nor re-adds it after an admin removed it.
@@ -283,9 +283,34 @@ describe("the admin's Site cache page: recorded revalidation failures", () => {
   });
 });
 
+// The admin's buttons are built from the content types' declarations (their schemas'
+// pluginOptions["site-cache"]), not from a list of types in the admin code.
+const DECLARED = {
+  "api::article.article": { single: false, path: "/blog/{slug}", localized: true },
+  "api::author.author": { single: false, path: null, localized: false },
+  "api::category.category": { single: false, path: "/blog/category/{slug}", localized: true },
+  "api::error-page.error-page": { single: true, path: null, localized: true },
+  "api::footer.footer": { single: true, path: null, localized: true },
+  "api::navbar.navbar": { single: true, path: null, localized: true },
+  "api::page.page": { single: false, path: "{fullPath}", localized: true },
+  "api::redirect.redirect": { single: false, path: "{source}", localized: false },
+};
+
+describe("the admin's buttons are built from the declared content types", () => {
+  it("GET /site-cache/content-types: every declared type, for an admin who may revalidate; 401 without a token, 403 for an Author", async () => {
+    expect(await ok("GET", "/site-cache/content-types", undefined, tokens.editor)).toEqual({
+      data: { types: DECLARED },
+    });
+    expect((await call("GET", "/site-cache/content-types")).status).toBe(401);
+    const refused = await call("GET", "/site-cache/content-types", undefined, tokens.author);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.name).toBe("PolicyError");
+  });
+});
+
 describe("the admin's purge buttons show only when a CDN purge is set up", () => {
   it("GET /site-cache/capabilities says so to an admin who may purge; 401 without a token, 403 for an Author", async () => {
-    expect(await ok("GET", "/site-cache/capabilities")).toEqual({ data: { cdnPurge: true } });
+    expect(await ok("GET", "/site-cache/capabilities")).toEqual({ data: { cdnPurge: true, types: DECLARED } });
     expect((await call("GET", "/site-cache/capabilities")).status).toBe(401);
     const refused = await call("GET", "/site-cache/capabilities", undefined, tokens.author);
     expect(refused.status).toBe(403);

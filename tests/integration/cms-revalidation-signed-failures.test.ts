@@ -28,7 +28,7 @@ const REVALIDATE_SECRET = "test-cms-revalidate-secret-0123456789";
 const PURGE_SECRET = "test-cdn-purge-secret-0123456789abcdef";
 const TAKEDOWN_OF_EVERYTHING = { next: { tags: ["cms:api::navbar.navbar"], expire: true } };
 const signature = createRequire(import.meta.url)(
-  "../../cms/src/plugins/site-cache/server/services/revalidation/failure-signature.js",
+  "../../packages/strapi-plugin-site-cache/server/services/revalidation/failure-signature.js",
 ) as { createFailureSigner(keys: string[]): { sign(uid: string, payload: unknown): string } };
 
 /** The site's stand-in: records what the CMS sends; answers revalidations with `revalidateStatus`. */

@@ -7,7 +7,7 @@ const { createHmac, hkdfSync } = require("node:crypto");
 
 const { allowedOrigins, createPreviewHandler, previewSettings, previewUrl } = require("../../src/preview/index");
 const { PREVIEW_LINK_LIFETIME_MS } = require("../../src/preview/signed-link");
-const siteTypesService = require("../../src/plugins/site-cache/server/services/site-types");
+const siteTypesService = require("../../../packages/strapi-plugin-site-cache/server/services/site-types");
 const { repoContentTypes } = require("../support/content-types");
 
 /** The site-cache plugin's site-types service over the repository's schemas. */

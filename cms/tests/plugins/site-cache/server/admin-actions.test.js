@@ -10,7 +10,7 @@ const {
   carryOverFormerActions,
   grantEditorOnce,
   requires,
-} = require("../../../../src/plugins/site-cache/server/admin-actions");
+} = require("../../../../../packages/strapi-plugin-site-cache/server/admin-actions");
 
 /** A stand-in for the bits of strapi these functions use: an in-memory store, roles and permissions. */
 function fakeStrapi({ editor = { id: 2 }, permissions = [], stored = undefined } = {}) {

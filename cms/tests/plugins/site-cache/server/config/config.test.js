@@ -3,7 +3,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { DEFAULTS, validator } = require("../../../../../src/plugins/site-cache/server/config");
+const { DEFAULTS, validator } = require("../../../../../../packages/strapi-plugin-site-cache/server/config");
 const pluginsConfig = require("../../../../../config/plugins");
 
 /** Strapi's env() as far as config/plugins.js uses it, over a plain object. */
@@ -16,7 +16,7 @@ function envOf(values) {
 
 const siteCache = (values) => pluginsConfig({ env: envOf({ JWT_SECRET: "x", ...values }) })["site-cache"];
 
-test("the plugin is the local one, enabled; its config comes from the environment, read in config/plugins.js only", () => {
+test("the plugin is the installed package, enabled by its name; its config comes from the environment, read in config/plugins.js only", () => {
   const plugin = siteCache({
     CLIENT_URL: "https://www.example.com/",
     CMS_REVALIDATE_SECRET: "r",
@@ -28,7 +28,12 @@ test("the plugin is the local one, enabled; its config comes from the environmen
     CMS_SCHEDULE_CRON: " * * * * * * ",
   });
   assert.equal(plugin.enabled, true);
-  assert.equal(plugin.resolve, "./src/plugins/site-cache");
+  // No `resolve`: Strapi finds the plugin among package.json's dependencies by its strapi.name.
+  assert.equal(plugin.resolve, undefined);
+  assert.equal(
+    require("../../../../../package.json").dependencies["@cms-site/strapi-plugin-site-cache"] !== undefined,
+    true,
+  );
   assert.deepEqual(plugin.config, {
     clientUrl: "https://www.example.com",
     revalidateSecret: "r",
@@ -43,6 +48,13 @@ test("the plugin is the local one, enabled; its config comes from the environmen
     batchMaxWaitMs: 1_000,
     purgeRetries: 2,
     scheduleCron: "* * * * * *",
+    hierarchy: {
+      contentType: "api::page.page",
+      slugField: "slug",
+      parentField: "parent",
+      pathField: "fullPath",
+      redirectType: "api::redirect.redirect",
+    },
   });
   validator({ ...DEFAULTS, ...plugin.config });
 });
@@ -57,9 +69,27 @@ test("SITE_INTERNAL_URL: the site's address for the CMS's own calls, where it di
 });
 
 test("unset: the defaults (revalidation and purge off), and they are valid", () => {
-  const { config } = siteCache({});
+  const { hierarchy, ...config } = siteCache({}).config;
   assert.deepEqual({ ...DEFAULTS, ...config }, DEFAULTS);
   validator(DEFAULTS);
+  // The plugin's own default: no page hierarchy; this CMS opts in (the test above).
+  assert.equal(DEFAULTS.hierarchy, null);
+  assert.notEqual(hierarchy, null);
+});
+
+test("hierarchy: null or the four attribute names (and a redirect type or null); anything else stops the start", () => {
+  const pages = { contentType: "api::page.page", slugField: "slug", parentField: "parent", pathField: "fullPath" };
+  validator({ ...DEFAULTS, hierarchy: pages });
+  validator({ ...DEFAULTS, hierarchy: { ...pages, redirectType: null } });
+  for (const [hierarchy, message] of [
+    [{ ...pages, slugField: "" }, /hierarchy.slugField must be a non-empty string/],
+    [{ contentType: "api::page.page" }, /hierarchy.slugField/],
+    [{ ...pages, redirectType: 3 }, /hierarchy.redirectType/],
+    [{ ...pages, children: "x" }, /unknown key children/],
+    ["api::page.page", /hierarchy must be null or/],
+  ]) {
+    assert.throws(() => validator({ ...DEFAULTS, hierarchy }), message);
+  }
 });
 
 test("a bad value stops the start with the setting's name", () => {

@@ -7,7 +7,7 @@ const {
   changedScheduleFields,
   maySchedule,
   REFUSED,
-} = require("../../../../../src/plugins/site-cache/server/policies/may-schedule");
+} = require("../../../../../../packages/strapi-plugin-site-cache/server/policies/may-schedule");
 
 const ARTICLE = "api::article.article";
 const STORED = { publishAt: "2026-12-01T09:00:00.000Z", unpublishAt: null };

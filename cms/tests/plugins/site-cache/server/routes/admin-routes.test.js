@@ -3,8 +3,8 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const server = require("../../../../../src/plugins/site-cache/server");
-const { PERMISSIONS } = require("../../../../../src/plugins/site-cache/server/admin-actions");
+const server = require("../../../../../../packages/strapi-plugin-site-cache/server");
+const { PERMISSIONS } = require("../../../../../../packages/strapi-plugin-site-cache/server/admin-actions");
 
 const fakeStrapi = { plugin: () => ({ service: () => ({}) }), config: { get: () => ({}) } };
 

@@ -5,10 +5,12 @@ const assert = require("node:assert/strict");
 
 const {
   validateManualBody,
-} = require("../../../../../../src/plugins/site-cache/server/controllers/validation/manual-revalidation");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/controllers/validation/manual-revalidation");
 
-test("paths with an optional locale; tags; uid defaults", () => {
-  assert.deepEqual(validateManualBody({ fullPaths: ["/careers"], locale: "de" }).value, {
+const PAGES = { defaultUid: "api::page.page" };
+
+test("paths with an optional locale; tags; uid defaults (the page hierarchy's type, when one is configured)", () => {
+  assert.deepEqual(validateManualBody({ fullPaths: ["/careers"], locale: "de" }, PAGES).value, {
     fullPaths: ["/careers"],
     locale: "de",
     uid: "api::page.page",
@@ -17,7 +19,15 @@ test("paths with an optional locale; tags; uid defaults", () => {
     tags: ["cms:api::navbar.navbar"],
     uid: "api::navbar.navbar",
   });
-  assert.deepEqual(validateManualBody({ tags: ["x"] }).value.uid, "api::page.page");
+  assert.deepEqual(validateManualBody({ tags: ["x"] }, PAGES).value.uid, "api::page.page");
+  assert.deepEqual(validateManualBody({ fullPaths: ["/n"], uid: "api::note.note" }).value.uid, "api::note.note");
+});
+
+test("no uid, none in a tag and no page hierarchy: refused, naming uid", () => {
+  assert.deepEqual(validateManualBody({ fullPaths: ["/notes/a"] }).errors, [
+    { path: ["uid"], message: "name the content type these belong to (uid)" },
+  ]);
+  assert.equal(validateManualBody({ tags: ["x"] }).errors[0].path[0], "uid");
 });
 
 test("clear errors", () => {

@@ -5,8 +5,10 @@ const assert = require("node:assert/strict");
 
 const {
   validatePurgeBody,
-} = require("../../../../../../src/plugins/site-cache/server/controllers/validation/cdn-purge");
-const { forwardPurge } = require("../../../../../../src/plugins/site-cache/server/services/cdn-purge/forward");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/controllers/validation/cdn-purge");
+const {
+  forwardPurge,
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/cdn-purge/forward");
 
 test("a purge body is paths, tags or everything", () => {
   assert.deepEqual(validatePurgeBody({ paths: ["/company"] }), { value: { paths: ["/company"] } });

@@ -6,7 +6,7 @@ const assert = require("node:assert/strict");
 const {
   queryWithout,
   CHUNK,
-} = require("../../../../../../src/plugins/site-cache/server/services/page-hierarchy/descendants");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/page-hierarchy/descendants");
 
 test("queryWithout: the picker's query gains a documentId $notIn filter, next to what it had", () => {
   const query = { id: "a", locale: "en", page: "1", pageSize: "10" };

@@ -7,7 +7,7 @@ const assert = require("node:assert/strict");
 const {
   computeFullPath,
   normalisePath,
-} = require("../../../../../../src/plugins/site-cache/server/services/page-hierarchy/full-path");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/page-hierarchy/full-path");
 
 test("the home page: no parent, no slug", () => {
   assert.equal(computeFullPath(null, ""), "/");

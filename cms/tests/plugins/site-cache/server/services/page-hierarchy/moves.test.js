@@ -9,7 +9,7 @@ const {
   destinationKey,
   siteFromKey,
   movedSitePaths,
-} = require("../../../../../../src/plugins/site-cache/server/services/page-hierarchy/moves");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/page-hierarchy/moves");
 
 const L = { locales: ["en", "de"], defaultLocale: "en" };
 const row = (documentId, locale, fullPath) => ({ documentId, locale, fullPath });
@@ -167,7 +167,9 @@ test("deep tree moved under another locale keeps locales apart", () => {
 });
 
 test("redirectsInto: a deleted page's address takes the redirects into it (its moves' chain, any other)", () => {
-  const { redirectsInto } = require("../../../../../../src/plugins/site-cache/server/services/page-hierarchy/moves");
+  const {
+    redirectsInto,
+  } = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/page-hierarchy/moves");
   const redirects = [
     { documentId: "r1", source: "/en/first", destination: "/third" },
     { documentId: "r2", source: "/en/second", destination: "/third" },

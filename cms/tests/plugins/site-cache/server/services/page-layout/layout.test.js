@@ -7,7 +7,7 @@ const {
   pageEditLayout,
   FULL_PATH_HINT,
   PARENT_HINT,
-} = require("../../../../../../src/plugins/site-cache/server/services/page-layout/layout");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/page-layout/layout");
 
 const stored = () => ({
   uid: "api::page.page",

@@ -6,10 +6,10 @@ const assert = require("node:assert/strict");
 const {
   createBatcher,
   mergePayloads,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/batch");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/batch");
 const {
   createRevalidationService,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/service");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/service");
 const { fakeStrapi, frontEnd, SERVICE_CONFIG } = require("./stand-ins");
 
 const page = (n, committedAt = 1_000 + n) => ({

@@ -5,7 +5,7 @@ const assert = require("node:assert/strict");
 
 const {
   createRevalidationClient,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/client");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/client");
 
 const quiet = { info() {}, warn() {}, error() {} };
 const payload = { uid: "api::page.page", next: { fullPaths: ["/careers"] } };

@@ -8,7 +8,7 @@ const {
   pathOf,
   readDeclarations,
   tokenPermissions,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/declarations");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/declarations");
 const { repoContentTypes } = require("../../../../../support/content-types");
 
 test("the repository's declarations: the eight types the site reads, with their paths and order", () => {

@@ -8,7 +8,7 @@ const { repoContentTypes } = require("../../../../../support/content-types");
 const {
   readDeclarations,
   tokenPermissions,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/declarations");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/declarations");
 
 /**
  * The tag contract (docs/cms-contract.md, "What a write sends") against the real Strapi: editor

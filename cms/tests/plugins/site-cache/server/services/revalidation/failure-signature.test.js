@@ -6,11 +6,11 @@ const assert = require("node:assert/strict");
 const {
   canonicalJson,
   createFailureSigner,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/failure-signature");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/failure-signature");
 const {
   createRevalidationService,
   UNVERIFIED,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/service");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/service");
 const { fakeStrapi, frontEnd, SERVICE_CONFIG } = require("./stand-ins");
 
 const UID = "api::footer.footer";

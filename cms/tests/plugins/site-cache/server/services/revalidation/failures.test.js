@@ -3,7 +3,9 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { describeFailure } = require("../../../../../../src/plugins/site-cache/server/services/revalidation/failures");
+const {
+  describeFailure,
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/failures");
 
 test("a failure lists its paths and tags, marks a takedown, and keeps the last error", () => {
   const row = {

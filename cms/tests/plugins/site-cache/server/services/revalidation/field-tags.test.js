@@ -5,16 +5,16 @@ const assert = require("node:assert/strict");
 
 const {
   readDeclarations,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/declarations");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/declarations");
 const {
   readFields,
   sharedFieldChanged,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/fields");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/fields");
 const {
   fieldTagFor,
   MAX_TAGS,
   writeInput,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/payload");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/payload");
 
 /**
  * Rule C7 (docs/cms-contract.md, "What a write sends"; decision 0033): a write that keeps a

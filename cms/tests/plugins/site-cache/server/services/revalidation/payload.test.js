@@ -11,7 +11,7 @@ const {
   sitePath,
   tagFor,
   prefixedPath,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/payload");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/payload");
 
 test("tags: the type, one document, a list (per locale or every locale), a list filtered by one relation", () => {
   assert.equal(tagFor("api::footer.footer"), "cms:api::footer.footer");

@@ -5,10 +5,10 @@ const assert = require("node:assert/strict");
 
 const {
   readDeclarations,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/declarations");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/declarations");
 const {
   readReferenceLinks,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/reference-links");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/reference-links");
 const { repoComponents, repoContentTypes } = require("../../../../../support/content-types");
 
 // Links by reference (decision 0041): which component relations count as links, and the way up from

@@ -8,7 +8,7 @@ const {
   claimFailure,
   TURN_KEY,
   CLAIM_MARGIN_MS,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/retry-turns");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/retry-turns");
 const { quiet, matches } = require("./stand-ins");
 
 /**

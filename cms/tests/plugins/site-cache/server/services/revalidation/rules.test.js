@@ -8,17 +8,17 @@ const path = require("node:path");
 const {
   readDeclarations,
   REVERSE_BOUND,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/declarations");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/declarations");
 const {
   listChanges,
   MAX_TAGS,
   writeInput,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/payload");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/payload");
 const {
   mergeLinks,
   neighboursOf,
   reverseLinks,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/document-middleware");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/document-middleware");
 
 /**
  * The tag contract's rules C1–C6 (docs/cms-contract.md, "What a write sends"; C7 in field-tags.test.js), on the

@@ -5,8 +5,8 @@ const assert = require("node:assert/strict");
 
 const {
   createRevalidationService,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/service");
-const { DEFAULTS } = require("../../../../../../src/plugins/site-cache/server/config");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/service");
+const { DEFAULTS } = require("../../../../../../../packages/strapi-plugin-site-cache/server/config");
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 

@@ -1,6 +1,6 @@
 "use strict";
 
-const { DEFAULTS } = require("../../../../../../src/plugins/site-cache/server/config");
+const { DEFAULTS } = require("../../../../../../../packages/strapi-plugin-site-cache/server/config");
 
 /** Stand-ins for the revalidation service's tests: Strapi's log and database, and the site. */
 

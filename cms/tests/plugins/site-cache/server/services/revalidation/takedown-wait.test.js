@@ -5,14 +5,14 @@ const assert = require("node:assert/strict");
 
 const {
   createRevalidationService,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/service");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/service");
 const {
   answerAfterHeldWork,
   holdAnswerUntil,
-} = require("../../../../../../src/plugins/site-cache/server/middlewares/hold-answer");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/middlewares/hold-answer");
 const {
   firstPublish,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/document-middleware");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/document-middleware");
 const { fakeStrapi, frontEnd, SERVICE_CONFIG } = require("./stand-ins");
 
 // An editor's takedown is answered once the site has answered it (decision 0010): the service's

@@ -6,13 +6,13 @@ const assert = require("node:assert/strict");
 const {
   buildPayload,
   removesEntry,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/payload");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/payload");
 const {
   validateManualBody,
-} = require("../../../../../../src/plugins/site-cache/server/controllers/validation/manual-revalidation");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/controllers/validation/manual-revalidation");
 const {
   createRevalidationService,
-} = require("../../../../../../src/plugins/site-cache/server/services/revalidation/service");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/service");
 const { fakeStrapi, frontEnd, SERVICE_CONFIG } = require("./stand-ins");
 
 test("takedowns (unpublish, delete) are the actions that expire", () => {
@@ -43,17 +43,20 @@ test("payload: expire: true is sent as is; anything else is left out (stale-whil
 });
 
 test("manual body: expire is optional, a boolean, with paths or with tags", () => {
-  assert.deepEqual(validateManualBody({ fullPaths: ["/careers"], expire: true }).value, {
-    fullPaths: ["/careers"],
-    expire: true,
-    uid: "api::page.page",
-  });
+  assert.deepEqual(
+    validateManualBody({ fullPaths: ["/careers"], expire: true }, { defaultUid: "api::page.page" }).value,
+    {
+      fullPaths: ["/careers"],
+      expire: true,
+      uid: "api::page.page",
+    },
+  );
   assert.deepEqual(validateManualBody({ tags: ["cms:api::footer.footer"], expire: false }).value, {
     tags: ["cms:api::footer.footer"],
     expire: false,
     uid: "api::footer.footer",
   });
-  assert.equal(validateManualBody({ fullPaths: ["/careers"] }).value.expire, undefined);
+  assert.equal(validateManualBody({ fullPaths: ["/careers"], uid: "api::page.page" }).value.expire, undefined);
   const bad = validateManualBody({ fullPaths: ["/careers"], expire: "yes" }).errors;
   assert.deepEqual(bad, [{ path: ["expire"], message: "must be true or false" }]);
 });

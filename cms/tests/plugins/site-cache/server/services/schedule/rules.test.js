@@ -7,7 +7,7 @@ const {
   orderRefusal,
   publishRefusal,
   registerScheduleRules,
-} = require("../../../../../../src/plugins/site-cache/server/services/schedule/rules");
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/schedule/rules");
 
 const NOW = Date.parse("2026-11-28T12:00:00.000Z");
 const ARTICLE = "api::article.article";

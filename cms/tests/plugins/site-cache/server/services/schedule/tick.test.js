@@ -3,8 +3,10 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
-const { runTick } = require("../../../../../../src/plugins/site-cache/server/services/schedule/tick");
-const { scheduledTime } = require("../../../../../../src/plugins/site-cache/server/services/schedule/run-context");
+const { runTick } = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/schedule/tick");
+const {
+  scheduledTime,
+} = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/schedule/run-context");
 const { fakeDb } = require("./fake-db");
 
 const ARTICLE = { uid: "api::article.article", localized: true, schedule: true };
