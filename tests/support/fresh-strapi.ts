@@ -12,7 +12,7 @@ import { until } from "./wait.ts";
  * A fresh Strapi 5 project that is not this site (tests/fixtures/strapi-fixture-project: its own
  * package.json, one content type `api::note.note` declared for the site-cache plugin), copied to a
  * temporary folder, installed with npm from the given tarballs (`npm pack` of the plugin and of
- * @cms-site/cache-tags: what a registry would serve), and started with `strapi start` on a free
+ * @cms-site/cache-tags: what a registry would serve; tests/support/packed-packages.ts), and started with `strapi start` on a free
  * port: no admin panel is served (config/admin.js), so nothing is built. The notes are written
  * through the admin API (the Content Manager's routes, as an editor's clicks send them) with the
  * first administrator, registered as a new project's first visitor would: Strapi's own document
@@ -55,6 +55,8 @@ export interface FreshStrapiOptions {
   revalidateSecret: string;
   /** Paths of the packed tarballs to install (the plugin's and @cms-site/cache-tags'). */
   tarballs: string[];
+  /** The port to serve on (a free one unless given: a site started beside it may need to know it first). */
+  port?: number;
 }
 
 const FIXTURE = path.join(projectRoot, "tests/fixtures/strapi-fixture-project");
@@ -71,6 +73,7 @@ export async function startFreshStrapi({
   siteUrl,
   revalidateSecret,
   tarballs,
+  port: givenPort,
 }: FreshStrapiOptions): Promise<FreshStrapi> {
   const root = mkdtempSync(path.join(tmpdir(), "fresh-strapi-"));
   const app = path.join(root, "app");
@@ -82,7 +85,7 @@ export async function startFreshStrapi({
   await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...tarballs], app, logFile);
   const installMs = Date.now() - installStarted;
 
-  const port = await freePort();
+  const port = givenPort ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const startStarted = Date.now();
   const out = openSync(logFile, "a");
@@ -198,17 +201,4 @@ async function run(command: string, args: string[], cwd: string, logFile: string
   clearTimeout(timer);
   if (code !== 0)
     throw new Error(`${command} ${args.join(" ")} failed (${code}):\n${readFileSync(logFile, "utf8").slice(-3000)}`);
-}
-
-/** `npm pack` of packages/<name> into `destination` → the tarball's path. */
-export async function packPackage(name: string, destination: string): Promise<string> {
-  const logFile = path.join(destination, `pack-${name}.log`);
-  await run(
-    "npm",
-    ["pack", "--pack-destination", destination, "--silent"],
-    path.join(projectRoot, "packages", name),
-    logFile,
-  );
-  const tarball = readFileSync(logFile, "utf8").trim().split("\n").at(-1)!;
-  return path.join(destination, tarball);
 }

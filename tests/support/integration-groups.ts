@@ -31,7 +31,7 @@ export const RUNS_ALONE: Record<string, string> = {
     "posts bursts through the rate limit and stops and starts its own SMTP server while the CMS retries; kept off a neighbour's CPU",
   "scheduled-publishing.test.ts":
     "its CMS ticks every second and each wait's deadline is computed from a schedule a few seconds ahead",
-  "strapi-plugin-package.test.ts":
+  "packages-outside.test.ts":
     "npm-installs a whole Strapi 5 project (about half a minute of one core's disk and CPU) before its own Strapi starts",
   "warm-start.test.ts":
     "on the shared Strapi, checks the newest articles of each locale: another file publishing one meanwhile changes them",
