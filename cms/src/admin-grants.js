@@ -7,8 +7,10 @@
  *
  * - The site's editorial types: Editors everything, Authors their own entries (Strapi's defaults),
  *   in every locale (a new database's first start grants them: src/grant-default-locales.js).
- *   A new API type is undecided until it is listed here (tests/integration/cms-admin-grants.test.ts
- *   fails naming it).
+ *   An API type declared for the site (a `site-cache` block in its schema: public content the site
+ *   shows at its own address) is editorial by that declaration, unless this table says otherwise,
+ *   so adding one (docs/add-a-content-type.md) needs no line here. Any other new API type is
+ *   undecided until it is listed here (tests/integration/cms-admin-grants.test.ts fails naming it).
  * - `plugin::users-permissions.user`, the site's accounts: the Super Admin only. Email, pending
  *   email change, blocked, provider, sign-in bookkeeping are none of an editor's business, and a
  *   write there is a way into an account (Strapi 5.54 no longer grants it to Editors and Authors
@@ -107,8 +109,15 @@ function decisionFor(uid, contentType) {
   if (ownedByOwnPlugin(uid)) return PLUGIN_ONLY;
   if (uid in CONTENT_TYPES) return CONTENT_TYPES[uid];
   if (contentType?.pluginOptions?.["content-manager"]?.visible === false) return SUPER_ADMIN_ONLY;
+  if (uid.startsWith("api::") && contentType?.pluginOptions?.["site-cache"]) return EDITORIAL;
   return undefined;
 }
+
+/** Every content type of `contentTypes` (strapi.contentTypes) with its decision, the undecided left out: `[uid, decision]`. */
+const decidedTypes = (contentTypes) =>
+  Object.entries(contentTypes)
+    .map(([uid, contentType]) => [uid, decisionFor(uid, contentType)])
+    .filter(([, decision]) => decision !== undefined);
 
 const hasAll = (held = [], needed = []) => needed.every((condition) => held.includes(condition));
 
@@ -147,6 +156,7 @@ module.exports = {
   OTHER_ACTIONS,
   OWN_PLUGINS,
   ROLES: { SUPER_ADMIN, EDITOR, AUTHOR },
+  decidedTypes,
   decisionFor,
   isDecided,
   isReservedFor,

@@ -1,6 +1,6 @@
 "use strict";
 
-const { CONTENT_TYPES, ROLES } = require("./admin-grants");
+const { decidedTypes, decisionFor, ROLES } = require("./admin-grants");
 
 /**
  * Gives the Editor and Author roles, on each start, the fields an upgrade added to a type
@@ -54,10 +54,8 @@ function fieldsOf(strapi, subject) {
 
 /** The types the table grants the Editor or the Author, with this start's fields. */
 function grantedTypes(strapi) {
-  return Object.entries(CONTENT_TYPES)
-    .filter(
-      ([subject, decision]) => strapi.contentTypes[subject] && (decision?.[ROLES.EDITOR] || decision?.[ROLES.AUTHOR]),
-    )
+  return decidedTypes(strapi.contentTypes)
+    .filter(([, decision]) => decision?.[ROLES.EDITOR] || decision?.[ROLES.AUTHOR])
     .map(([subject]) => ({ subject, fields: fieldsOf(strapi, subject) }));
 }
 
@@ -92,7 +90,7 @@ async function grantAddedFields(strapi) {
     const added = fields.filter((field) => !known.includes(field));
     if (added.length > 0) {
       for (const roleCode of [ROLES.EDITOR, ROLES.AUTHOR]) {
-        if (!CONTENT_TYPES[subject]?.[roleCode]) continue;
+        if (!decisionFor(subject, strapi.contentTypes[subject])?.[roleCode]) continue;
         const changed = await addToRole(strapi, roleCode, subject, added);
         if (changed.length > 0) done.push(`${roleCode} ${subject} ${changed.join(" ")}`);
       }

@@ -1,6 +1,6 @@
 "use strict";
 
-const { CONTENT_TYPES, ALL_LOCALES } = require("./admin-grants");
+const { ALL_LOCALES, decidedTypes } = require("./admin-grants");
 
 /**
  * Gives a new database's Editor and Author roles the grants src/admin-grants.js decides on the
@@ -41,7 +41,7 @@ const isLocalized = (strapi, uid) =>
 
 /** What the table decides for `roleCode` on the localized types: `{ action, subject, conditions }`. */
 function decidedGrants(strapi, roleCode) {
-  return Object.entries(CONTENT_TYPES).flatMap(([subject, decision]) => {
+  return decidedTypes(strapi.contentTypes).flatMap(([subject, decision]) => {
     const grant = decision?.[roleCode];
     if (!grant || grant.locales !== ALL_LOCALES || !isLocalized(strapi, subject)) return [];
     return grant.actions.map((action) => ({ action, subject, conditions: grant.conditions ?? [] }));

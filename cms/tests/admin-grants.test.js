@@ -5,7 +5,7 @@ const assert = require("node:assert/strict");
 const { readdirSync, existsSync } = require("node:fs");
 const path = require("node:path");
 
-const { decisionFor, isDecided, isReservedFor, OWN_PLUGINS, ROLES } = require("../src/admin-grants");
+const { decidedTypes, decisionFor, isDecided, isReservedFor, OWN_PLUGINS, ROLES } = require("../src/admin-grants");
 
 const hidden = { pluginOptions: { "content-manager": { visible: false } } };
 const visible = {};
@@ -48,6 +48,20 @@ test("a visible type the table does not list is undecided; a hidden one is the S
   assert.equal(isDecided(ROLES.EDITOR, { action: read, subject: "api::event.event" }, types), false);
   assert.equal(isDecided(ROLES.SUPER_ADMIN, { action: read, subject: "admin::user" }, types), true);
   assert.equal(isDecided(ROLES.EDITOR, { action: read, subject: "admin::user" }, types), false);
+});
+
+test("a type declared for the site (its site-cache block) is editorial by that declaration; a plugin's type is not", () => {
+  const declared = { pluginOptions: { "site-cache": { path: "/jobs/{slug}" } } };
+  assert.deepEqual(decisionFor("api::job.job", declared), decisionFor("api::page.page", {}));
+  const typeMap = { "api::job.job": declared, "api::event.event": visible };
+  assert.equal(isDecided(ROLES.EDITOR, { action: publish, subject: "api::job.job" }, typeMap), true);
+  assert.equal(isDecided(ROLES.AUTHOR, { action: publish, subject: "api::job.job" }, typeMap), false);
+  assert.deepEqual(
+    decidedTypes(typeMap).map(([uid]) => uid),
+    ["api::job.job"],
+  );
+  // Only the project's API types: a plugin's declared type is still its table entry or undecided.
+  assert.equal(decisionFor("plugin::someone.thing", declared), undefined);
 });
 
 test("editorial types: Editors everything, Authors all but publish and only with is-creator", () => {

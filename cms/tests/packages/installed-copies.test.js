@@ -40,10 +40,13 @@ for (const [name, spec] of local) {
   test(`${name}: the installed copy is the package as it is in packages/ (else: scripts/install.sh)`, () => {
     const source = path.resolve(CMS, spec.slice("file:".length));
     const installed = path.join(CMS, "node_modules", name);
-    const stale = shippedFiles(source).filter((file) => {
-      const copy = path.join(installed, file);
-      return !existsSync(copy) || !readFileSync(copy).equals(readFileSync(path.join(source, file)));
-    });
+    // What runs, not what is read: an edited README does not make the CMS run yesterday's code.
+    const stale = shippedFiles(source)
+      .filter((file) => !file.endsWith(".md"))
+      .filter((file) => {
+        const copy = path.join(installed, file);
+        return !existsSync(copy) || !readFileSync(copy).equals(readFileSync(path.join(source, file)));
+      });
     assert.deepEqual(stale, [], `out of date in cms/node_modules/${name}: run scripts/install.sh`);
   });
 }
