@@ -1,21 +1,7 @@
-import { createHash, timingSafeEqual } from "node:crypto";
-
 /**
- * Whether `given` is `secret`. Both sides are hashed first so the comparison takes the same
- * time whatever the lengths, and timingSafeEqual compares the digests in constant time. The one
- * comparison of secrets in the site: bearer headers (signed values, the preview links among them,
- * compare their MACs in app/lib/signed-value.server.ts).
+ * The one comparison of secrets in the site (bearer headers; signed values, the preview links among
+ * them, compare their MACs in app/lib/signed-value.server.ts): the page cache's, whose
+ * revalidation and purge handlers guard their posts with it. Both sides are hashed first so the
+ * comparison takes the same time whatever the lengths; timingSafeEqual compares the digests.
  */
-export function secretMatches(given: string | null | undefined, secret: string): boolean {
-  const a = createHash("sha256")
-    .update(given ?? "")
-    .digest();
-  const b = createHash("sha256").update(secret).digest();
-  return timingSafeEqual(a, b) && typeof given === "string";
-}
-
-/** Whether an `Authorization` header carries `Bearer <secret>`, compared as secretMatches does. */
-export function bearerMatches(authorization: string | null | undefined, secret: string): boolean {
-  const match = /^Bearer (.+)$/.exec(authorization ?? "");
-  return secretMatches(match?.[1] ?? "", secret) && match !== null;
-}
+export { bearerMatches, secretMatches } from "@cms-site/page-cache";

@@ -62,6 +62,11 @@ export { redisRemoteCache, type RemoteCache } from "./cache/redis/remote-cache.t
 // Express <-> Fetch, as the middleware and the handlers use them.
 export { sendWebResponse, toWebRequest } from "./http/express-fetch.ts";
 
+// What the handlers guard their posts with, for a site's own endpoints too: a secret compared in
+// constant time, a body read up to a limit.
+export { bearerMatches, secretMatches } from "./http/bearer-secret.ts";
+export { BodyTooLargeError, readBodyWithLimit } from "./http/read-body.ts";
+
 // Revalidation and CDN purge handlers (Fetch Request in, Response out).
 export {
   handleRevalidation,
