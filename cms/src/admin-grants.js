@@ -84,7 +84,7 @@ const OTHER_ACTIONS = {
     { action: "plugin::upload.assets.update" },
     { action: "plugin::upload.assets.download" },
     { action: "plugin::upload.assets.copy-link" },
-    // src/plugins/site-cache/server/admin-actions.js: granted once, an admin may take them away.
+    // The site-cache plugin's server/admin-actions.js (packages/strapi-plugin-site-cache): granted once, an admin may take them away.
     { action: "plugin::site-cache.revalidate" },
     { action: "plugin::site-cache.purge-cdn" },
     { action: "plugin::site-cache.recalculate-hierarchy" },
