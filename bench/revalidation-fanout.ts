@@ -22,6 +22,7 @@
  * document's tag; navbar, footer, Error page their type's), and what the CMS sent then (an
  * article's paths with the article type's tag and its document's; an author's type tag).
  */
+import { documentTag, typeTag } from "@cms-site/cache-tags";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
@@ -30,7 +31,6 @@ import path from "node:path";
 
 import { Registry } from "prom-client";
 
-import { cmsDocumentTag, cmsTag } from "../app/lib/cms/client.server.ts";
 import { parseEnv } from "../app/lib/env.server.ts";
 import { createLogger } from "../app/lib/logger.server.ts";
 import { withDefaultLocaleVariants } from "../app/lib/locale-path.ts";
@@ -173,14 +173,14 @@ function oldTagsOf(requests: string[]): Set<string> {
   for (const request of requests) {
     const [pathname = "", search = ""] = request.split("?");
     const documentId = /(?:^|&)filters\[documentId\]\[\$eq\]=([^&]+)/.exec(search)?.[1];
-    if (pathname === "/api/navbar") tags.add(cmsTag(NAVBAR));
-    else if (pathname === "/api/footer") tags.add(cmsTag("api::footer.footer"));
-    else if (pathname === "/api/error-page") tags.add(cmsTag("api::error-page.error-page"));
-    else if (pathname === "/api/categories") tags.add(cmsTag(CATEGORY));
-    else if (pathname === "/api/articles" && documentId) tags.add(cmsDocumentTag(ARTICLE, documentId));
-    else if (pathname === "/api/articles") for (const uid of [ARTICLE, CATEGORY, AUTHOR]) tags.add(cmsTag(uid));
-    else if (pathname === "/api/pages" && documentId) tags.add(cmsDocumentTag(PAGE, documentId));
-    else if (pathname === "/api/pages" && !search.includes("filters[fullPath]")) tags.add(cmsTag(PAGE));
+    if (pathname === "/api/navbar") tags.add(typeTag(NAVBAR));
+    else if (pathname === "/api/footer") tags.add(typeTag("api::footer.footer"));
+    else if (pathname === "/api/error-page") tags.add(typeTag("api::error-page.error-page"));
+    else if (pathname === "/api/categories") tags.add(typeTag(CATEGORY));
+    else if (pathname === "/api/articles" && documentId) tags.add(documentTag(ARTICLE, documentId));
+    else if (pathname === "/api/articles") for (const uid of [ARTICLE, CATEGORY, AUTHOR]) tags.add(typeTag(uid));
+    else if (pathname === "/api/pages" && documentId) tags.add(documentTag(PAGE, documentId));
+    else if (pathname === "/api/pages" && !search.includes("filters[fullPath]")) tags.add(typeTag(PAGE));
   }
   return tags;
 }
@@ -386,7 +386,7 @@ const oldArticle = (article: ArticleRow, expire?: boolean): RevalidationPayload 
   uid: ARTICLE,
   next: {
     fullPaths: [sitePathOf(article)],
-    tags: [cmsTag(ARTICLE), cmsDocumentTag(ARTICLE, article.documentId)],
+    tags: [typeTag(ARTICLE), documentTag(ARTICLE, article.documentId)],
     ...(expire ? { expire } : {}),
   },
 });
@@ -449,7 +449,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: `(d) an author renamed (${authorsArticles.size} of the ${english.length} article documents)`,
-    old: { uid: AUTHOR, next: { tags: [cmsTag(AUTHOR)] } },
+    old: { uid: AUTHOR, next: { tags: [typeTag(AUTHOR)] } },
     now: cmsPayload(AUTHOR, {
       documentId: renamedAuthor,
       before: published,
@@ -460,7 +460,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "(e) the navbar edited",
-    old: { uid: NAVBAR, next: { tags: [cmsTag(NAVBAR)] } },
+    old: { uid: NAVBAR, next: { tags: [typeTag(NAVBAR)] } },
     now: cmsPayload(NAVBAR, { before: published, after: published }),
   },
 ];
@@ -528,7 +528,7 @@ for (const scenario of scenarios) {
 // Against a record holding 2,000 invalidated tags and paths (none of them the entry's).
 const busy = new Invalidations({ origin: "bench" });
 for (let i = 0; i < 1_000; i++) {
-  busy.revalidateTag(cmsDocumentTag(ARTICLE, `elsewhere${i}`));
+  busy.revalidateTag(documentTag(ARTICLE, `elsewhere${i}`));
   busy.revalidatePath(`/elsewhere/${i}`);
 }
 const checkNanoseconds = (entry: CacheEntry<CachedResponse>, tags: string[]) => {

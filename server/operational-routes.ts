@@ -1,4 +1,5 @@
 import {
+  bearerMatches,
   cdnProviderOf,
   handleCdnPurge,
   handleRevalidation,
@@ -9,7 +10,6 @@ import {
 import express, { type Request as ExpressRequest, type Response as ExpressResponse } from "express";
 import type { Redis } from "ioredis";
 
-import { bearerMatches } from "../app/lib/bearer-secret.server.ts";
 import { CmsError } from "../app/lib/cms/errors.server.ts";
 import { createCmsHttp } from "../app/lib/cms/http.server.ts";
 import type { Env } from "../app/lib/env.server.ts";

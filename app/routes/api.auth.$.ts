@@ -5,7 +5,7 @@ import { getAuth, getAuthRateLimiter } from "../lib/auth/auth.server.ts";
 import { AUTH_BODY_LIMIT, openEndpoint } from "../lib/auth/endpoints.ts";
 import { AuthError, jsonAnswer, toAuthError } from "../lib/auth/errors.server.ts";
 import { assertSameOrigin, clientIpOf } from "../lib/auth/request-guards.server.ts";
-import { readBodyWithLimit } from "../lib/read-body.server.ts";
+import { readBodyWithLimit } from "@cms-site/page-cache";
 import { configContext, logContext, markDynamic } from "../lib/request-context.server.ts";
 
 const BASE_PATH = "/api/auth";

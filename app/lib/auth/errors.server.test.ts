@@ -1,7 +1,7 @@
 import { APIError, isAPIError } from "better-auth/api";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { BodyTooLargeError } from "../read-body.server.ts";
+import { BodyTooLargeError } from "@cms-site/page-cache";
 import { AUTH_ERRORS, authErrorMessage, type AuthErrorCode } from "./error-codes.ts";
 import { AuthError, formFailure, jsonAnswer, toAuthError } from "./errors.server.ts";
 import { memoryLog } from "../../../tests/support/memory-log.ts";

@@ -2,7 +2,7 @@ import { APIError, isAPIError } from "better-auth/api";
 import { data } from "react-router";
 
 import type { Log } from "../log.ts";
-import { BodyTooLargeError } from "../read-body.server.ts";
+import { BodyTooLargeError } from "@cms-site/page-cache";
 import {
   authErrorFieldErrors,
   authErrorMessage,

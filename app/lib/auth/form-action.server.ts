@@ -2,7 +2,7 @@ import type { RouterContextProvider } from "react-router";
 
 import { parseLocalePath } from "../locale-path.ts";
 import { localeConfigOf } from "../locales.server.ts";
-import { readBodyWithLimit } from "../read-body.server.ts";
+import { readBodyWithLimit } from "@cms-site/page-cache";
 import { configContext, logContext } from "../request-context.server.ts";
 import { getAuthRateLimiter } from "./auth.server.ts";
 import { AUTH_BODY_LIMIT, BOT_CHECKED_FORMS, FORM_BUDGETS, type RateLimitBudget } from "./endpoints.ts";

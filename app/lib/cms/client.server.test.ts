@@ -1,15 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
+import { fieldTag, isDocumentTag, listTag } from "@cms-site/cache-tags";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 
 import {
   CMS_REVALIDATE,
-  cmsFieldTag,
-  cmsListTag,
   createCmsClient,
-  isCmsDocumentTag,
   recordedTags,
   type CmsCallRecord,
   type RecordedCall,
@@ -279,7 +277,7 @@ describe("what a call records (the contract's rules S1–S5)", () => {
       `cms:${ARTICLE}:a1`,
       `cms:${ARTICLE}:list:en:category=c1`,
     ]);
-    expect(cmsListTag(ARTICLE, "en", { attribute: "category", documentId: "c1" })).toBe(
+    expect(listTag(ARTICLE, "en", { attribute: "category", documentId: "c1" })).toBe(
       `cms:${ARTICLE}:list:en:category=c1`,
     );
   });
@@ -320,7 +318,7 @@ describe("what a call records (the contract's rules S1–S5)", () => {
         ...attributes.map(field),
       ]);
     }
-    expect(cmsFieldTag(ARTICLE, "*", "employmentType")).toBe(`cms:${ARTICLE}:field:*:employmentType`);
+    expect(fieldTag(ARTICLE, "*", "employmentType")).toBe(`cms:${ARTICLE}:field:*:employmentType`);
     // locale=* (or none): every locale's field tag, as the list's
     expect(recordedTags(call({ query: { filters: { featured: { $eq: true } } } }), list())).toEqual([
       `cms:${ARTICLE}`,
@@ -379,12 +377,12 @@ describe("what a call records (the contract's rules S1–S5)", () => {
   });
 
   it("tells a document's tag from a type's, a list's and a field's", () => {
-    expect(isCmsDocumentTag(`cms:${ARTICLE}:a1`)).toBe(true);
-    expect(isCmsDocumentTag(`cms:${ARTICLE}`)).toBe(false);
-    expect(isCmsDocumentTag(`cms:${ARTICLE}:list:en`)).toBe(false);
-    expect(isCmsDocumentTag(`cms:${ARTICLE}:list:*:category=c1`)).toBe(false);
-    expect(isCmsDocumentTag(cmsFieldTag(ARTICLE, "en", "employmentType"))).toBe(false);
-    expect(isCmsDocumentTag("path:/blog/a1")).toBe(false);
+    expect(isDocumentTag(`cms:${ARTICLE}:a1`)).toBe(true);
+    expect(isDocumentTag(`cms:${ARTICLE}`)).toBe(false);
+    expect(isDocumentTag(`cms:${ARTICLE}:list:en`)).toBe(false);
+    expect(isDocumentTag(`cms:${ARTICLE}:list:*:category=c1`)).toBe(false);
+    expect(isDocumentTag(fieldTag(ARTICLE, "en", "employmentType"))).toBe(false);
+    expect(isDocumentTag("path:/blog/a1")).toBe(false);
   });
 
   it("S5: dependsOn neighboursOf records the type, the documents found and the neighbours tag, no list", () => {

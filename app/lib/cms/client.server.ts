@@ -1,11 +1,4 @@
-import {
-  documentTag as cmsDocumentTag,
-  fieldTag as cmsFieldTag,
-  isDocumentTag as isCmsDocumentTag,
-  listTag as cmsListTag,
-  neighboursTag as cmsNeighboursTag,
-  typeTag as cmsTag,
-} from "@cms-site/cache-tags";
+import { documentTag, fieldTag, listTag, neighboursTag, typeTag } from "@cms-site/cache-tags";
 import type * as z from "zod";
 
 import { createCmsHttp, parseCmsAnswer } from "./http.server.ts";
@@ -21,11 +14,8 @@ export const CMS_REVALIDATE = {
   navigation: 600,
 } as const;
 
-/**
- * The cache tags are spelt once, in @cms-site/cache-tags, which the CMS's plugin imports too
- * (docs/architecture.md, "What a render depends on"; docs/cms-contract.md, "Revalidation").
- */
-export { cmsDocumentTag, cmsFieldTag, cmsListTag, cmsNeighboursTag, cmsTag, isCmsDocumentTag };
+// The cache tags are spelt once, in @cms-site/cache-tags, which the CMS's plugin imports too
+// (docs/architecture.md, "What a render depends on"; docs/cms-contract.md, "Revalidation").
 
 /** What of a call decides its tags: its type, its query, and the two options that change the rules. */
 export interface RecordedCall {
@@ -77,23 +67,23 @@ function relationEq(filters: unknown): { attribute: string; documentId: string }
  *   query's locale, which the CMS sends when a document joins, leaves or moves next to D.
  */
 export function recordedTags(call: RecordedCall, answer: unknown): string[] {
-  const tags = new Set([cmsTag(call.type)]);
+  const tags = new Set([typeTag(call.type)]);
   const filters = call.query?.filters;
   const byDocument = documentIdEq(filters);
-  if (byDocument) tags.add(cmsDocumentTag(call.type, byDocument));
+  if (byDocument) tags.add(documentTag(call.type, byDocument));
   const data = isPlainObject(answer) ? answer.data : undefined;
   for (const item of Array.isArray(data) ? data : [data]) {
     if (isPlainObject(item) && typeof item.documentId === "string" && item.documentId) {
-      tags.add(cmsDocumentTag(call.type, item.documentId));
+      tags.add(documentTag(call.type, item.documentId));
     }
   }
   const locale = typeof call.query?.locale === "string" && call.query.locale ? call.query.locale : "*";
-  if (call.dependsOn) tags.add(cmsNeighboursTag(call.type, locale, call.dependsOn.neighboursOf));
+  if (call.dependsOn) tags.add(neighboursTag(call.type, locale, call.dependsOn.neighboursOf));
   else if (Array.isArray(data) && call.pagePath === undefined && !byDocument) {
     const relation = relationEq(filters);
-    tags.add(cmsListTag(call.type, locale, relation));
+    tags.add(listTag(call.type, locale, relation));
     for (const attribute of queryFields(call.query, { filtersCovered: relation !== undefined }))
-      tags.add(cmsFieldTag(call.type, locale, attribute));
+      tags.add(fieldTag(call.type, locale, attribute));
   }
   return [...tags];
 }
@@ -216,7 +206,7 @@ export function createCmsClient(config: CmsClientConfig): CmsClient {
       const record: CmsCallRecord = {
         path,
         revalidate,
-        tags: [cmsTag(type)],
+        tags: [typeTag(type)],
         perUser: perUser || options.draft !== undefined,
       };
       config.onCall?.(record);

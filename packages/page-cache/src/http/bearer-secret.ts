@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 /**
  * Whether `given` is `secret`. Both sides are hashed first so the comparison takes the same
  * time whatever the lengths, and timingSafeEqual compares the digests in constant time. Exported:
- * the site's own bearer headers and secrets use it too (app/lib/bearer-secret.server.ts).
+ * a site's own bearer headers and secrets can use it too.
  */
 export function secretMatches(given: string | null | undefined, secret: string): boolean {
   const a = createHash("sha256")

@@ -3,7 +3,7 @@
 const { errors } = require("@strapi/utils");
 
 const { REVERSE_BOUND } = require("../services/revalidation/declarations");
-const { documentTagFor, tagFor } = require("../services/revalidation/payload");
+const { documentTag, typeTag } = require("@cms-site/cache-tags");
 const { referenceHolders } = require("../services/revalidation/reference-links");
 
 /** The tags of the documents holding a link by reference to a moved page (decision 0041). */
@@ -13,7 +13,7 @@ async function linkingTags(strapi, uid, moves) {
   const ids = moves.map((move) => move.documentId);
   const holders = await referenceHolders(strapi, index, uid, ids, { bound: REVERSE_BOUND });
   return holders.flatMap((group) =>
-    group.overBound ? [tagFor(group.uid)] : group.documentIds.map((id) => documentTagFor(group.uid, id)),
+    group.overBound ? [typeTag(group.uid)] : group.documentIds.map((id) => documentTag(group.uid, id)),
   );
 }
 
@@ -37,7 +37,7 @@ module.exports = ({ strapi }) => ({
           fullPaths: result.paths,
           tags: [
             ...new Set([
-              ...result.moves.map((move) => documentTagFor(uid, move.documentId)),
+              ...result.moves.map((move) => documentTag(uid, move.documentId)),
               ...(await linkingTags(strapi, uid, result.moves)),
             ]),
           ],

@@ -3,7 +3,9 @@
 const { REVERSE_BOUND, entryPath } = require("./declarations");
 const { referenceHolders } = require("./reference-links");
 const { sharedFieldChanged } = require("./fields");
-const { documentTagFor, listChanges, prefixedPath, removesEntry, shouldRevalidate, writeInput } = require("./payload");
+const { documentTag } = require("@cms-site/cache-tags");
+
+const { listChanges, prefixedPath, removesEntry, shouldRevalidate, writeInput } = require("./payload");
 const { holdAnswerUntil } = require("../../middlewares/hold-answer");
 const { revalidationSuppressed } = require("../../utils/suppress");
 
@@ -281,7 +283,7 @@ async function inputAfter(reading, { uid, action, params }, declaration, before,
       ownPaths: afterRows.filter((row) => row[pathField]).map((row) => prefixedPath(row[pathField], row.locale)),
     });
     extraPaths = batch.paths;
-    extraTags = batch.moves.map((move) => documentTagFor(uid, move.documentId));
+    extraTags = batch.moves.map((move) => documentTag(uid, move.documentId));
     moved = batch.moves.map((move) => move.documentId);
   }
   // Links by reference render the target's path: the documents holding one re-render when it moves,

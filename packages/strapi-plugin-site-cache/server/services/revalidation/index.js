@@ -1,7 +1,7 @@
 "use strict";
 
 const { registerRevalidationMiddleware } = require("./document-middleware");
-const { documentTagFor } = require("./payload");
+const { documentTag } = require("@cms-site/cache-tags");
 const { createRevalidationService } = require("./service");
 
 /**
@@ -21,7 +21,7 @@ module.exports = ({ strapi }) => {
     ...service,
     /** Re-renders whatever shows these documents (their document tags): a change made outside the document service. */
     revalidateDocuments(uid, documentIds) {
-      return service.revalidate({ uid, tags: documentIds.map((documentId) => documentTagFor(uid, documentId)) });
+      return service.revalidate({ uid, tags: documentIds.map((documentId) => documentTag(uid, documentId)) });
     },
     registerDocumentMiddleware() {
       registerRevalidationMiddleware(strapi, service, {

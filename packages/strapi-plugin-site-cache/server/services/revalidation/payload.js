@@ -14,13 +14,6 @@ const { fieldChanges } = require("./fields");
  */
 
 // The tag spellings and limits are shared with the site's page cache (@cms-site/cache-tags).
-const tagFor = typeTag;
-const documentTagFor = documentTag;
-/** A published list's tag, filtered by one relation when `attribute` is given (listTag). */
-const listTagFor = (uid, locale, attribute, documentId) =>
-  listTag(uid, locale, attribute ? { attribute, documentId } : undefined);
-const neighboursTagFor = neighboursTag;
-const fieldTagFor = fieldTag;
 
 /**
  * Does this document action change what the site shows?
@@ -115,15 +108,15 @@ function listChanges(declaration, before = [], after = []) {
   const membership = [];
   const tags = [];
   const filtered = (locale, attribute, documentId) => [
-    listTagFor(uid, locale, attribute, documentId),
-    listTagFor(uid, "*", attribute, documentId),
+    listTag(uid, locale, { attribute, documentId }),
+    listTag(uid, "*", { attribute, documentId }),
   ];
   for (const locale of locales) {
     const was = before.find((row) => listLocaleOf(declaration, row) === locale);
     const is = after.find((row) => listLocaleOf(declaration, row) === locale);
     if (!was !== !is || placeChanged(declaration, was, is)) {
       membership.push(locale);
-      tags.push(listTagFor(uid, locale), listTagFor(uid, "*"));
+      tags.push(listTag(uid, locale), listTag(uid, "*"));
       for (const { attribute } of declaration.relations)
         for (const id of unique([...relatedOf(was, attribute), ...relatedOf(is, attribute)]))
           tags.push(...filtered(locale, attribute, id));
@@ -146,7 +139,7 @@ function listChanges(declaration, before = [], after = []) {
  * - C2 the document's tag and its paths before and after the write (`path` declared);
  * - C3 the list tags of listChanges();
  * - C4 `neighbours`: `{ documentId, locale }` of its neighbours in the declared order (read by the
- *   caller for the locales where its place changed) → their neighbours tags (neighboursTagFor);
+ *   caller for the locales where its place changed) → their neighbours tags (neighboursTag);
  * - C5/C6 `reverse`: `[{ uid, documentIds, overBound }]`, the published documents of other
  *   types that link to it → their document tags, or their type's tag when over the bound (or
  *   when they would take the payload past the site's 1,000 tags); `changedLocales`: the list
@@ -171,18 +164,18 @@ function writeInput(
   },
 ) {
   const { uid } = declaration;
-  if (declaration.single) return { uid, tags: [tagFor(uid)] };
+  if (declaration.single) return { uid, tags: [typeTag(uid)] };
   const fullPaths = [...before, ...after].map((row) => pathOf(declaration, row, defaultLocale)).filter(Boolean);
   const tags = [
-    ...(documentId ? [documentTagFor(uid, documentId)] : []),
+    ...(documentId ? [documentTag(uid, documentId)] : []),
     ...extraTags,
     ...listChanges(declaration, before, after).tags,
     ...neighbours
       .filter((n) => n?.documentId && n.documentId !== documentId)
-      .map((n) => neighboursTagFor(uid, n.locale, n.documentId)),
+      .map((n) => neighboursTag(uid, n.locale, n.documentId)),
     ...fieldChanges(declaration, { before, after, sharedLocales, reverse }).flatMap((change) => [
-      fieldTagFor(change.uid, change.locale, change.attribute),
-      fieldTagFor(change.uid, "*", change.attribute),
+      fieldTag(change.uid, change.locale, change.attribute),
+      fieldTag(change.uid, "*", change.attribute),
     ]),
   ];
   // Smallest groups first; a group that would take the payload past the site's limit of tags goes
@@ -190,34 +183,29 @@ function writeInput(
   const groups = [...reverse].sort((a, b) => a.documentIds.length - b.documentIds.length);
   const sending = new Set(tags);
   groups.forEach((linked, i) => {
-    const documentTags = linked.documentIds.map((id) => documentTagFor(linked.uid, id));
+    const documentTags = linked.documentIds.map((id) => documentTag(linked.uid, id));
     const later = groups.length - i - 1; // room for the later groups' type tags at least
     const fits = !linked.overBound && sending.size + documentTags.length + later <= MAX_TAGS;
-    for (const tag of fits ? documentTags : [tagFor(linked.uid)]) sending.add(tag);
+    for (const tag of fits ? documentTags : [typeTag(linked.uid)]) sending.add(tag);
   });
   // The other side of a relation edited from this document's form: its filtered lists changed.
   for (const linked of groups)
     for (const locale of linked.overBound ? [] : (linked.changedLocales ?? []))
       for (const tag of [
-        listTagFor(linked.uid, locale, linked.attribute, documentId),
-        listTagFor(linked.uid, "*", linked.attribute, documentId),
+        listTag(linked.uid, locale, { attribute: linked.attribute, documentId }),
+        listTag(linked.uid, "*", { attribute: linked.attribute, documentId }),
       ])
         sending.add(tag);
   // Still past the site's limit (a move of hundreds of pages: a tag each): the types' tags, which
   // every render of a type records, instead: coarser, never missing a page.
   const sent =
-    sending.size > MAX_TAGS ? unique([tagFor(uid), ...groups.map((linked) => tagFor(linked.uid))]) : [...sending];
+    sending.size > MAX_TAGS ? unique([typeTag(uid), ...groups.map((linked) => typeTag(linked.uid))]) : [...sending];
   const paths = unique([...fullPaths, ...extraPaths]);
   if (!paths.length && !sent.length) return null;
   return { uid, ...(paths.length ? { fullPaths: paths } : {}), ...(sent.length ? { tags: sent } : {}) };
 }
 
 module.exports = {
-  tagFor,
-  documentTagFor,
-  listTagFor,
-  neighboursTagFor,
-  fieldTagFor,
   shouldRevalidate,
   removesEntry,
   sitePath,
@@ -226,5 +214,4 @@ module.exports = {
   buildPayload,
   listChanges,
   writeInput,
-  MAX_TAGS,
 };

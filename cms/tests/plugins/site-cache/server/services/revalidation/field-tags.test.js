@@ -10,9 +10,9 @@ const {
   readFields,
   sharedFieldChanged,
 } = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/fields");
+const { fieldTag, MAX_TAGS } = require("@cms-site/cache-tags");
+
 const {
-  fieldTagFor,
-  MAX_TAGS,
   writeInput,
 } = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/payload");
 
@@ -74,7 +74,7 @@ const fieldTags = (declaration, input) =>
   (writeInput(declaration, { defaultLocale: "en", documentId: "o1", ...input })?.tags ?? [])
     .filter((tag) => tag.includes(":field:"))
     .sort();
-const both = (uid, locale, attribute) => [fieldTagFor(uid, locale, attribute), fieldTagFor(uid, "*", attribute)];
+const both = (uid, locale, attribute) => [fieldTag(uid, locale, attribute), fieldTag(uid, "*", attribute)];
 const sorted = (tags) => [...new Set(tags)].sort();
 /** What every write of an opening sends besides: what it does not compare, and the team's `openings`. */
 const always = (locale = "en") => [
@@ -93,8 +93,8 @@ test("readFields: scalars by value, owning relations and media by ids, component
   });
   assert.deepEqual(TEAM.fields, { compared: ["name"], linked: [], media: [], opaque: ["openings"], shared: [] });
   assert.deepEqual(OPENING.inverses, [{ uid: "api::team.team", attribute: "openings" }]);
-  assert.equal(fieldTagFor("api::opening.opening", "en", "employmentType"), `${O}:field:en:employmentType`);
-  assert.equal(fieldTagFor("api::team.team", null, "name"), "cms:api::team.team:field:*:name");
+  assert.equal(fieldTag("api::opening.opening", "en", "employmentType"), `${O}:field:en:employmentType`);
+  assert.equal(fieldTag("api::team.team", null, "name"), "cms:api::team.team:field:*:name");
 });
 
 test("C7: an edit that moves a document into a filtered listing sends that field's tag, in its locale and every locale's", () => {

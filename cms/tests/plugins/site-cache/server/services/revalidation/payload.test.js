@@ -3,23 +3,22 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 
+const { documentTag, listTag, typeTag } = require("@cms-site/cache-tags");
+
 const {
   buildPayload,
-  documentTagFor,
-  listTagFor,
   shouldRevalidate,
   sitePath,
-  tagFor,
   prefixedPath,
 } = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/payload");
 
-test("tags: the type, one document, a list (per locale or every locale), a list filtered by one relation", () => {
-  assert.equal(tagFor("api::footer.footer"), "cms:api::footer.footer");
-  assert.equal(documentTagFor("api::page.page", "abc"), "cms:api::page.page:abc");
-  assert.equal(listTagFor("api::article.article", "en"), "cms:api::article.article:list:en");
-  assert.equal(listTagFor("api::author.author", null), "cms:api::author.author:list:*");
+test("the tags the plugin sends (@cms-site/cache-tags): the type, one document, a list (per locale or every locale), a list filtered by one relation", () => {
+  assert.equal(typeTag("api::footer.footer"), "cms:api::footer.footer");
+  assert.equal(documentTag("api::page.page", "abc"), "cms:api::page.page:abc");
+  assert.equal(listTag("api::article.article", "en"), "cms:api::article.article:list:en");
+  assert.equal(listTag("api::author.author", null), "cms:api::author.author:list:*");
   assert.equal(
-    listTagFor("api::article.article", "*", "category", "c1"),
+    listTag("api::article.article", "*", { attribute: "category", documentId: "c1" }),
     "cms:api::article.article:list:*:category=c1",
   );
 });

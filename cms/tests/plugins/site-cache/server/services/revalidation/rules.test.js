@@ -9,9 +9,10 @@ const {
   readDeclarations,
   REVERSE_BOUND,
 } = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/declarations");
+const { MAX_TAGS } = require("@cms-site/cache-tags");
+
 const {
   listChanges,
-  MAX_TAGS,
   writeInput,
 } = require("../../../../../../../packages/strapi-plugin-site-cache/server/services/revalidation/payload");
 const {
